@@ -1,0 +1,111 @@
+import type { Document } from '@gltf-transform/core';
+import type { Warning } from './errors.js';
+
+/** File name → bytes. Names are base names (no directories) unless a format says otherwise. */
+export type FileSet = Map<string, Uint8Array>;
+
+/** Options every importer accepts; formats add their own (documented in their README). */
+export interface ImportOptions {
+  /** The main file of the set (default: the first entry). Companions are the others. */
+  main?: string;
+  /** Format-specific options. */
+  [key: string]: unknown;
+}
+
+/** Options every exporter accepts; formats add their own. */
+export interface ExportOptions {
+  /** Base name of the files to write (`NAME` → `NAME_d.3d`, `NAME.mdl`, …). Default `model`. */
+  name?: string;
+  /** Format-specific options (variant, fps, …). */
+  [key: string]: unknown;
+}
+
+export interface ImportResult {
+  document: Document;
+  warnings: Warning[];
+}
+
+export interface ExportResult {
+  /** Every file the format needs, by name, to be written side by side. */
+  files: FileSet;
+  warnings: Warning[];
+}
+
+/** What a format can do, shown by `gltf-legacy formats`. */
+export interface FormatCapabilities {
+  import: boolean;
+  export: boolean;
+  skins: boolean;
+  morphTargets: boolean;
+  animations: boolean;
+  /** The format is a container of other files (e.g. `.pak`). */
+  container?: boolean;
+}
+
+/** A table of the file model, shown by `gltf-legacy inspect`. */
+export interface InspectSection {
+  title: string;
+  /** Key/value facts (counts, versions, bounds). */
+  facts?: Record<string, string | number | boolean>;
+  /** Optional table: column names and rows. */
+  columns?: string[];
+  rows?: (string | number)[][];
+}
+
+/**
+ * One legacy format, as the CLI registers it. Keep implementations small: the real work lives in
+ * the package's file-model and mapping modules.
+ */
+export interface LegacyFormat {
+  /** Format id used on the command line (`--to unreal3d`). */
+  id: string;
+  /** Human label. */
+  label: string;
+  /** Extensions handled, lower case with the dot (`.mdl`). */
+  extensions: string[];
+  /** Extension of the main file written by export (e.g. `_d.3d`, `.mdl`). */
+  mainExtension: string;
+  capabilities: FormatCapabilities;
+  /** True if these bytes are a main file of this format (by magic, not extension). */
+  sniff(bytes: Uint8Array, name: string): boolean;
+  /**
+   * Which of `siblings` (file names in the same folder) to load beside `name`. Formats may return
+   * more than they end up using; the importer reports unused ones as warnings.
+   */
+  companions?(name: string, siblings: string[]): string[];
+  /** For container formats: the files inside, by name, to convert one by one. */
+  unpack?(bytes: Uint8Array, name: string): FileSet;
+  import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
+  export?(document: import('@gltf-transform/core').Document, options?: ExportOptions): Promise<ExportResult>;
+  /** Summary of the file model for `gltf-legacy inspect`. */
+  inspect?(files: FileSet, options?: ImportOptions): InspectSection[];
+}
+
+/** The main file of a set: `options.main` or the first entry. Throws if missing. */
+export function mainFile(files: FileSet, options?: ImportOptions): [string, Uint8Array] {
+  const name = options?.main ?? files.keys().next().value;
+  if (name === undefined) throw new RangeError('empty file set');
+  const bytes = files.get(name);
+  if (!bytes) throw new RangeError(`file set has no "${name}"`);
+  return [name, bytes];
+}
+
+/** `dir/Name_d.3d` → `Name_d.3d` (handles / and \\). */
+export function baseName(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i >= 0 ? path.slice(i + 1) : path;
+}
+
+/** Lower-case extension with the dot (`.mdl`), or '' when there is none. */
+export function extName(path: string): string {
+  const b = baseName(path);
+  const i = b.lastIndexOf('.');
+  return i > 0 ? b.slice(i).toLowerCase() : '';
+}
+
+/** File name without its extension. */
+export function stem(path: string): string {
+  const b = baseName(path);
+  const i = b.lastIndexOf('.');
+  return i > 0 ? b.slice(0, i) : b;
+}

@@ -1,0 +1,2 @@
+export * from './unit16.js';
+export * from './unreal.js';

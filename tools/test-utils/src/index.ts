@@ -1,0 +1,129 @@
+/**
+ * Shared test helpers: the Khronos validator, the corpus walker and tolerance comparisons.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { validateBytes, type ValidatorReport } from 'gltf-validator';
+
+export type { ValidatorReport };
+
+/** Repository root (three levels above this file). */
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+/** `test-assets/` of the repository. */
+export const TEST_ASSETS = join(REPO_ROOT, 'test-assets');
+
+/**
+ * Validates GLB (or glTF JSON) bytes with the Khronos glTF-Validator. External resources are
+ * refused (our outputs are self-contained GLBs); `resources` may supply them by URI.
+ */
+export async function validateGlb(bytes: Uint8Array, resources: Record<string, Uint8Array> = {}): Promise<ValidatorReport> {
+  return validateBytes(bytes, {
+    uri: 'model.glb',
+    maxIssues: 200,
+    externalResourceFunction: (uri: string) => {
+      const r = resources[decodeURIComponent(uri)];
+      return r ? Promise.resolve(r) : Promise.reject(new Error(`external resource not available: ${uri}`));
+    },
+  });
+}
+
+/** The validator's error messages as one readable string (for assertion messages). */
+export function validatorErrors(report: ValidatorReport): string {
+  return report.issues.messages
+    .filter((m) => m.severity === 0)
+    .map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`)
+    .join('\n');
+}
+
+/**
+ * The corpus root: `GLTF_LEGACY_CORPUS` (CI sets it) or `../shared/corpus` beside the repository.
+ */
+export function corpusRoot(): string {
+  return resolve(REPO_ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
+}
+
+/**
+ * Files of one corpus folder whose names end with one of `extensions` (case-insensitive), sorted.
+ * When `GLTF_LEGACY_CORPUS` is set and the folder is missing, this throws (CI must not pass by
+ * skipping); without the variable a missing folder yields `[]` so a checkout without ../shared
+ * can still run the unit tests.
+ */
+export function corpusFiles(folder: string, extensions: string[]): string[] {
+  const dir = join(corpusRoot(), folder);
+  if (!existsSync(dir)) {
+    if (process.env.GLTF_LEGACY_CORPUS || process.env.CI) {
+      throw new Error(`corpus folder ${dir} is missing (GLTF_LEGACY_CORPUS=${process.env.GLTF_LEGACY_CORPUS})`);
+    }
+    return [];
+  }
+  const lower = extensions.map((e) => e.toLowerCase());
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (lower.some((e) => name.toLowerCase().endsWith(e))) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** True when the corpus is present (tests use it to decide `describe.skipIf`, never in CI). */
+export function hasCorpus(folder: string): boolean {
+  if (process.env.GLTF_LEGACY_CORPUS || process.env.CI) return true;
+  return existsSync(join(corpusRoot(), folder));
+}
+
+/** Reads a file as a Uint8Array. */
+export function readBytes(path: string): Uint8Array {
+  const b = readFileSync(path);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** Largest absolute difference between two numeric arrays (throws on length mismatch). */
+export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new Error(`length ${a.length} ≠ ${b.length}`);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    if (d > m || Number.isNaN(d)) m = Number.isNaN(d) ? Number.POSITIVE_INFINITY : d;
+  }
+  return m;
+}
+
+/**
+ * Asserts two arrays match within `tolerance` (absolute), naming the first bad index. The
+ * tolerance must come from the codec's documented worst-case error, not from trial and error.
+ */
+export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, what = 'values'): void {
+  if (actual.length !== expected.length) throw new Error(`${what}: length ${actual.length} ≠ ${expected.length}`);
+  for (let i = 0; i < actual.length; i++) {
+    const d = Math.abs(actual[i] - expected[i]);
+    if (!(d <= tolerance)) {
+      throw new Error(`${what}[${i}]: ${actual[i]} vs ${expected[i]} differs by ${d} > ${tolerance}`);
+    }
+  }
+}
+
+/** Index of the first differing byte, or -1 when equal (for byte-exact assertions). */
+export function firstByteDiff(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/**
+ * Loads GLB bytes with three.js GLTFLoader in Node (geometry, skins, morphs, animations), as a
+ * user's viewer would. Images are not decoded.
+ */
+export async function loadWithThree(bytes: Uint8Array): Promise<any> {
+  const g = globalThis as any;
+  g.self ??= globalThis;
+  g.createImageBitmap ??= async () => ({ width: 1, height: 1, close() {} });
+  const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
+  const loader = new GLTFLoader();
+  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return loader.parseAsync(ab as ArrayBuffer, '');
+}
