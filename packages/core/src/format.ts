@@ -76,9 +76,14 @@ export interface LegacyFormat {
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
-  export?(document: import('@gltf-transform/core').Document, options?: ExportOptions): Promise<ExportResult>;
+  export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
   /** Summary of the file model for `gltf-legacy inspect`. */
   inspect?(files: FileSet, options?: ImportOptions): InspectSection[];
+  /**
+   * glTF-Transform extension classes the importer may use (e.g. a custom `MSFT_lod`): the CLI
+   * registers them on its NodeIO so documents survive a trip through .glb.
+   */
+  gltfExtensions?: (typeof import('@gltf-transform/core').Extension)[];
 }
 
 /** The main file of a set: `options.main` or the first entry. Throws if missing. */

@@ -1,0 +1,242 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import type { Document } from '@gltf-transform/core';
+import {
+  baseName,
+  type DocumentStats,
+  documentStats,
+  type FileSet,
+  type LegacyFormat,
+  LegacyError,
+  printable,
+  type Warning,
+  WarningCollector,
+} from '@gltf-legacy/core';
+import { type ErrorRecord, toErrorRecord } from './errors.js';
+import { writeFilesAtomic } from './files.js';
+import { createNodeIO } from './gltf-io.js';
+import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
+
+/** Options of {@link convertFile}. */
+export interface ConvertOptions {
+  /** Output file (`-o`). Its extension picks glb/gltf or the legacy format. */
+  output?: string;
+  /** Output folder (`--out-dir`); names come from the input's base name. */
+  outDir?: string;
+  /** Target: a legacy format id, `glb` or `gltf`. Default: glb for legacy input. */
+  to?: string;
+  /** Overwrite existing outputs. */
+  force?: boolean;
+  /** Extra companion files (`--with`). */
+  with?: string[];
+  /** Discover companion files beside the input (default true). */
+  companions?: boolean;
+  /** Options passed to the format's import and export (fps, variant, frames, …). */
+  formatOptions?: Record<string, unknown>;
+  /** A step run on the document between import and write (the optimize chain). */
+  transform?: (doc: Document) => Promise<void>;
+  /** The formats to use (default: all registered). */
+  formats?: readonly LegacyFormat[];
+}
+
+export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
+  force: false,
+  companions: true,
+};
+
+/** The outcome of converting one input: also the record format of `--report`. */
+export interface ConvertRecord {
+  input: string;
+  format: string;
+  outputs: string[];
+  status: 'ok' | 'error';
+  error?: ErrorRecord;
+  warnings: Warning[];
+  stats?: Pick<DocumentStats, 'vertices' | 'triangles' | 'joints' | 'morphTargets' | 'animations'>;
+  ms: number;
+}
+
+interface Loaded {
+  document: Document;
+  format: string;
+  /** Base name for outputs (`Skull` for `Skull_d.3d`). */
+  base: string;
+}
+
+/** The base name of a legacy main file: its name without the format's main extension. */
+export function outputBase(name: string, format?: LegacyFormat): string {
+  const b = baseName(name);
+  if (format && b.toLowerCase().endsWith(format.mainExtension.toLowerCase()) && b.length > format.mainExtension.length) {
+    return b.slice(0, b.length - format.mainExtension.length);
+  }
+  const ext = extname(b);
+  return ext ? b.slice(0, -ext.length) : b;
+}
+
+function unknownFormat(path: string, bytes: Uint8Array): LegacyError {
+  return new LegacyError(
+    'UNKNOWN_FORMAT',
+    `${path}: not a format gltf-legacy reads (first bytes "${printable(bytes.subarray(0, 8))}"); run \`gltf-legacy formats\` for the list`,
+  );
+}
+
+async function importLegacy(format: LegacyFormat, files: FileSet, main: string, options: ConvertOptions, warnings: WarningCollector): Promise<Document> {
+  const result = await format.import(files, { ...options.formatOptions, main });
+  warnings.merge(result.warnings);
+  return result.document;
+}
+
+/** Reads the companions of a legacy main file from its folder and `--with`. */
+async function gatherFiles(path: string, format: LegacyFormat, bytes: Uint8Array, options: ConvertOptions): Promise<FileSet> {
+  const name = basename(path);
+  const files: FileSet = new Map([[name, bytes]]);
+  if ((options.companions ?? true) && format.companions) {
+    const dir = dirname(path);
+    const siblings = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && d.name !== name).map((d) => d.name);
+    for (const c of format.companions(name, siblings)) {
+      if (!files.has(c) && siblings.includes(c)) files.set(c, new Uint8Array(await readFile(join(dir, c))));
+    }
+  }
+  for (const extra of options.with ?? []) files.set(basename(extra), new Uint8Array(await readFile(extra)));
+  return files;
+}
+
+/** Which entries of a container are models to convert: main files of a format, by extension. */
+function containerModels(entries: FileSet, formats: readonly LegacyFormat[]): [string, LegacyFormat][] {
+  const out: [string, LegacyFormat][] = [];
+  for (const [name, bytes] of entries) {
+    const f = sniffFormat(bytes, name, formats);
+    if (typeof f === 'object' && !f.capabilities.container && name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) out.push([name, f]);
+  }
+  return out;
+}
+
+function folderOf(name: string): string {
+  const i = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+  return i >= 0 ? name.slice(0, i + 1) : '';
+}
+
+async function writeGltf(doc: Document, target: string, binary: boolean, options: ConvertOptions, outputs: Map<string, Uint8Array>): Promise<void> {
+  const io = createNodeIO(options.formats);
+  if (binary) {
+    outputs.set(target, await io.writeBinary(doc));
+    return;
+  }
+  const base = basename(target, extname(target));
+  // name the binary buffer after the output so several conversions can share a folder
+  for (const buffer of doc.getRoot().listBuffers()) buffer.setURI(`${base}.bin`);
+  const { json, resources } = await io.writeJSON(doc);
+  outputs.set(target, new TextEncoder().encode(JSON.stringify(json, null, 2)));
+  for (const [uri, data] of Object.entries(resources)) outputs.set(join(dirname(target), uri), data);
+}
+
+/**
+ * Converts one input file. Never throws: failures are returned as a record with an error code.
+ * Legacy → glTF (default `.glb` beside the input), glTF → legacy (`--to` or the output
+ * extension), and legacy → legacy through glTF. Containers (`.pak`) convert every model inside.
+ *
+ * ```ts
+ * const record = await convertFile('Jack.mdl', { outDir: 'out' });
+ * if (record.status === 'error') console.error(record.error.code, record.error.message);
+ * ```
+ */
+export async function convertFile(input: string, options: ConvertOptions = {}): Promise<ConvertRecord> {
+  const start = performance.now();
+  const formats = options.formats ?? FORMATS;
+  const warnings = new WarningCollector();
+  const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };
+  try {
+    const bytes = new Uint8Array(await readFile(input));
+    const kind = sniffFormat(bytes, input, formats);
+    if (!kind) throw unknownFormat(input, bytes);
+    record.format = typeof kind === 'string' ? kind : kind.id;
+    const outputs = new Map<string, Uint8Array>();
+    const docs: Loaded[] = [];
+    const targetId = options.to?.toLowerCase();
+
+    if (typeof kind === 'string') {
+      const io = createNodeIO(formats);
+      const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
+      docs.push({ document, format: kind, base: outputBase(input) });
+    } else if (kind.capabilities.container && kind.unpack) {
+      const entries = kind.unpack(bytes, basename(input));
+      const models = containerModels(entries, formats);
+      if (!models.length) warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+      for (const [name, f] of models) {
+        const folder = folderOf(name);
+        const siblings = [...entries.keys()].filter((n) => n !== name && folderOf(n) === folder).map((n) => n.slice(folder.length));
+        const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
+        if ((options.companions ?? true) && f.companions) {
+          for (const c of f.companions(name.slice(folder.length), siblings)) {
+            const e = entries.get(folder + c);
+            if (e) files.set(c, e);
+          }
+        }
+        try {
+          const document = await importLegacy(f, files, name.slice(folder.length), options, warnings);
+          docs.push({ document, format: f.id, base: join(basename(input, extname(input)), outputBase(name, f)) });
+        } catch (e) {
+          const err = toErrorRecord(e);
+          if (err.code === 'INTERNAL_ERROR') throw e;
+          warnings.warn('CONTAINER_ENTRY_FAILED', `${name}: ${err.message}`);
+        }
+      }
+    } else {
+      const files = await gatherFiles(input, kind, bytes, options);
+      const document = await importLegacy(kind, files, basename(input), options, warnings);
+      docs.push({ document, format: kind.id, base: outputBase(input, kind) });
+    }
+
+    for (const { document, format: sourceFormat, base } of docs) {
+      if (options.transform) await options.transform(document);
+      const stats = documentStats(document);
+      record.stats = record.stats
+        ? {
+            vertices: record.stats.vertices + stats.vertices,
+            triangles: record.stats.triangles + stats.triangles,
+            joints: record.stats.joints + stats.joints,
+            morphTargets: Math.max(record.stats.morphTargets, stats.morphTargets),
+            animations: record.stats.animations + stats.animations,
+          }
+        : { vertices: stats.vertices, triangles: stats.triangles, joints: stats.joints, morphTargets: stats.morphTargets, animations: stats.animations };
+
+      // Pick the target: --to, else the output's extension, else glb (or the legacy format a glTF input cannot default to).
+      let target: LegacyFormat | 'glb' | 'gltf' | undefined;
+      if (targetId === 'glb' || targetId === 'gltf') target = targetId;
+      else if (targetId) {
+        target = formatById(targetId, formats);
+        if (!target) throw new LegacyError('UNKNOWN_TARGET', `unknown target format "${options.to}"; known: glb, gltf, ${formats.map((f) => f.id).join(', ')}`);
+      } else if (options.output) {
+        const ext = extname(options.output).toLowerCase();
+        if (ext === '.glb' || ext === '.gltf') target = ext.slice(1) as 'glb' | 'gltf';
+        else {
+          target = formatForOutput(options.output, formats);
+          if (!target) throw new LegacyError('UNKNOWN_TARGET', `cannot tell the target format from "${basename(options.output)}"; pass --to <format>`);
+        }
+      } else if (sourceFormat === 'glb' || sourceFormat === 'gltf') {
+        throw new LegacyError('UNKNOWN_TARGET', `${basename(input)} is already glTF: pass --to <format> (${formats.filter((f) => f.export).map((f) => f.id).join(', ')}) or an output name with the format's extension`);
+      } else target = 'glb';
+
+      const single = docs.length === 1 && options.output;
+      if (target === 'glb' || target === 'gltf') {
+        const path = single ? resolve(options.output!) : join(resolve(options.outDir ?? dirname(input)), `${base}.${target}`);
+        await writeGltf(document, path, target === 'glb', options, outputs);
+      } else {
+        if (!target.export) throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
+        const dir = single ? dirname(resolve(options.output!)) : join(resolve(options.outDir ?? dirname(input)), dirname(base));
+        const name = single ? outputBase(options.output!, target) : basename(base);
+        const result = await target.export(document, { ...options.formatOptions, name });
+        warnings.merge(result.warnings);
+        for (const [file, data] of result.files) outputs.set(join(dir, file), data);
+        record.format = `${sourceFormat}→${target.id}`;
+      }
+    }
+    record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map((p) => relative(process.cwd(), p) || p);
+  } catch (e) {
+    record.status = 'error';
+    record.error = toErrorRecord(e);
+  }
+  record.warnings = warnings.list();
+  record.ms = Math.round(performance.now() - start);
+  return record;
+}
