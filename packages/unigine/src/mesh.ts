@@ -1,0 +1,276 @@
+import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
+import { type AnimationBlock, readBlock, writeBlock } from './block.js';
+import {
+  MESH_MAGIC,
+  type TextEncoding,
+  TRS_FLOATS,
+  type UnigineBone,
+  checkBoneParents,
+  expectVersion,
+  readBones,
+  readBounds,
+  readNames,
+  writeBones,
+  writeNames,
+} from './common.js';
+import { NotUtf8, readCount, readString, writeInt2, writeString } from './int2.js';
+
+/** One surface of an ms11 mesh: its header and its geometry. */
+export interface MeshSurface {
+  name: string;
+  /** bbox min[3], max[3], sphere centre[3], radius (f32, as stored). */
+  bounds: Float32Array;
+  /**
+   * Morph target names from the surface header (compact count + strings). Every sample has one
+   * target named "" (the base shape): the header bytes `01 01 00`.
+   */
+  targetNames: string[];
+  /** Coordinate-vertex positions per morph target (`[target][numCoordVerts × 3]`). */
+  targets: Float32Array[];
+  /** `numTriVerts × 4` tangent-space quaternions (x, y, z, w; value = q / 32767). */
+  tangents: Int16Array;
+  /** Influence count per weight record (`numWeights` = 0 or `numCoordVerts`). */
+  weightCounts: Uint8Array;
+  /** Start of each record's influences in {@link weightBones} / {@link weightValues} (length numWeights + 1). */
+  weightStarts: Uint32Array;
+  /** Bone index (raw int16) of each influence. */
+  weightBones: Int16Array;
+  /** Weight code (u16; weight = q / 65535) of each influence. */
+  weightValues: Uint16Array;
+  /** `numUV0 × 2` first UV set. */
+  uv0: Float32Array;
+  /** `numUV1 × 2` second UV set. */
+  uv1: Float32Array;
+  /** `numColors × 4` RGBA bytes. */
+  colors: Uint8Array;
+  /** Position index of each triangle corner (stored as u8/u16/int32 by the coordinate count). */
+  coordIndices: Uint32Array;
+  /** Attribute index of each triangle corner (stored as u8/u16/int32 by the tangent count). */
+  triIndices: Uint32Array;
+}
+
+/** An ms11 `.mesh` file, field for field. */
+export interface MeshFile {
+  magic: 'ms11';
+  /** Text encoding of the strings (latin1 only when some name is not valid UTF-8). */
+  encoding: TextEncoding;
+  /** Mesh bbox min[3], max[3], sphere centre[3], radius. */
+  bounds: Float32Array;
+  bones: UnigineBone[];
+  /** Names of the embedded animations. */
+  animationNames: string[];
+  surfaces: MeshSurface[];
+  /** `numBones × 10` bind pose: position[3], rotation (x, y, z, w), scale[3]; empty without bones. */
+  bindPose: Float32Array;
+  /** One float-variant block per embedded animation. */
+  animations: AnimationBlock[];
+}
+
+/** Width in bytes of indices into `count` vertices: u8 below 256, u16 below 65536, else int32. */
+export function indexWidth(count: number): 1 | 2 | 4 {
+  return count < 256 ? 1 : count < 65536 ? 2 : 4;
+}
+
+function readIndices(r: ByteReader, n: number, vertexCount: number, field: string): Uint32Array {
+  const width = indexWidth(vertexCount);
+  r.count(n, width, field);
+  const out = new Uint32Array(n);
+  const at = r.offset;
+  const b = r.bytes;
+  if (width === 1) for (let i = 0; i < n; i++) out[i] = b[at + i];
+  else if (width === 2) for (let i = 0; i < n; i++) out[i] = r.view.getUint16(at + i * 2, true);
+  else for (let i = 0; i < n; i++) out[i] = r.view.getUint32(at + i * 4, true);
+  r.offset = at + n * width;
+  for (let i = 0; i < n; i++) {
+    if (out[i] >= vertexCount) {
+      throw r.error(`index ${out[i]} at position ${i} is outside the ${vertexCount} vertices`, field, 'BAD_INDEX', at + i * width);
+    }
+  }
+  return out;
+}
+
+function writeIndices(w: ByteWriter, idx: Uint32Array, vertexCount: number): void {
+  const width = indexWidth(vertexCount);
+  if (width === 1) for (let i = 0; i < idx.length; i++) w.u8(idx[i]);
+  else if (width === 2) w.u16Array(Uint16Array.from(idx));
+  else w.u32Array(idx);
+}
+
+function readWeights(r: ByteReader): Pick<MeshSurface, 'weightCounts' | 'weightStarts' | 'weightBones' | 'weightValues'> {
+  const n = readCount(r, 1, 'numWeights');
+  const counts = new Uint8Array(n);
+  const starts = new Uint32Array(n + 1);
+  // First pass: the counts (bounds-checked), to size the influence arrays.
+  let o = r.offset;
+  let total = 0;
+  const end = r.length;
+  for (let i = 0; i < n; i++) {
+    if (o >= end) {
+      r.offset = o;
+      r.need(1, `weights[${i}].count`);
+    }
+    const c = r.bytes[o];
+    counts[i] = c;
+    starts[i] = total;
+    total += c;
+    o += 1 + c * 4;
+  }
+  starts[n] = total;
+  if (o > end) {
+    r.offset = end;
+    throw r.error('weight records run past the end of the file', 'weights', 'TRUNCATED');
+  }
+  const bones = new Int16Array(total);
+  const values = new Uint16Array(total);
+  o = r.offset;
+  const view = r.view;
+  for (let i = 0; i < n; i++) {
+    const c = counts[i];
+    o++;
+    for (let k = 0, s = starts[i]; k < c; k++, s++) {
+      bones[s] = view.getInt16(o, true);
+      values[s] = view.getUint16(o + 2, true);
+      o += 4;
+    }
+  }
+  r.offset = o;
+  return { weightCounts: counts, weightStarts: starts, weightBones: bones, weightValues: values };
+}
+
+function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): MeshFile {
+  const r = new ByteReader(bytes, { file: fileName });
+  expectVersion(r, 'mesh');
+  const bounds = readBounds(r, 'bounds');
+  const bones = readBones(r, encoding);
+  checkBoneParents(bones, fileName, 'bones');
+  const animationNames = readNames(r, 'numAnimations', 'animationNames', encoding);
+  const numSurfaces = readCount(r, 44, 'numSurfaces');
+  const headers: Pick<MeshSurface, 'name' | 'bounds' | 'targetNames'>[] = new Array(numSurfaces);
+  for (let s = 0; s < numSurfaces; s++) {
+    headers[s] = r.scope(`surfaces[${s}]`, () => {
+      const name = readString(r, 'name', encoding);
+      const sb = readBounds(r, 'bounds');
+      const targetNames = readNames(r, 'numTargets', 'targetNames', encoding);
+      if (targetNames.length < 1) throw r.error('surface has no morph target (the base shape is target 0)', 'numTargets', 'BAD_COUNT');
+      return { name, bounds: sb, targetNames };
+    });
+  }
+  r.expectMagic(MESH_MAGIC, 'headerEndMagic');
+  const bindPose = r.f32Array(bones.length ? bones.length * TRS_FLOATS : 0, 'bindPose', true);
+  const animations: AnimationBlock[] = new Array(animationNames.length);
+  for (let a = 0; a < animationNames.length; a++) {
+    animations[a] = r.scope(`animations[${a}]`, () => readBlock(r, false));
+    for (const b of animations[a].bones) {
+      if (b < 0 || b >= bones.length) {
+        throw new FormatError(`animated bone index ${b} is not a bone of this mesh (${bones.length} bones)`, {
+          code: 'BAD_BONE_INDEX',
+          file: fileName,
+          field: `animations[${a}].boneIndices`,
+        });
+      }
+    }
+  }
+  const surfaces: MeshSurface[] = new Array(numSurfaces);
+  for (let s = 0; s < numSurfaces; s++) {
+    surfaces[s] = r.scope(`surfaces[${s}]`, () => {
+      const h = headers[s];
+      const targets: Float32Array[] = [];
+      for (let t = 0; t < h.targetNames.length; t++) {
+        const n = readCount(r, 12, `targets[${t}].numCoordVerts`);
+        targets.push(r.f32Array(n * 3, `targets[${t}].positions`, true));
+      }
+      const numCoord = targets[0].length / 3;
+      const nt = readCount(r, 8, 'numTriVerts');
+      const tangents = r.i16Array(nt * 4, 'tangents', true);
+      const weights = readWeights(r);
+      const nuv0 = readCount(r, 8, 'numUV0');
+      const uv0 = r.f32Array(nuv0 * 2, 'uv0', true);
+      const nuv1 = readCount(r, 8, 'numUV1');
+      const uv1 = r.f32Array(nuv1 * 2, 'uv1', true);
+      const nc = readCount(r, 4, 'numColors');
+      const colors = r.u8Array(nc * 4, 'colors', true);
+      const ncIdx = readCount(r, 1, 'numCoordIndices');
+      const coordIndices = readIndices(r, ncIdx, numCoord, 'coordIndices');
+      const ntIdx = readCount(r, 1, 'numTriIndices');
+      const triIndices = readIndices(r, ntIdx, nt, 'triIndices');
+      return { ...h, targets, tangents, ...weights, uv0, uv1, colors, coordIndices, triIndices };
+    });
+  }
+  r.expectMagic(MESH_MAGIC, 'endMagic');
+  if (!r.eof) throw r.error(`${r.remaining} unexpected byte(s) after the closing "${MESH_MAGIC}"`, 'end', 'TRAILING_DATA');
+  return { magic: 'ms11', encoding, bounds, bones, animationNames, surfaces, bindPose, animations };
+}
+
+/**
+ * Reads an ms11 `.mesh` file into a {@link MeshFile}. Other versions (ms10, ms13, ms14, …) throw a
+ * FormatError with code `UNSUPPORTED_VERSION`.
+ *
+ * ```ts
+ * const mesh = readMesh(fs.readFileSync('actor_00.mesh'), 'actor_00.mesh');
+ * mesh.surfaces[0].triIndices.length / 3; // triangles of the first surface
+ * ```
+ */
+export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
+  try {
+    return readMeshWith(bytes, fileName, 'utf8');
+  } catch (e) {
+    if (e instanceof NotUtf8) return readMeshWith(bytes, fileName, 'latin1');
+    throw e;
+  }
+}
+
+/**
+ * Writes a {@link MeshFile} as ms11 bytes. `writeMesh(readMesh(b))` equals `b`.
+ *
+ * ```ts
+ * fs.writeFileSync('out.mesh', writeMesh(mesh));
+ * ```
+ */
+export function writeMesh(mesh: MeshFile): Uint8Array {
+  const enc = mesh.encoding;
+  let size = 256;
+  for (const s of mesh.surfaces) size += s.tangents.byteLength + s.coordIndices.length * 8 + s.uv0.byteLength + s.uv1.byteLength + s.targets[0].byteLength + s.weightValues.length * 4;
+  const w = new ByteWriter({ capacity: size });
+  w.string(MESH_MAGIC);
+  w.f32Array(mesh.bounds);
+  writeBones(w, mesh.bones, enc);
+  writeNames(w, mesh.animationNames, enc);
+  writeInt2(w, mesh.surfaces.length);
+  for (const s of mesh.surfaces) {
+    writeString(w, s.name, enc);
+    w.f32Array(s.bounds);
+    writeNames(w, s.targetNames, enc);
+  }
+  w.string(MESH_MAGIC);
+  if (mesh.bones.length) w.f32Array(mesh.bindPose);
+  for (const a of mesh.animations) writeBlock(w, a);
+  for (const s of mesh.surfaces) {
+    for (const t of s.targets) {
+      writeInt2(w, t.length / 3);
+      w.f32Array(t);
+    }
+    writeInt2(w, s.tangents.length / 4);
+    w.i16Array(s.tangents);
+    const nw = s.weightCounts.length;
+    writeInt2(w, nw);
+    for (let i = 0; i < nw; i++) {
+      w.u8(s.weightCounts[i]);
+      for (let k = s.weightStarts[i]; k < s.weightStarts[i + 1]; k++) {
+        w.i16(s.weightBones[k]);
+        w.u16(s.weightValues[k]);
+      }
+    }
+    writeInt2(w, s.uv0.length / 2);
+    w.f32Array(s.uv0);
+    writeInt2(w, s.uv1.length / 2);
+    w.f32Array(s.uv1);
+    writeInt2(w, s.colors.length / 4);
+    w.bytes(s.colors);
+    writeInt2(w, s.coordIndices.length);
+    writeIndices(w, s.coordIndices, s.targets[0].length / 3);
+    writeInt2(w, s.triIndices.length);
+    writeIndices(w, s.triIndices, s.tangents.length / 4);
+  }
+  w.string(MESH_MAGIC);
+  return w.finish();
+}
