@@ -1,0 +1,158 @@
+/**
+ * The `NAME_a.3d` aniv file: `u16 numFrames, u16 frameSize`, then frames of vertices, either the
+ * packed 11/11/10 u32 layout or the Deus Ex layout of four i16 (formats/unreal3d.md §2).
+ */
+import { ByteReader, ByteWriter, type WarningCollector } from '@gltf-legacy/core';
+import { decodeDeusExArray, decodeUnrealPackedArray } from '@gltf-legacy/quantize';
+
+export type AnivLayout = 'packed' | 'deusex';
+
+/** A whole `_a.3d` file. */
+export interface UnrealAniv {
+  /** Header value as stored (may exceed `frameCount` for a truncated file). */
+  numFrames: number;
+  /** Bytes per frame as stored. */
+  frameSize: number;
+  layout: AnivLayout;
+  /** Vertices per frame. */
+  numVertices: number;
+  /** Frames actually present. */
+  frameCount: number;
+  /** `frameCount·numVertices` packed vertices (layout `packed`). */
+  packed?: Uint32Array;
+  /** `frameCount·numVertices·4` words X, Y, Z, pad (layout `deusex`). */
+  words?: Int16Array;
+  /**
+   * Bytes of each frame after its vertices (`frameSize − numVertices·stride` per frame), all
+   * frames concatenated; empty for the usual files.
+   */
+  frameExtra: Uint8Array;
+  /** Bytes after the last whole frame. */
+  trailing: Uint8Array;
+}
+
+/** Options of {@link readAniv}. */
+export interface ReadAnivOptions {
+  /** Vertices per frame (from the `_d.3d` header). Without it, `frameSize / 4` (packed). */
+  numVertices?: number;
+  /** Force a layout; default: `deusex` when `frameSize == 8·numVertices`, else `packed`. */
+  layout?: AnivLayout;
+  warnings?: WarningCollector;
+}
+
+/** Bytes per vertex of a layout. */
+export function vertexStride(layout: AnivLayout): number {
+  return layout === 'deusex' ? 8 : 4;
+}
+
+/**
+ * Reads an aniv file. With `numVertices` (from the data file) the layout is detected from the
+ * frame size; extra bytes per frame are kept. Missing frames at the end are dropped with a
+ * warning (at least one frame must be whole).
+ *
+ * ```ts
+ * const aniv = readAniv(bytes, 'box_a.3d', { numVertices: data.header.numVertices });
+ * const frame0 = anivFrame(aniv, 0); // Float32Array of 3·numVertices raw integers
+ * ```
+ */
+export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAnivOptions = {}): UnrealAniv {
+  const r = new ByteReader(bytes, { file: fileName });
+  const numFrames = r.u16('header.numFrames');
+  const frameSize = r.u16('header.frameSize');
+  let nv = options.numVertices;
+  let layout: AnivLayout = options.layout ?? 'packed';
+  if (nv === undefined) {
+    nv = layout === 'deusex' ? frameSize >> 3 : frameSize >> 2;
+  } else if (!options.layout && nv > 0 && frameSize === nv * 8) {
+    layout = 'deusex';
+  }
+  const stride = vertexStride(layout);
+  if (frameSize < nv * stride) {
+    throw r.error(
+      `frameSize ${frameSize} is smaller than numVertices ${nv} × ${stride} bytes (does the _a.3d belong to this _d.3d?)`,
+      'header.frameSize',
+      'BAD_FRAME_SIZE',
+      2,
+    );
+  }
+  let frameCount = numFrames;
+  if (frameSize > 0) {
+    const available = Math.floor(r.remaining / frameSize);
+    if (available < numFrames) {
+      if (available === 0) {
+        throw r.error(`header says ${numFrames} frame(s) of ${frameSize} bytes but not even one is present`, 'frames', 'TRUNCATED');
+      }
+      options.warnings?.warn('FILE_TRUNCATED', `${fileName ?? '_a.3d'}: header says ${numFrames} frames but only ${available} are whole; read those`);
+      frameCount = available;
+    }
+  }
+  r.count(frameCount, frameSize, 'frames');
+  const extra = frameSize - nv * stride;
+  const frameExtra = new Uint8Array(frameCount * extra);
+  let packed: Uint32Array | undefined;
+  let words: Int16Array | undefined;
+  if (extra === 0) {
+    if (layout === 'packed') packed = r.u32Array(frameCount * nv, 'frames', true);
+    else words = r.i16Array(frameCount * nv * 4, 'frames', true);
+  } else {
+    if (layout === 'packed') packed = new Uint32Array(frameCount * nv);
+    else words = new Int16Array(frameCount * nv * 4);
+    for (let f = 0; f < frameCount; f++) {
+      r.scope(`frames[${f}]`, () => {
+        if (packed) packed.set(r.u32Array(nv, 'vertices'), f * nv);
+        else if (words) words.set(r.i16Array(nv * 4, 'vertices'), f * nv * 4);
+        frameExtra.set(r.bytesView(extra, 'extra'), f * extra);
+      });
+    }
+  }
+  const trailing = r.bytesCopy(r.remaining, 'trailing');
+  if (trailing.length && frameCount === numFrames) {
+    options.warnings?.warn('FILE_TOO_LONG', `${fileName ?? '_a.3d'}: ${trailing.length} byte(s) after the last frame were ignored (kept for export)`);
+  }
+  if (extra > 0) {
+    options.warnings?.warn('FRAME_PADDING', `${fileName ?? '_a.3d'}: every frame carries ${extra} extra byte(s) after its vertices (kept, not used)`);
+  }
+  return { numFrames, frameSize, layout, numVertices: nv, frameCount, packed, words, frameExtra, trailing };
+}
+
+/**
+ * Writes an aniv file from the model (header as stored, frames, per-frame extra bytes, trailing).
+ *
+ * ```ts
+ * writeAniv(readAniv(bytes)); // identical to bytes
+ * ```
+ */
+export function writeAniv(model: UnrealAniv): Uint8Array {
+  const { frameCount, numVertices: nv, layout, frameSize } = model;
+  const stride = vertexStride(layout);
+  const extra = frameSize - nv * stride;
+  const w = new ByteWriter({ capacity: 4 + frameCount * frameSize + model.trailing.length });
+  w.u16(model.numFrames).u16(frameSize);
+  if (extra <= 0) {
+    if (layout === 'packed' && model.packed) w.u32Array(model.packed.subarray(0, frameCount * nv));
+    else if (model.words) w.i16Array(model.words.subarray(0, frameCount * nv * 4));
+  } else {
+    for (let f = 0; f < frameCount; f++) {
+      if (layout === 'packed' && model.packed) w.u32Array(model.packed.subarray(f * nv, (f + 1) * nv));
+      else if (model.words) w.i16Array(model.words.subarray(f * nv * 4, (f + 1) * nv * 4));
+      w.bytes(model.frameExtra.subarray(f * extra, (f + 1) * extra));
+    }
+  }
+  w.bytes(model.trailing);
+  return w.finish();
+}
+
+/** Raw integer positions (X, Y, Z in Unreal axes) of one frame: `3·numVertices` floats. */
+export function anivFrame(aniv: UnrealAniv, frame: number, out = new Float32Array(aniv.numVertices * 3)): Float32Array {
+  const nv = aniv.numVertices;
+  if (aniv.layout === 'packed' && aniv.packed) return decodeUnrealPackedArray(aniv.packed.subarray(frame * nv, (frame + 1) * nv), out);
+  if (aniv.words) return decodeDeusExArray(aniv.words.subarray(frame * nv * 4, (frame + 1) * nv * 4), out);
+  return out;
+}
+
+/** All frames as raw integer positions: `frameCount·numVertices·3` floats. */
+export function anivPositions(aniv: UnrealAniv): Float32Array {
+  if (aniv.layout === 'packed' && aniv.packed) return decodeUnrealPackedArray(aniv.packed);
+  if (aniv.words) return decodeDeusExArray(aniv.words);
+  return new Float32Array(0);
+}
