@@ -1,1 +1,4 @@
-export {};
+export * from './ani.js';
+export * from './lz4.js';
+export * from './mdl.js';
+export * from './pak.js';

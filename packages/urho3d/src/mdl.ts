@@ -1,0 +1,532 @@
+/**
+ * Urho3D / Dry model file (`.mdl`, magic `UMDL` or `UMD2`): the file model. Mirrors the file
+ * exactly; bulk data stays in typed arrays / raw byte views. Knows nothing of glTF.
+ */
+import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
+
+/** `VertexElementType` of the engine. */
+export const ElementType = { INT: 0, FLOAT: 1, VECTOR2: 2, VECTOR3: 3, VECTOR4: 4, UBYTE4: 5, UBYTE4_NORM: 6 } as const;
+/** Byte size of each {@link ElementType}. */
+export const ELEMENT_TYPE_SIZES = [4, 4, 8, 12, 16, 4, 4] as const;
+/** `VertexElementSemantic` of the engine. */
+export const Semantic = {
+  POSITION: 0,
+  NORMAL: 1,
+  BINORMAL: 2,
+  TANGENT: 3,
+  TEXCOORD: 4,
+  COLOR: 5,
+  BLENDWEIGHTS: 6,
+  BLENDINDICES: 7,
+  OBJECTINDEX: 8,
+} as const;
+export const SEMANTIC_NAMES = [
+  'POSITION',
+  'NORMAL',
+  'BINORMAL',
+  'TANGENT',
+  'TEXCOORD',
+  'COLOR',
+  'BLENDWEIGHTS',
+  'BLENDINDICES',
+  'OBJECTINDEX',
+] as const;
+
+/** Primitive types (`PrimitiveType` in GraphicsDefs.h). */
+export const PrimitiveType = {
+  TRIANGLE_LIST: 0,
+  LINE_LIST: 1,
+  POINT_LIST: 2,
+  TRIANGLE_STRIP: 3,
+  LINE_STRIP: 4,
+  TRIANGLE_FAN: 5,
+} as const;
+
+/** One vertex element: type, semantic and semantic index, at a byte offset in the vertex. */
+export interface VertexElement {
+  type: number;
+  semantic: number;
+  index: number;
+  /** Byte offset inside one vertex. */
+  offset: number;
+  /** Per-instance element (legacy instance-matrix bits only). */
+  perInstance?: boolean;
+}
+
+/** Legacy UMDL element mask bits, in vertex order: [type, semantic, index, perInstance]. */
+export const LEGACY_ELEMENTS: readonly (readonly [number, number, number, boolean])[] = [
+  [ElementType.VECTOR3, Semantic.POSITION, 0, false],
+  [ElementType.VECTOR3, Semantic.NORMAL, 0, false],
+  [ElementType.UBYTE4_NORM, Semantic.COLOR, 0, false],
+  [ElementType.VECTOR2, Semantic.TEXCOORD, 0, false],
+  [ElementType.VECTOR2, Semantic.TEXCOORD, 1, false],
+  [ElementType.VECTOR3, Semantic.TEXCOORD, 0, false],
+  [ElementType.VECTOR3, Semantic.TEXCOORD, 1, false],
+  [ElementType.VECTOR4, Semantic.TANGENT, 0, false],
+  [ElementType.VECTOR4, Semantic.BLENDWEIGHTS, 0, false],
+  [ElementType.UBYTE4, Semantic.BLENDINDICES, 0, false],
+  [ElementType.VECTOR4, Semantic.TEXCOORD, 4, true],
+  [ElementType.VECTOR4, Semantic.TEXCOORD, 5, true],
+  [ElementType.VECTOR4, Semantic.TEXCOORD, 6, true],
+  [ElementType.INT, Semantic.OBJECTINDEX, 0, false],
+];
+
+/** One vertex buffer: layout plus the interleaved vertex bytes. */
+export interface MdlVertexBuffer {
+  vertexCount: number;
+  /** UMDL: the legacy element mask as stored. UMD2: 0 (not stored). */
+  elementMask: number;
+  /** UMD2: the element descriptors as stored (`type | semantic << 8 | index << 16`). UMDL: null. */
+  descriptors: Uint32Array | null;
+  /** Elements decoded from the mask or descriptors, with byte offsets. */
+  elements: VertexElement[];
+  /** Bytes per vertex. */
+  stride: number;
+  morphRangeStart: number;
+  morphRangeCount: number;
+  /** `vertexCount * stride` interleaved bytes. */
+  data: Uint8Array;
+}
+
+export interface MdlIndexBuffer {
+  indexCount: number;
+  /** 2 or 4. */
+  indexSize: number;
+  /** `indexCount * indexSize` bytes. */
+  data: Uint8Array;
+}
+
+export interface MdlLod {
+  distance: number;
+  primitiveType: number;
+  vertexBuffer: number;
+  indexBuffer: number;
+  indexStart: number;
+  indexCount: number;
+}
+
+export interface MdlGeometry {
+  /** Geometry-local → global bone index; empty = identity. */
+  boneMapping: Uint32Array;
+  lods: MdlLod[];
+}
+
+export interface MdlMorphBuffer {
+  vertexBuffer: number;
+  /** POSITION 0x1, NORMAL 0x2, TANGENT 0x80 (other bits are kept but carry no data). */
+  elementMask: number;
+  vertexCount: number;
+  /** Absolute vertex indices in the vertex buffer. */
+  indices: Uint32Array;
+  /** `vertexCount * 3` deltas when the mask has the bit, else null. */
+  positions: Float32Array | null;
+  normals: Float32Array | null;
+  tangents: Float32Array | null;
+}
+
+export interface MdlMorph {
+  name: string;
+  buffers: MdlMorphBuffer[];
+}
+
+export interface MdlBone {
+  name: string;
+  /** Parent bone index; the root stores its own index. */
+  parent: number;
+  /** Parent-relative bind position (3), rotation (w, x, y, z), scale (3). */
+  position: Float32Array;
+  rotation: Float32Array;
+  scale: Float32Array;
+  /** Inverse model-space bind transform, Matrix3x4 row-major (12 floats). */
+  offsetMatrix: Float32Array;
+  /** 1 = sphere radius present, 2 = box present (other bits kept). */
+  collisionMask: number;
+  radius: number;
+  /** Box min (3) + max (3), or null without bit 2. */
+  box: Float32Array | null;
+}
+
+export interface MdlModel {
+  magic: 'UMDL' | 'UMD2';
+  vertexBuffers: MdlVertexBuffer[];
+  indexBuffers: MdlIndexBuffer[];
+  geometries: MdlGeometry[];
+  morphs: MdlMorph[];
+  bones: MdlBone[];
+  /** Model bounding box min (3) + max (3). */
+  bounds: Float32Array;
+  /** Geometry centres present in the file (3 floats each; older files have none). */
+  geometryCenters: Float32Array;
+  /** Bytes after the last field the loader reads (kept for byte-exact writing). */
+  trailing: Uint8Array;
+}
+
+/** Decodes a UMDL element mask into elements; null for unknown bits. */
+export function elementsFromMask(mask: number): VertexElement[] | null {
+  if (mask >>> 0 >= 1 << LEGACY_ELEMENTS.length) return null;
+  const out: VertexElement[] = [];
+  let offset = 0;
+  for (let bit = 0; bit < LEGACY_ELEMENTS.length; bit++) {
+    if (!(mask & (1 << bit))) continue;
+    const [type, semantic, index, perInstance] = LEGACY_ELEMENTS[bit];
+    out.push({ type, semantic, index, offset, ...(perInstance ? { perInstance } : {}) });
+    offset += ELEMENT_TYPE_SIZES[type];
+  }
+  return out;
+}
+
+/** The legacy mask equal to `elements` (same order, all legacy, no duplicates), or null. */
+export function maskFromElements(elements: readonly { type: number; semantic: number; index: number }[]): number | null {
+  let mask = 0;
+  let lastBit = -1;
+  for (const e of elements) {
+    const bit = LEGACY_ELEMENTS.findIndex((l) => l[0] === e.type && l[1] === e.semantic && l[2] === e.index && !l[3]);
+    if (bit < 0 || bit <= lastBit) return null;
+    mask |= 1 << bit;
+    lastBit = bit;
+  }
+  return mask;
+}
+
+/** Elements of a UMD2 descriptor list, or throws on an unknown type. */
+export function elementsFromDescriptors(desc: Uint32Array, err?: (msg: string) => never): VertexElement[] {
+  const out: VertexElement[] = [];
+  let offset = 0;
+  for (let i = 0; i < desc.length; i++) {
+    const d = desc[i];
+    const type = d & 0xff;
+    if (type >= ELEMENT_TYPE_SIZES.length) {
+      const msg = `element ${i} has unknown type ${type}`;
+      if (err) err(msg);
+      throw new FormatError(msg, { code: 'BAD_ELEMENT_TYPE' });
+    }
+    out.push({ type, semantic: (d >>> 8) & 0xff, index: (d >>> 16) & 0xff, offset });
+    offset += ELEMENT_TYPE_SIZES[type];
+  }
+  return out;
+}
+
+/** Encodes an element as a UMD2 descriptor. */
+export function descriptorOf(e: { type: number; semantic: number; index: number }): number {
+  return (e.type | (e.semantic << 8) | (e.index << 16)) >>> 0;
+}
+
+/** Bytes of one morph vertex record for a morph element mask. */
+export function morphRecordSize(mask: number): number {
+  return 4 + (mask & 1 ? 12 : 0) + (mask & 2 ? 12 : 0) + (mask & 0x80 ? 12 : 0);
+}
+
+const MIN_BONE_BYTES = 1 + 4 + 12 + 16 + 12 + 48 + 1;
+
+/**
+ * Reads a `.mdl` file (UMDL or UMD2).
+ *
+ * ```ts
+ * const model = readMdl(bytes, 'Jack.mdl');
+ * console.log(model.vertexBuffers[0].vertexCount, model.bones.length);
+ * ```
+ */
+export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
+  const r = new ByteReader(bytes, { file: fileName });
+  const magic = r.peekString(4);
+  if (magic !== 'UMDL' && magic !== 'UMD2') {
+    r.expectMagic('UMDL');
+  }
+  r.skip(4);
+  const legacy = magic === 'UMDL';
+
+  const numVb = r.count(r.u32('vertexBufferCount'), 16, 'vertexBufferCount');
+  const vertexBuffers: MdlVertexBuffer[] = [];
+  for (let i = 0; i < numVb; i++) {
+    vertexBuffers.push(
+      r.scope(`vertexBuffers[${i}]`, () => {
+        const vertexCount = r.u32('vertexCount');
+        let elementMask = 0;
+        let descriptors: Uint32Array | null = null;
+        let elements: VertexElement[];
+        if (legacy) {
+          const at = r.offset;
+          elementMask = r.u32('elementMask');
+          const els = elementsFromMask(elementMask);
+          if (!els) throw r.error(`element mask 0x${elementMask.toString(16)} has unknown bits`, 'elementMask', 'BAD_ELEMENT_MASK', at);
+          elements = els;
+        } else {
+          const n = r.count(r.u32('elementCount'), 4, 'elementCount');
+          const at = r.offset;
+          descriptors = r.u32Array(n, 'elements', true);
+          elements = elementsFromDescriptors(descriptors, (msg) => {
+            throw r.error(msg, 'elements', 'BAD_ELEMENT_TYPE', at);
+          });
+        }
+        const stride = elements.reduce((s, e) => s + ELEMENT_TYPE_SIZES[e.type], 0);
+        const morphRangeStart = r.u32('morphRangeStart');
+        const morphRangeCount = r.u32('morphRangeCount');
+        if (stride === 0 && vertexCount > 0) {
+          throw r.error(`${vertexCount} vertices but no vertex elements`, 'elements', 'BAD_LAYOUT');
+        }
+        r.count(vertexCount, stride, 'vertexCount');
+        const data = r.bytesView(vertexCount * stride, 'data');
+        return { vertexCount, elementMask, descriptors, elements, stride, morphRangeStart, morphRangeCount, data };
+      }),
+    );
+  }
+
+  const numIb = r.count(r.u32('indexBufferCount'), 8, 'indexBufferCount');
+  const indexBuffers: MdlIndexBuffer[] = [];
+  for (let i = 0; i < numIb; i++) {
+    indexBuffers.push(
+      r.scope(`indexBuffers[${i}]`, () => {
+        const indexCount = r.u32('indexCount');
+        const at = r.offset;
+        const indexSize = r.u32('indexSize');
+        if (indexSize !== 2 && indexSize !== 4) throw r.error(`index size ${indexSize} is not 2 or 4`, 'indexSize', 'BAD_INDEX_SIZE', at);
+        r.count(indexCount, indexSize, 'indexCount');
+        return { indexCount, indexSize, data: r.bytesView(indexCount * indexSize, 'data') };
+      }),
+    );
+  }
+
+  const numGeom = r.count(r.u32('geometryCount'), 8, 'geometryCount');
+  const geometries: MdlGeometry[] = [];
+  for (let g = 0; g < numGeom; g++) {
+    geometries.push(
+      r.scope(`geometries[${g}]`, () => {
+        const nMap = r.count(r.u32('boneMappingCount'), 4, 'boneMappingCount');
+        const boneMapping = r.u32Array(nMap, 'boneMapping', true);
+        const nLod = r.count(r.u32('lodCount'), 24, 'lodCount');
+        const lods: MdlLod[] = [];
+        for (let l = 0; l < nLod; l++) {
+          lods.push(
+            r.scope(`lods[${l}]`, () => {
+              const distance = r.f32('distance');
+              let at = r.offset;
+              const primitiveType = r.u32('primitiveType');
+              if (primitiveType > 5) throw r.error(`unknown primitive type ${primitiveType}`, 'primitiveType', 'BAD_PRIMITIVE_TYPE', at);
+              at = r.offset;
+              const vertexBuffer = r.u32('vertexBuffer');
+              if (vertexBuffer >= numVb) throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
+              at = r.offset;
+              const indexBuffer = r.u32('indexBuffer');
+              if (indexBuffer >= numIb) throw r.error(`index buffer ${indexBuffer} of ${numIb}`, 'indexBuffer', 'BAD_INDEX', at);
+              at = r.offset;
+              const indexStart = r.u32('indexStart');
+              const indexCount = r.u32('indexCount');
+              if (indexStart + indexCount > indexBuffers[indexBuffer].indexCount) {
+                throw r.error(
+                  `index range ${indexStart}+${indexCount} exceeds index buffer ${indexBuffer} (${indexBuffers[indexBuffer].indexCount})`,
+                  'indexCount',
+                  'BAD_RANGE',
+                  at,
+                );
+              }
+              return { distance, primitiveType, vertexBuffer, indexBuffer, indexStart, indexCount };
+            }),
+          );
+        }
+        return { boneMapping, lods };
+      }),
+    );
+  }
+
+  const numMorphs = r.count(r.u32('morphCount'), 5, 'morphCount');
+  const morphs: MdlMorph[] = [];
+  for (let m = 0; m < numMorphs; m++) {
+    morphs.push(
+      r.scope(`morphs[${m}]`, () => {
+        const name = r.cstring('name');
+        const nBuf = r.count(r.u32('bufferCount'), 12, 'bufferCount');
+        const buffers: MdlMorphBuffer[] = [];
+        for (let b = 0; b < nBuf; b++) {
+          buffers.push(
+            r.scope(`buffers[${b}]`, () => {
+              let at = r.offset;
+              const vertexBuffer = r.u32('vertexBuffer');
+              if (vertexBuffer >= numVb) throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
+              const elementMask = r.u32('elementMask');
+              const vertexCount = r.u32('vertexCount');
+              const rec = morphRecordSize(elementMask);
+              r.count(vertexCount, rec, 'vertexCount');
+              const indices = new Uint32Array(vertexCount);
+              const positions = elementMask & 1 ? new Float32Array(vertexCount * 3) : null;
+              const normals = elementMask & 2 ? new Float32Array(vertexCount * 3) : null;
+              const tangents = elementMask & 0x80 ? new Float32Array(vertexCount * 3) : null;
+              const view = r.view;
+              const limit = vertexBuffers[vertexBuffer].vertexCount;
+              let o = r.offset;
+              for (let v = 0; v < vertexCount; v++) {
+                const idx = view.getUint32(o, true);
+                if (idx >= limit) {
+                  throw r.error(`morph vertex index ${idx} ≥ vertex count ${limit}`, `indices[${v}]`, 'BAD_INDEX', o);
+                }
+                indices[v] = idx;
+                o += 4;
+                if (positions) {
+                  positions[v * 3] = view.getFloat32(o, true);
+                  positions[v * 3 + 1] = view.getFloat32(o + 4, true);
+                  positions[v * 3 + 2] = view.getFloat32(o + 8, true);
+                  o += 12;
+                }
+                if (normals) {
+                  normals[v * 3] = view.getFloat32(o, true);
+                  normals[v * 3 + 1] = view.getFloat32(o + 4, true);
+                  normals[v * 3 + 2] = view.getFloat32(o + 8, true);
+                  o += 12;
+                }
+                if (tangents) {
+                  tangents[v * 3] = view.getFloat32(o, true);
+                  tangents[v * 3 + 1] = view.getFloat32(o + 4, true);
+                  tangents[v * 3 + 2] = view.getFloat32(o + 8, true);
+                  o += 12;
+                }
+              }
+              r.offset = o;
+              return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
+            }),
+          );
+        }
+        return { name, buffers };
+      }),
+    );
+  }
+
+  const numBones = r.count(r.u32('boneCount'), MIN_BONE_BYTES, 'boneCount');
+  const bones: MdlBone[] = [];
+  for (let b = 0; b < numBones; b++) {
+    bones.push(
+      r.scope(`bones[${b}]`, () => {
+        const name = r.cstring('name');
+        const at = r.offset;
+        const parent = r.u32('parent');
+        if (parent >= numBones) throw r.error(`parent ${parent} of ${numBones} bones`, 'parent', 'BAD_INDEX', at);
+        const position = r.f32Array(3, 'position', true);
+        const rotation = r.f32Array(4, 'rotation', true);
+        const scale = r.f32Array(3, 'scale', true);
+        const offsetMatrix = r.f32Array(12, 'offsetMatrix', true);
+        const collisionMask = r.u8('collisionMask');
+        const radius = collisionMask & 1 ? r.f32('radius') : 0;
+        const box = collisionMask & 2 ? r.f32Array(6, 'box', true) : null;
+        return { name, parent, position, rotation, scale, offsetMatrix, collisionMask, radius, box };
+      }),
+    );
+  }
+  checkBoneCycles(bones, fileName);
+
+  const bounds = r.f32Array(6, 'bounds', true);
+  const nCenters = Math.min(numGeom, Math.floor(r.remaining / 12));
+  const geometryCenters = r.f32Array(nCenters * 3, 'geometryCenters', true);
+  const trailing = r.bytesCopy(r.remaining, 'trailing');
+  return {
+    magic: legacy ? 'UMDL' : 'UMD2',
+    vertexBuffers,
+    indexBuffers,
+    geometries,
+    morphs,
+    bones,
+    bounds,
+    geometryCenters,
+    trailing,
+  };
+}
+
+/** Throws `BONE_CYCLE` if following parents from any bone never reaches a root. */
+export function checkBoneCycles(bones: readonly { parent: number; name: string }[], fileName?: string): void {
+  const state = new Uint8Array(bones.length); // 0 unknown, 1 visiting, 2 ok
+  for (let i = 0; i < bones.length; i++) {
+    let b = i;
+    const path: number[] = [];
+    while (state[b] === 0) {
+      state[b] = 1;
+      path.push(b);
+      const p = bones[b].parent;
+      if (p === b) break;
+      b = p;
+      if (state[b] === 1) {
+        throw new FormatError(`bone "${bones[i].name}" has a parent cycle`, { code: 'BONE_CYCLE', file: fileName, field: `bones[${i}].parent` });
+      }
+    }
+    for (const k of path) state[k] = 2;
+  }
+}
+
+/**
+ * Writes a model back to bytes. `writeMdl(readMdl(b))` equals `b`.
+ *
+ * ```ts
+ * const bytes = writeMdl(model);
+ * ```
+ */
+export function writeMdl(model: MdlModel): Uint8Array {
+  let size = 64 + model.trailing.byteLength + model.geometryCenters.byteLength;
+  for (const vb of model.vertexBuffers) size += vb.data.byteLength + 32;
+  for (const ib of model.indexBuffers) size += ib.data.byteLength + 8;
+  const w = new ByteWriter({ capacity: size });
+  w.string(model.magic);
+  w.u32(model.vertexBuffers.length);
+  for (const vb of model.vertexBuffers) {
+    w.u32(vb.vertexCount);
+    if (model.magic === 'UMDL') w.u32(vb.elementMask);
+    else {
+      const desc = vb.descriptors ?? Uint32Array.from(vb.elements, descriptorOf);
+      w.u32(desc.length);
+      w.u32Array(desc);
+    }
+    w.u32(vb.morphRangeStart);
+    w.u32(vb.morphRangeCount);
+    w.bytes(vb.data);
+  }
+  w.u32(model.indexBuffers.length);
+  for (const ib of model.indexBuffers) {
+    w.u32(ib.indexCount);
+    w.u32(ib.indexSize);
+    w.bytes(ib.data);
+  }
+  w.u32(model.geometries.length);
+  for (const g of model.geometries) {
+    w.u32(g.boneMapping.length);
+    w.u32Array(g.boneMapping);
+    w.u32(g.lods.length);
+    for (const l of g.lods) {
+      w.f32(l.distance);
+      w.u32(l.primitiveType);
+      w.u32(l.vertexBuffer);
+      w.u32(l.indexBuffer);
+      w.u32(l.indexStart);
+      w.u32(l.indexCount);
+    }
+  }
+  w.u32(model.morphs.length);
+  for (const m of model.morphs) {
+    w.cstring(m.name);
+    w.u32(m.buffers.length);
+    for (const b of m.buffers) {
+      w.u32(b.vertexBuffer);
+      w.u32(b.elementMask);
+      w.u32(b.vertexCount);
+      for (let v = 0; v < b.vertexCount; v++) {
+        w.u32(b.indices[v]);
+        for (const arr of [b.positions, b.normals, b.tangents]) {
+          if (!arr) continue;
+          w.f32(arr[v * 3]);
+          w.f32(arr[v * 3 + 1]);
+          w.f32(arr[v * 3 + 2]);
+        }
+      }
+    }
+  }
+  w.u32(model.bones.length);
+  for (const b of model.bones) {
+    w.cstring(b.name);
+    w.u32(b.parent);
+    w.f32Array(b.position);
+    w.f32Array(b.rotation);
+    w.f32Array(b.scale);
+    w.f32Array(b.offsetMatrix);
+    w.u8(b.collisionMask);
+    if (b.collisionMask & 1) w.f32(b.radius);
+    if (b.collisionMask & 2) w.f32Array(b.box ?? new Float32Array(6));
+  }
+  w.f32Array(model.bounds);
+  w.f32Array(model.geometryCenters);
+  w.bytes(model.trailing);
+  return w.finish();
+}
