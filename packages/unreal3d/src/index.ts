@@ -1,1 +1,107 @@
-export {};
+/**
+ * @gltf-legacy/unreal3d — Unreal Engine 1 vertex meshes (`NAME_d.3d`, `NAME_a.3d`, `NAME.uc`)
+ * to glTF 2.0 and back.
+ */
+import { type FileSet, type ImportOptions, type InspectSection, type LegacyFormat, mainFile, WarningCollector } from '@gltf-legacy/core';
+import { anivPositions } from './aniv.js';
+import { looksLikeData } from './data.js';
+import { exportUnreal, type UnrealExportOptions } from './export.js';
+import { loadMeshFiles, unrealCompanions } from './files.js';
+import { importUnreal, type UnrealImportOptions } from './import.js';
+
+export * from './aniv.js';
+export * from './data.js';
+export * from './export.js';
+export * from './files.js';
+export * from './import.js';
+export * from './transform.js';
+export * from './uc.js';
+
+/**
+ * Imports an Unreal mesh from a FileSet (`NAME_d.3d` main + `NAME_a.3d` + optional `.uc`).
+ *
+ * ```ts
+ * const { document, warnings } = await importUnrealFiles(files, { main: 'box_d.3d' });
+ * ```
+ */
+export async function importUnrealFiles(files: FileSet, options: ImportOptions & UnrealImportOptions = {}) {
+  const warnings = new WarningCollector();
+  const [main] = mainFile(files, options);
+  const mesh = loadMeshFiles(files, main, warnings);
+  const document = importUnreal(mesh, { frames: options.frames === 'first' || options.static === true ? 'first' : 'all' }, warnings);
+  return { document, warnings: warnings.list() };
+}
+
+function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[] {
+  const warnings = new WarningCollector();
+  const [main] = mainFile(files, options);
+  const m = loadMeshFiles(files, main, warnings);
+  const { data, aniv, uc } = m;
+  const styles = new Map<string, number>();
+  for (let i = 0; i < data.polys.types.length; i++) {
+    const k = `tex ${data.polys.textures[i]} type 0x${data.polys.types[i].toString(16)} flags 0x${data.polys.flags[i].toString(16)}`;
+    styles.set(k, (styles.get(k) ?? 0) + 1);
+  }
+  const pos = anivPositions(aniv);
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < pos.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      min[c] = Math.min(min[c], pos[i + c]);
+      max[c] = Math.max(max[c], pos[i + c]);
+    }
+  }
+  const sections: InspectSection[] = [
+    {
+      title: `${m.dataFile} (data)`,
+      facts: { numPolys: data.header.numPolys, numVertices: data.header.numVertices, trianglesPresent: data.polys.types.length, trailingBytes: data.trailing.length },
+      columns: ['texture / type / flags', 'triangles'],
+      rows: [...styles].map(([k, v]) => [k, v]),
+    },
+    {
+      title: `${m.anivFile} (aniv)`,
+      facts: {
+        numFrames: aniv.numFrames,
+        frameSize: aniv.frameSize,
+        layout: aniv.layout,
+        framesPresent: aniv.frameCount,
+        boundsMin: min.join(' '),
+        boundsMax: max.join(' '),
+      },
+    },
+  ];
+  if (uc) {
+    sections.push({
+      title: `.uc mesh ${uc.name}`,
+      facts: { scale: uc.scale.join(' '), origin: `${uc.origin.x} ${uc.origin.y} ${uc.origin.z}`, rotOrigin: `${uc.origin.pitch} ${uc.origin.yaw} ${uc.origin.roll}`, directives: uc.directives.length },
+      columns: ['sequence', 'start', 'frames', 'rate'],
+      rows: uc.sequences.map((s) => [s.name, s.startFrame, s.numFrames, s.rate]),
+    });
+    if (uc.textures.length) sections.push({ title: 'skins', columns: ['num', 'texture', 'file'], rows: uc.textures.map((t) => [t.num, t.name, t.file ?? '']) });
+  }
+  if (warnings.size) sections.push({ title: 'warnings', columns: ['code', 'message'], rows: warnings.list().map((w) => [w.code, w.message]) });
+  return sections;
+}
+
+/** The format as the CLI registers it. */
+export const legacyFormat: LegacyFormat = {
+  id: 'unreal3d',
+  label: 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d + .uc)',
+  extensions: ['.3d', '.uc'],
+  mainExtension: '_d.3d',
+  capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
+  sniff(bytes: Uint8Array, name: string): boolean {
+    if (/_a\.3d$/i.test(name)) {
+      // Routed here so the importer can say it needs the _d.3d (or use one beside it).
+      if (bytes.length < 4) return false;
+      const frames = bytes[0] | (bytes[1] << 8);
+      const size = bytes[2] | (bytes[3] << 8);
+      return frames > 0 && size > 0 && size % 4 === 0 && Math.abs(bytes.length - 4 - frames * size) < size;
+    }
+    return looksLikeData(bytes);
+  },
+  companions: unrealCompanions,
+  import: (files, options) => importUnrealFiles(files, options),
+  export: (document, options) => exportUnreal(document, (options ?? {}) as UnrealExportOptions),
+  inspect: inspectUnreal,
+};

@@ -1,0 +1,110 @@
+/**
+ * Finding the files of one Unreal mesh in a FileSet and parsing them.
+ */
+import { baseName, decodeText, FormatError, type FileSet, type WarningCollector } from '@gltf-legacy/core';
+import { readAniv, type UnrealAniv } from './aniv.js';
+import { looksLikeData, readData, type UnrealData } from './data.js';
+import type { UnrealMeshFiles } from './import.js';
+import { parseUc, ucMesh, ucMeshForFile, ucParam } from './uc.js';
+
+const lower = (s: string) => s.toLowerCase();
+
+/** `Key_d.3d` → `Key`; `Key_a.3d` → `Key`; `Key.uc` → `Key`. */
+export function meshBase(name: string): string {
+  return baseName(name).replace(/(_[ad])?\.(3d|uc)$/i, '');
+}
+
+/**
+ * Companion files for a main file: `NAME_a.3d`, `NAME.uc`, and when `NAME.uc` is absent every
+ * `.uc` sibling (the importer keeps the one whose `MESH IMPORT` names this mesh).
+ */
+export function unrealCompanions(name: string, siblings: string[]): string[] {
+  const b = lower(meshBase(name));
+  const out: string[] = [];
+  const isUcMain = /\.uc$/i.test(name);
+  for (const s of siblings) {
+    const l = lower(baseName(s));
+    if (l === lower(baseName(name))) continue;
+    if (l === `${b}_a.3d` || l === `${b}.uc`) out.push(s);
+    if ((isUcMain || /_a\.3d$/i.test(name)) && l === `${b}_d.3d`) out.push(s);
+  }
+  if (!out.some((s) => lower(baseName(s)) === `${b}.uc`)) {
+    for (const s of siblings) if (/\.uc$/i.test(s) && !out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+function find(files: FileSet, name: string | undefined): [string, Uint8Array] | undefined {
+  if (!name) return undefined;
+  const l = lower(baseName(name));
+  for (const [k, v] of files) if (lower(baseName(k)) === l) return [k, v];
+  return undefined;
+}
+
+/**
+ * Picks and parses the data, aniv and `.uc` files of the mesh whose main file is `main`.
+ * An `_a.3d` or a `.uc` naming no present data file is a `NEEDS_DATA_FILE` FormatError.
+ */
+export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCollector): UnrealMeshFiles {
+  let mainName = main;
+  let mainBytes = files.get(main);
+  if (!mainBytes) throw new FormatError(`file set has no "${main}"`, { code: 'MISSING_FILE', file: main });
+  const ucs: [string, string][] = [];
+  for (const [k, v] of files) if (/\.uc$/i.test(k)) ucs.push([k, decodeText(v)]);
+
+  if (/\.uc$/i.test(main)) {
+    // A class file as main: use the data file of its first mesh that is present.
+    const uc = parseUc(decodeText(mainBytes));
+    let found: [string, Uint8Array] | undefined;
+    for (const d of uc.directives) {
+      if (d.command === 'MESH' && d.action === 'IMPORT') found ??= find(files, ucParam(d, 'DATAFILE'));
+    }
+    found ??= find(files, `${meshBase(main)}_d.3d`);
+    if (!found) {
+      throw new FormatError('a .uc class file holds no geometry: convert the NAME_d.3d it imports (with NAME_a.3d and the .uc beside it)', {
+        code: 'NEEDS_DATA_FILE',
+        file: main,
+      });
+    }
+    [mainName, mainBytes] = found;
+  } else if (/_a\.3d$/i.test(main) || !looksLikeData(mainBytes)) {
+    if (/_a\.3d$/i.test(main)) {
+      const alt = find(files, `${meshBase(main)}_d.3d`);
+      if (!alt) {
+        throw new FormatError(
+          `${baseName(main)} is an Unreal animation (aniv) file: it holds vertex positions only; convert ${meshBase(main)}_d.3d (triangles) with this file beside it`,
+          { code: 'NEEDS_DATA_FILE', file: main },
+        );
+      }
+      [mainName, mainBytes] = alt;
+    }
+  }
+
+  const data: UnrealData = readData(mainBytes, baseName(mainName), { warnings });
+  const base = meshBase(mainName);
+
+  // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
+  let ucInfo: { file: string; text: string; meshName: string } | undefined;
+  const ordered = [...ucs].sort((a, b) => Number(lower(baseName(b[0])) === `${lower(base)}.uc`) - Number(lower(baseName(a[0])) === `${lower(base)}.uc`));
+  for (const [file, text] of ordered) {
+    const meshName = ucMeshForFile(parseUc(text), baseName(mainName));
+    if (meshName) {
+      ucInfo = { file, text, meshName };
+      break;
+    }
+  }
+  for (const [file] of ucs) {
+    if (file !== ucInfo?.file) warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
+  }
+  const uc = ucInfo ? ucMesh(parseUc(ucInfo.text), ucInfo.meshName) : undefined;
+
+  const anivEntry = find(files, uc?.anivFile) ?? find(files, `${base}_a.3d`);
+  if (!anivEntry) {
+    throw new FormatError(`the vertex positions live in ${base}_a.3d, which was not given beside ${baseName(mainName)}`, {
+      code: 'MISSING_ANIV',
+      file: mainName,
+    });
+  }
+  const aniv: UnrealAniv = readAniv(anivEntry[1], baseName(anivEntry[0]), { numVertices: data.header.numVertices, warnings });
+  return { data, aniv, uc, ucText: ucInfo?.text, name: uc?.name ?? base, dataFile: baseName(mainName), anivFile: baseName(anivEntry[0]) };
+}

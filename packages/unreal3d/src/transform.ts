@@ -1,0 +1,107 @@
+/**
+ * Axis conventions and the mesh placement, in one place.
+ *
+ * Unreal is left-handed, Z up, X forward, Y right; glTF is right-handed, Y up. The mapping used
+ * everywhere is `gltf = (X, Z, Y)` (a swap of Y and Z, determinant −1), so triangle winding is
+ * reversed once when triangles are built. The engine places a vertex as
+ * `world = RotOrigin · Scale · (vertex − Origin)` (formats/unreal3d.md §4); that placement
+ * becomes the glTF mesh node's TRS, so vertex data keeps the raw integers.
+ */
+import { axisMap } from '@gltf-legacy/core';
+import { mat3, quat } from 'gl-matrix';
+
+/** Unreal → glTF axes (its own inverse). */
+export const UNREAL_TO_GLTF = axisMap([0, 2, 1], [1, 1, 1]);
+
+/** Converts one Unreal vector to glTF axes. */
+export function toGltf(x: number, y: number, z: number): [number, number, number] {
+  return [x, z, y];
+}
+
+/** Unreal rotator in `.uc` units (1/256 of a turn) → 3×3 rotation (column-major, Unreal axes). */
+export function rotatorMatrix(pitch: number, yaw: number, roll: number): Float64Array {
+  const k = (2 * Math.PI) / 256;
+  const P = pitch * k;
+  const Y = yaw * k;
+  const R = roll * k;
+  const [sp, cp, sy, cy, sr, cr] = [Math.sin(P), Math.cos(P), Math.sin(Y), Math.cos(Y), Math.sin(R), Math.cos(R)];
+  // Columns: images of the X, Y, Z axes (Unreal's FRotationMatrix rows).
+  return new Float64Array([
+    cp * cy, cp * sy, sp,
+    sr * sp * cy - cr * sy, sr * sp * sy + cr * cy, -sr * cp,
+    -(cr * sp * cy + sr * sy), cy * sr - cr * sp * sy, cr * cp,
+  ]);
+}
+
+/** Mesh placement from the `.uc`. */
+export interface Placement {
+  scale: [number, number, number];
+  origin: { x: number; y: number; z: number; pitch: number; yaw: number; roll: number };
+  /** UNMIRROR=1: the engine negates X (and swaps corners, keeping faces outward). */
+  unmirror?: boolean;
+}
+
+/** glTF TRS of the mesh node for a placement. */
+export function placementTRS(p: Placement): { translation: [number, number, number]; rotation: [number, number, number, number]; scale: [number, number, number] } {
+  const sx = p.scale[0] * (p.unmirror ? -1 : 1);
+  const s = [sx, p.scale[1], p.scale[2]];
+  const R = rotatorMatrix(p.origin.pitch, p.origin.yaw, p.origin.roll);
+  const o = [p.origin.x, p.origin.y, p.origin.z];
+  // t_u = −R·S·o
+  const so = [s[0] * o[0], s[1] * o[1], s[2] * o[2]];
+  const tu = [0, 0, 0];
+  for (let r = 0; r < 3; r++) tu[r] = -(R[r] * so[0] + R[3 + r] * so[1] + R[6 + r] * so[2]);
+  // Conjugate by P (swap rows/cols 1 and 2).
+  const perm = [0, 2, 1];
+  const Rg = mat3.create();
+  for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) Rg[c * 3 + r] = R[perm[c] * 3 + perm[r]];
+  const q = quat.create();
+  quat.fromMat3(q, Rg);
+  quat.normalize(q, q);
+  const clean = (v: number) => (Math.abs(v) < 1e-12 ? 0 : v);
+  return {
+    translation: [clean(tu[0]), clean(tu[2]), clean(tu[1])],
+    rotation: [clean(q[0]), clean(q[1]), clean(q[2]), clean(q[3]) || (q[0] || q[1] || q[2] ? 0 : 1)],
+    scale: [s[0], s[2], s[1]],
+  };
+}
+
+/** Applies a placement to raw Unreal positions (in place), giving Unreal world coordinates. */
+export function placeUnreal(p: Placement, xyz: Float32Array | Float64Array): void {
+  const R = rotatorMatrix(p.origin.pitch, p.origin.yaw, p.origin.roll);
+  const s = [p.scale[0] * (p.unmirror ? -1 : 1), p.scale[1], p.scale[2]];
+  for (let i = 0; i + 2 < xyz.length; i += 3) {
+    const a = s[0] * (xyz[i] - p.origin.x);
+    const b = s[1] * (xyz[i + 1] - p.origin.y);
+    const c = s[2] * (xyz[i + 2] - p.origin.z);
+    xyz[i] = R[0] * a + R[3] * b + R[6] * c;
+    xyz[i + 1] = R[1] * a + R[4] * b + R[7] * c;
+    xyz[i + 2] = R[2] * a + R[5] * b + R[8] * c;
+  }
+}
+
+/**
+ * The weapon attachment frame of the v200 renderer from three Unreal world corners: origin =
+ * midpoint of corners 0 and 2, X toward corner 1, Y = X × (c0 − c2), Z = Y × X. Returned as a
+ * glTF translation + rotation (converted to glTF axes).
+ */
+export function weaponFrame(c: ArrayLike<number>): { translation: [number, number, number]; rotation: [number, number, number, number] } {
+  const o = [(c[0] + c[6]) / 2, (c[1] + c[7]) / 2, (c[2] + c[8]) / 2];
+  const norm = (v: number[]) => {
+    const l = Math.hypot(v[0], v[1], v[2]);
+    return l > 1e-12 ? [v[0] / l, v[1] / l, v[2] / l] : null;
+  };
+  const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const X = norm([c[3] - o[0], c[4] - o[1], c[5] - o[2]]);
+  const d = [c[0] - c[6], c[1] - c[7], c[2] - c[8]];
+  const Y = X ? norm(cross(X, d)) : null;
+  const translation = toGltf(o[0], o[1], o[2]);
+  if (!X || !Y) return { translation, rotation: [0, 0, 0, 1] };
+  const Z = cross(Y, X);
+  // Columns in glTF axes: P·X, P·Y, P·Z (det(P)·det[X Y Z] = (−1)(−1) = +1).
+  const m = mat3.fromValues(X[0], X[2], X[1], Y[0], Y[2], Y[1], Z[0], Z[2], Z[1]);
+  const q = quat.create();
+  quat.fromMat3(q, m);
+  quat.normalize(q, q);
+  return { translation, rotation: [q[0], q[1], q[2], q[3]] };
+}
