@@ -1,0 +1,658 @@
+import {
+  FormatError,
+  type ImportOptions,
+  type ImportResult,
+  WarningCollector,
+  convertQuaternions,
+  convertScale,
+  convertVec3,
+  extName,
+  mainFile,
+  stem,
+} from '@gltf-legacy/core';
+import { Accessor, type Animation, type Buffer, Document, type Node, type Primitive } from '@gltf-transform/core';
+import { rangeU16Float32Safe } from '@gltf-legacy/quantize';
+import { mat4 } from 'gl-matrix';
+import { type AnimFile, readAnim } from './anim.js';
+import { UNIGINE_TO_GLTF } from './axes.js';
+import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
+import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
+import { composeTRS, quatToNormalTangent } from './math.js';
+import { type MeshFile, type MeshSurface, readMesh } from './mesh.js';
+
+/** Options of {@link importUnigine}. */
+export interface UnigineImportOptions {
+  /**
+   * Frames per second of animations. Neither ms11 nor an10 stores a rate (the engine sets the
+   * playback speed); 30 matches the 3ds Max exports the samples come from.
+   */
+  fps: number;
+}
+
+export const UNIGINE_IMPORT_DEFAULTS: UnigineImportOptions = { fps: 30 };
+
+/** Raw tangent-space quaternions (i16 x, y, z, w), kept so export restores them exactly. */
+export const ATTR_TBN = '_UNIGINE_TBN';
+/** Coordinate-vertex index of each glTF vertex (positions and weights live per coordinate vertex). */
+export const ATTR_COORD = '_UNIGINE_COORD';
+/** Triangle-vertex index of each glTF vertex (only when glTF vertices are not the triangle vertices). */
+export const ATTR_TRI = '_UNIGINE_TRI';
+/** Raw weight records (≤ 4 influences): count, bone indices (i16), weight codes (u16). */
+export const ATTR_WCOUNT = '_UNIGINE_WCOUNT';
+export const ATTR_WBONES = '_UNIGINE_WBONES';
+export const ATTR_WVALUES = '_UNIGINE_WVALUES';
+
+/** What `extras.unigine` holds on the root (file-level fields glTF has no place for). */
+export interface UnigineRootExtras {
+  mesh?: { file: string; encoding: string; bounds: number[]; animationNames: string[] };
+  animFiles: AnimFileExtras[];
+}
+
+export interface AnimFileExtras {
+  file: string;
+  encoding: string;
+  bounds: number[];
+  bones: [string, number][];
+  animationNames: string[];
+  /** Bind-pose entries (10 floats, file axes) that differ from the node of the same name. */
+  bindPoseOverrides?: Record<string, number[]>;
+}
+
+/** `extras.unigine` of a glTF animation made from a UNIGINE block. */
+export interface UnigineAnimationExtras {
+  source: 'mesh' | 'anim';
+  file: string;
+  index: number;
+  name: string;
+  /** Names of the animated bones, in block order. */
+  bones: string[];
+  componentMask: number;
+  numFrames: number;
+  fps: number;
+  boxes?: number[];
+  /** u16 codes of axes whose range is too narrow for float32 ("pos0" … "scale2" → codes). */
+  rawCodes?: Record<string, number[]>;
+  /** Set when some rotations had to be normalized (the file's codes are then not restorable). */
+  normalized?: boolean;
+}
+
+/** `extras.unigine` of a primitive made from a surface. */
+export interface UnigineSurfaceExtras {
+  surface: string;
+  bounds: number[];
+  targetNames: string[];
+  numCoordVerts: number;
+  numTriVerts: number;
+}
+
+function f32(a: ArrayLike<number>): number[] {
+  return Array.from(a);
+}
+
+function accessor(doc: Document, buffer: Buffer, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array, normalized = false): Accessor {
+  return doc.createAccessor().setType(type).setArray(array).setBuffer(buffer).setNormalized(normalized);
+}
+
+interface Ctx {
+  doc: Document;
+  buffer: Buffer;
+  warnings: WarningCollector;
+  fps: number;
+}
+
+/** Bone nodes built from a skeleton header + bind pose (file axes), converted to glTF. */
+function boneTRS(bindPose: Float32Array, i: number): { t: number[]; r: number[]; s: number[] } {
+  const o = i * TRS_FLOATS;
+  const t = [bindPose[o], bindPose[o + 1], bindPose[o + 2]];
+  const r = [bindPose[o + 3], bindPose[o + 4], bindPose[o + 5], bindPose[o + 6]];
+  const s = [bindPose[o + 7], bindPose[o + 8], bindPose[o + 9]];
+  convertVec3(UNIGINE_TO_GLTF, t);
+  convertQuaternions(UNIGINE_TO_GLTF, r);
+  convertScale(UNIGINE_TO_GLTF, s);
+  return { t, r, s };
+}
+
+function setTRS(node: Node, trs: { t: number[]; r: number[]; s: number[] }): void {
+  node.setTranslation(trs.t as [number, number, number]);
+  // Rotations in files are close to unit length; glTF requires unit quaternions.
+  const len = Math.hypot(trs.r[0], trs.r[1], trs.r[2], trs.r[3]);
+  const r = Math.abs(len - 1) < 1e-3 ? trs.r : len > 0 ? trs.r.map((v) => v / len) : [0, 0, 0, 1];
+  node.setRotation(r as [number, number, number, number]);
+  node.setScale(trs.s as [number, number, number]);
+}
+
+function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, boneCount: number): Primitive {
+  const { doc, buffer, warnings } = ctx;
+  const nc = s.targets[0].length / 3;
+  const nt = s.tangents.length / 4;
+  const ni = s.triIndices.length;
+  if (s.coordIndices.length !== ni) {
+    throw new FormatError(`surface "${s.name}" has ${s.coordIndices.length} coordinate indices but ${ni} triangle indices`, {
+      code: 'INDEX_COUNT_MISMATCH',
+      field: `surfaces[${si}]`,
+    });
+  }
+  if (ni % 3 !== 0) warnings.warn('INDICES_NOT_TRIANGLES', `surface "${s.name}" has ${ni} indices, not a multiple of 3; the extra ones are ignored`);
+  // glTF vertices: (coordinate, triangle) pairs. Normally each triangle vertex has one
+  // coordinate vertex and glTF vertex k is triangle vertex k.
+  const coordOf = new Int32Array(nt).fill(-1);
+  let simple = true;
+  for (let i = 0; i < ni; i++) {
+    const t = s.triIndices[i];
+    const c = s.coordIndices[i];
+    if (coordOf[t] === -1) coordOf[t] = c;
+    else if (coordOf[t] !== c) simple = false;
+  }
+  for (let t = 0; t < nt && simple; t++) if (coordOf[t] === -1) simple = false;
+  let vTri: Uint32Array;
+  let vCoord: Uint32Array;
+  let indices: Uint32Array;
+  if (simple) {
+    vTri = new Uint32Array(nt);
+    for (let t = 0; t < nt; t++) vTri[t] = t;
+    vCoord = Uint32Array.from(coordOf);
+    indices = s.triIndices.slice(0, ni - (ni % 3));
+  } else {
+    const map = new Map<string, number>();
+    const tri: number[] = [];
+    const crd: number[] = [];
+    indices = new Uint32Array(ni - (ni % 3));
+    for (let i = 0; i < indices.length; i++) {
+      const key = `${s.coordIndices[i]},${s.triIndices[i]}`;
+      let v = map.get(key);
+      if (v === undefined) {
+        v = tri.length;
+        map.set(key, v);
+        tri.push(s.triIndices[i]);
+        crd.push(s.coordIndices[i]);
+      }
+      indices[i] = v;
+    }
+    vTri = Uint32Array.from(tri);
+    vCoord = Uint32Array.from(crd);
+    if (map.size !== nt) warnings.warn('VERTICES_SPLIT', `surface "${s.name}": triangle vertices shared by several positions were split (or unused ones dropped)`);
+  }
+  const n = vTri.length;
+  const base = s.targets[0];
+  const pos = new Float32Array(n * 3);
+  for (let v = 0; v < n; v++) {
+    const c = vCoord[v] * 3;
+    pos[v * 3] = base[c];
+    pos[v * 3 + 1] = base[c + 1];
+    pos[v * 3 + 2] = base[c + 2];
+  }
+  convertVec3(UNIGINE_TO_GLTF, pos);
+  const prim = doc.createPrimitive().setAttribute('POSITION', accessor(doc, buffer, 'VEC3', pos));
+  // Tangent frame.
+  if (nt > 0) {
+    const nrm = new Float32Array(n * 3);
+    const tan = new Float32Array(n * 4);
+    const tbn = new Int16Array(n * 4);
+    for (let v = 0; v < n; v++) {
+      const o = vTri[v] * 4;
+      const qx = s.tangents[o];
+      const qy = s.tangents[o + 1];
+      const qz = s.tangents[o + 2];
+      const qw = s.tangents[o + 3];
+      tbn[v * 4] = qx;
+      tbn[v * 4 + 1] = qy;
+      tbn[v * 4 + 2] = qz;
+      tbn[v * 4 + 3] = qw;
+      const len = Math.hypot(qx, qy, qz, qw);
+      if (len > 0) quatToNormalTangent(qx / len, qy / len, qz / len, qw / len, nrm, v * 3, tan, v * 4);
+      else quatToNormalTangent(0, 0, 0, 1, nrm, v * 3, tan, v * 4);
+      tan[v * 4 + 3] = qw < 0 ? -1 : 1;
+    }
+    convertVec3(UNIGINE_TO_GLTF, nrm);
+    convertVec3(UNIGINE_TO_GLTF, tan, 4);
+    prim.setAttribute('NORMAL', accessor(doc, buffer, 'VEC3', nrm));
+    prim.setAttribute('TANGENT', accessor(doc, buffer, 'VEC4', tan));
+    prim.setAttribute(ATTR_TBN, accessor(doc, buffer, 'VEC4', tbn));
+  }
+  const perTri = (src: Float32Array | Uint8Array, size: number, what: string): Float32Array | Uint8Array | null => {
+    const count = src.length / size;
+    if (count === 0) return null;
+    if (count !== nt) {
+      warnings.warn('ATTRIBUTE_DROPPED', `surface "${s.name}": ${what} has ${count} entries for ${nt} triangle vertices; dropped`);
+      return null;
+    }
+    const out = src instanceof Uint8Array ? new Uint8Array(n * size) : new Float32Array(n * size);
+    for (let v = 0; v < n; v++) for (let k = 0; k < size; k++) out[v * size + k] = src[vTri[v] * size + k];
+    return out;
+  };
+  const uv0 = perTri(s.uv0, 2, 'UV set 0');
+  if (uv0) prim.setAttribute('TEXCOORD_0', accessor(doc, buffer, 'VEC2', uv0 as Float32Array));
+  const uv1 = perTri(s.uv1, 2, 'UV set 1');
+  if (uv1) prim.setAttribute('TEXCOORD_1', accessor(doc, buffer, 'VEC2', uv1 as Float32Array));
+  const col = perTri(s.colors, 4, 'colours');
+  if (col) prim.setAttribute('COLOR_0', accessor(doc, buffer, 'VEC4', col as Uint8Array, true));
+  // glTF forbids UNSIGNED_INT attributes: u16 when it fits, else float (exact below 2^24).
+  const indexAttr = (a: Uint32Array, count: number) => (count <= 65536 ? Uint16Array.from(a) : Float32Array.from(a));
+  prim.setAttribute(ATTR_COORD, accessor(doc, buffer, 'SCALAR', indexAttr(vCoord, nc)));
+  if (!simple) prim.setAttribute(ATTR_TRI, accessor(doc, buffer, 'SCALAR', indexAttr(vTri, nt)));
+  // Skin weights (per coordinate vertex).
+  const nw = s.weightCounts.length;
+  if (nw > 0 && boneCount > 0) {
+    if (nw !== nc) {
+      warnings.warn('ATTRIBUTE_DROPPED', `surface "${s.name}": ${nw} weight records for ${nc} coordinate vertices; weights dropped`);
+    } else {
+      const joints = new Uint16Array(n * 4);
+      const weights = new Float32Array(n * 4);
+      const wc = new Uint8Array(n);
+      const wb = new Int16Array(n * 4);
+      const wv = new Uint16Array(n * 4);
+      let raw = true;
+      let truncated = 0;
+      let badBone = 0;
+      const cj: number[] = [];
+      const cw: number[] = [];
+      for (let v = 0; v < n; v++) {
+        const c = vCoord[v];
+        const start = s.weightStarts[c];
+        const count = s.weightCounts[c];
+        if (count > 4) raw = false;
+        else {
+          wc[v] = count;
+          for (let k = 0; k < count; k++) {
+            wb[v * 4 + k] = s.weightBones[start + k];
+            wv[v * 4 + k] = s.weightValues[start + k];
+          }
+        }
+        cj.length = 0;
+        cw.length = 0;
+        for (let k = 0; k < count; k++) {
+          const b = s.weightBones[start + k];
+          const w = s.weightValues[start + k];
+          if (b < 0 || b >= boneCount) {
+            badBone++;
+            continue;
+          }
+          if (w === 0) continue;
+          const at = cj.indexOf(b);
+          if (at >= 0) cw[at] += w;
+          else {
+            cj.push(b);
+            cw.push(w);
+          }
+        }
+        // Keep the 4 largest.
+        const order = cw.map((_, i) => i).sort((a, b) => cw[b] - cw[a] || a - b);
+        if (order.length > 4) truncated++;
+        let sum = 0;
+        const k4 = Math.min(4, order.length);
+        for (let k = 0; k < k4; k++) sum += cw[order[k]];
+        if (sum > 0) {
+          for (let k = 0; k < k4; k++) {
+            joints[v * 4 + k] = cj[order[k]];
+            weights[v * 4 + k] = cw[order[k]] / sum;
+          }
+        } else {
+          weights[v * 4] = 1; // an unweighted vertex follows bone 0
+        }
+      }
+      warnings.warn('WEIGHTS_TRUNCATED', `surface "${s.name}": vertices with more than 4 influences kept the 4 largest`, truncated);
+      warnings.warn('BAD_BONE_INDEX', `surface "${s.name}": influences naming no bone were ignored`, badBone);
+      prim.setAttribute('JOINTS_0', accessor(doc, buffer, 'VEC4', joints));
+      prim.setAttribute('WEIGHTS_0', accessor(doc, buffer, 'VEC4', weights));
+      if (raw) {
+        prim.setAttribute(ATTR_WCOUNT, accessor(doc, buffer, 'SCALAR', wc));
+        prim.setAttribute(ATTR_WBONES, accessor(doc, buffer, 'VEC4', wb));
+        prim.setAttribute(ATTR_WVALUES, accessor(doc, buffer, 'VEC4', wv));
+      }
+    }
+  }
+  // Morph targets 1… (target 0 is the base shape).
+  for (let t = 1; t < s.targets.length; t++) {
+    const tp = s.targets[t];
+    if (tp.length !== base.length) {
+      warnings.warn('MORPH_TARGET_DROPPED', `surface "${s.name}": morph target "${s.targetNames[t]}" has ${tp.length / 3} vertices, not ${nc}; dropped`);
+      continue;
+    }
+    const d = new Float32Array(n * 3);
+    for (let v = 0; v < n; v++) {
+      const c = vCoord[v] * 3;
+      for (let k = 0; k < 3; k++) d[v * 3 + k] = tp[c + k] - base[c + k];
+    }
+    convertVec3(UNIGINE_TO_GLTF, d);
+    prim.addTarget(doc.createPrimitiveTarget(s.targetNames[t]).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', d)));
+  }
+  prim.setIndices(accessor(doc, buffer, 'SCALAR', n < 65536 ? Uint16Array.from(indices) : indices));
+  const material = doc.createMaterial(s.name).setMetallicFactor(0).setRoughnessFactor(0.8);
+  prim.setMaterial(material);
+  const extras: UnigineSurfaceExtras = {
+    surface: s.name,
+    bounds: f32(s.bounds),
+    targetNames: s.targetNames,
+    numCoordVerts: nc,
+    numTriVerts: nt,
+  };
+  prim.setExtras({ unigine: extras });
+  void mesh;
+  return prim;
+}
+
+/** Per-bone decoded tracks of a block, in file axes, with carry-forward of unflagged components. */
+function decodeBlock(block: AnimationBlock, bindPose: Float32Array): { pos: Float32Array; rot: Float32Array; scl: Float32Array; normalized: boolean } {
+  const nb = block.bones.length;
+  const nf = block.numFrames;
+  const pos = new Float32Array(nf * nb * 3);
+  const rot = new Float32Array(nf * nb * 4);
+  const scl = new Float32Array(nf * nb * 3);
+  const boxes = block.boxes;
+  let normalized = false;
+  const cur = new Float64Array(10);
+  for (let b = 0; b < nb; b++) {
+    const bo = block.bones[b] * TRS_FLOATS;
+    for (let k = 0; k < 10; k++) cur[k] = bindPose.length > bo + k ? bindPose[bo + k] : k === 6 || k >= 7 ? 1 : 0;
+    for (let f = 0; f < nf; f++) {
+      const e = f * nb + b;
+      const fl = block.flags[e];
+      for (let c = 0; c < 3; c++) {
+        if (fl & (1 << c)) cur[c] = boxes ? boxes[c] + (boxes[3 + c] * block.positions[e * 3 + c]) / 65535 : block.positions[e * 3 + c];
+        if (fl & (16 << c)) cur[7 + c] = boxes ? boxes[6 + c] + (boxes[9 + c] * block.scales[e * 3 + c]) / 65535 : block.scales[e * 3 + c];
+      }
+      if (fl & 8) {
+        let len = 0;
+        for (let c = 0; c < 4; c++) {
+          cur[3 + c] = block.rotations[e * 4 + c] / 32767;
+          len += cur[3 + c] * cur[3 + c];
+        }
+        len = Math.sqrt(len);
+        if (Math.abs(len - 1) > 1e-3) {
+          normalized = true;
+          for (let c = 0; c < 4; c++) cur[3 + c] = len > 0 ? cur[3 + c] / len : c === 3 ? 1 : 0;
+        }
+      }
+      const o = (b * nf + f) * 3;
+      const q = (b * nf + f) * 4;
+      for (let c = 0; c < 3; c++) {
+        pos[o + c] = cur[c];
+        scl[o + c] = cur[7 + c];
+      }
+      for (let c = 0; c < 4; c++) rot[q + c] = cur[3 + c];
+    }
+  }
+  return { pos, rot, scl, normalized };
+}
+
+function blockToAnimation(
+  ctx: Ctx,
+  block: AnimationBlock,
+  boneNames: readonly string[],
+  bindPose: Float32Array,
+  nodeByName: Map<string, Node>,
+  meta: { source: 'mesh' | 'anim'; file: string; index: number; name: string; glName: string },
+): Animation {
+  const { doc, buffer, warnings, fps } = ctx;
+  const nb = block.bones.length;
+  const nf = block.numFrames;
+  const anim = doc.createAnimation(meta.glName);
+  const times = new Float32Array(nf);
+  for (let f = 0; f < nf; f++) times[f] = f / fps;
+  const input = accessor(doc, buffer, 'SCALAR', times);
+  const { pos, rot, scl, normalized } = decodeBlock(block, bindPose);
+  convertVec3(UNIGINE_TO_GLTF, pos);
+  convertQuaternions(UNIGINE_TO_GLTF, rot);
+  convertScale(UNIGINE_TO_GLTF, scl);
+  const mask = block.componentMask;
+  const animated: string[] = [];
+  let missing = 0;
+  for (let b = 0; b < nb; b++) {
+    const name = boneNames[block.bones[b]];
+    animated.push(name);
+    const node = nodeByName.get(name);
+    if (!node) {
+      missing++;
+      continue;
+    }
+    const add = (path: 'translation' | 'rotation' | 'scale', data: Float32Array, size: number) => {
+      const out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', data.slice(b * nf * size, (b + 1) * nf * size));
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(out).setInterpolation('LINEAR');
+      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
+    };
+    if (mask & FLAG_POS) add('translation', pos, 3);
+    if (mask & FLAG_ROT) add('rotation', rot, 4);
+    if (mask & FLAG_SCALE) add('scale', scl, 3);
+  }
+  warnings.warn('TRACK_DROPPED', `${meta.file}: animation "${meta.name}" has tracks for bones the model does not have; dropped`, missing);
+  const extras: UnigineAnimationExtras = {
+    source: meta.source,
+    file: meta.file,
+    index: meta.index,
+    name: meta.name,
+    bones: animated,
+    componentMask: mask,
+    numFrames: nf,
+    fps,
+  };
+  if (normalized) {
+    extras.normalized = true;
+    warnings.warn('VALUE_NORMALIZED', `${meta.file}: animation "${meta.name}" has rotations far from unit length; normalized`);
+  }
+  if (block.boxes) {
+    const boxes = block.boxes;
+    extras.boxes = f32(boxes);
+    // Axes whose range is too narrow for float32: keep the codes for a byte-exact export.
+    const raw: Record<string, number[]> = {};
+    const keep = (kind: 'pos' | 'scale', bit: number, c: number, min: number, size: number, codes: Uint16Array) => {
+      if (!(mask & bit)) return;
+      let allZero = true;
+      for (let e = c; e < codes.length; e += 3) if (codes[e] !== 0) allZero = false;
+      if (allZero && size === 0) return;
+      if (size > 0 && Number.isFinite(min) && rangeU16Float32Safe(min, size)) return;
+      const list: number[] = new Array(codes.length / 3);
+      for (let e = 0; e < list.length; e++) list[e] = codes[e * 3 + c];
+      raw[`${kind}${c}`] = list;
+    };
+    for (let c = 0; c < 3; c++) {
+      keep('pos', 1 << c, c, boxes[c], boxes[3 + c], block.positions as Uint16Array);
+      keep('scale', 16 << c, c, boxes[6 + c], boxes[9 + c], block.scales as Uint16Array);
+    }
+    if (Object.keys(raw).length) extras.rawCodes = raw;
+  }
+  anim.setExtras({ unigine: extras });
+  return anim;
+}
+
+
+/** Names of the `.anim` siblings of a mesh: `NAME.anim` and `NAME_*.anim`. */
+export function animCompanions(name: string, siblings: readonly string[]): string[] {
+  const base = stem(name).toLowerCase();
+  return siblings.filter((s) => {
+    if (extName(s) !== '.anim') return false;
+    const st = stem(s).toLowerCase();
+    return st === base || st.startsWith(`${base}_`);
+  });
+}
+
+function bindPoseFloats(bindPose: Float32Array, i: number): number[] {
+  return f32(bindPose.subarray(i * TRS_FLOATS, (i + 1) * TRS_FLOATS));
+}
+
+/**
+ * Builds a glTF document from a parsed mesh (optional) and parsed animation files.
+ *
+ * ```ts
+ * const { document } = toDocument(readMesh(bytes, 'arm.mesh'), 'arm.mesh', [{ file: 'arm.anim', anim: readAnim(animBytes) }]);
+ * ```
+ */
+export function toDocument(
+  mesh: MeshFile | null,
+  meshName: string,
+  anims: { file: string; anim: AnimFile }[],
+  options: Partial<UnigineImportOptions> = {},
+  warnings = new WarningCollector(),
+): ImportResult {
+  const fps = options.fps ?? UNIGINE_IMPORT_DEFAULTS.fps;
+  if (!(fps > 0) || !Number.isFinite(fps)) throw new RangeError(`fps must be a positive number, got ${fps}`);
+  const doc = new Document();
+  doc.createBuffer();
+  const buffer = doc.getRoot().listBuffers()[0];
+  const ctx: Ctx = { doc, buffer, warnings, fps };
+  const scene = doc.createScene(stem(meshName));
+  doc.getRoot().setDefaultScene(scene);
+  const rootExtras: UnigineRootExtras = { animFiles: [] };
+  const nodeByName = new Map<string, Node>();
+  // Bind-pose floats (file axes) of every bone node, by name, to detect per-file differences.
+  const bindByName = new Map<string, number[]>();
+  const addSkeleton = (bones: readonly UnigineBone[], bindPose: Float32Array, animOnly: boolean): Node[] => {
+    const nodes: Node[] = [];
+    const created = new Set<Node>();
+    for (let i = 0; i < bones.length; i++) {
+      const existing = animOnly ? nodeByName.get(bones[i].name) : undefined;
+      if (existing) {
+        nodes.push(existing);
+        continue;
+      }
+      const node = doc.createNode(bones[i].name);
+      created.add(node);
+      if (bindPose.length >= (i + 1) * TRS_FLOATS) {
+        setTRS(node, boneTRS(bindPose, i));
+        bindByName.set(bones[i].name, bindPoseFloats(bindPose, i));
+      }
+      if (animOnly) node.setExtras({ unigine: { animOnly: true } });
+      if (!nodeByName.has(bones[i].name)) nodeByName.set(bones[i].name, node);
+      nodes.push(node);
+    }
+    for (let i = 0; i < bones.length; i++) {
+      if (!created.has(nodes[i])) continue; // bone of the mesh or of an earlier file
+      const p = bones[i].parent;
+      if (p >= 0) nodes[p].addChild(nodes[i]);
+      else scene.addChild(nodes[i]);
+    }
+    return nodes;
+  };
+
+  if (mesh) {
+    rootExtras.mesh = { file: meshName, encoding: mesh.encoding, bounds: f32(mesh.bounds), animationNames: mesh.animationNames };
+    const boneNodes = addSkeleton(mesh.bones, mesh.bindPose, false);
+    const gmesh = doc.createMesh(stem(meshName));
+    const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
+    mesh.surfaces.forEach((s, si) => {
+      const prim = buildPrimitive(ctx, mesh, s, si, mesh.bones.length);
+      // glTF needs the same target count on every primitive of a mesh: pad with zero targets.
+      const pos = prim.getAttribute('POSITION');
+      for (let t = prim.listTargets().length; t < maxTargets; t++) {
+        const zero = new Float32Array((pos?.getCount() ?? 0) * 3);
+        prim.addTarget(doc.createPrimitiveTarget(`pad_${t}`).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', zero)));
+      }
+      gmesh.addPrimitive(prim);
+    });
+    if (maxTargets > 0) gmesh.setExtras({ targetNames: mesh.surfaces.find((s) => s.targets.length - 1 === maxTargets)?.targetNames.slice(1) ?? [] });
+    const meshNode = doc.createNode(stem(meshName)).setMesh(gmesh);
+    scene.addChild(meshNode);
+    if (mesh.bones.length) {
+      // Inverse bind matrices from the bind pose (glTF axes).
+      const world: Float64Array[] = mesh.bones.map(() => new Float64Array(16));
+      const ibm = new Float32Array(mesh.bones.length * 16);
+      const local = new Float64Array(16);
+      const inv = new Float64Array(16);
+      // Parents can come after children in the file: recompute in dependency order.
+      const done = new Uint8Array(mesh.bones.length);
+      const computeWorld = (i: number): void => {
+        // Walk up to a computed ancestor, then compose down (iterative: chains can be long).
+        const chain: number[] = [];
+        for (let j = i; j >= 0 && !done[j]; j = mesh.bones[j].parent) chain.push(j);
+        for (let k = chain.length - 1; k >= 0; k--) {
+          const j = chain[k];
+          const n = boneNodes[j];
+          composeTRS(n.getTranslation(), n.getRotation(), n.getScale(), local);
+          const p = mesh.bones[j].parent;
+          if (p >= 0) mat4.multiply(world[j] as unknown as mat4, world[p] as unknown as mat4, local as unknown as mat4);
+          else world[j].set(local);
+          done[j] = 1;
+        }
+      };
+      for (let i = 0; i < mesh.bones.length; i++) {
+        computeWorld(i);
+        if (!mat4.invert(inv as unknown as mat4, world[i] as unknown as mat4)) {
+          warnings.warn('SINGULAR_BIND_POSE', `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`);
+          mat4.identity(inv as unknown as mat4);
+        }
+        ibm.set(inv, i * 16);
+      }
+      const skin = doc.createSkin(stem(meshName)).setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
+      for (const n of boneNodes) skin.addJoint(n);
+      const roots = mesh.bones.map((b, i) => (b.parent < 0 ? boneNodes[i] : null)).filter((n): n is Node => n !== null);
+      if (roots.length === 1) skin.setSkeleton(roots[0]);
+      meshNode.setSkin(skin);
+    }
+    mesh.animations.forEach((block, a) => {
+      blockToAnimation(ctx, block, mesh.bones.map((b) => b.name), mesh.bindPose, nodeByName, {
+        source: 'mesh',
+        file: meshName,
+        index: a,
+        name: mesh.animationNames[a],
+        glName: mesh.animationNames[a],
+      });
+    });
+  }
+
+  for (const { file, anim } of anims) {
+    // Bones the model lacks become plain nodes, so every track keeps a target.
+    addSkeleton(anim.bones, anim.bindPose, true);
+    const overrides: Record<string, number[]> = {};
+    anim.bones.forEach((b, i) => {
+      const mine = bindPoseFloats(anim.bindPose, i);
+      const theirs = bindByName.get(b.name);
+      if (!theirs || theirs.some((v, k) => !Object.is(v, mine[k]))) overrides[String(i)] = mine;
+    });
+    const fx: AnimFileExtras = {
+      file,
+      encoding: anim.encoding,
+      bounds: f32(anim.bounds),
+      bones: anim.bones.map((b) => [b.name, b.parent]),
+      animationNames: anim.animationNames,
+    };
+    if (Object.keys(overrides).length) fx.bindPoseOverrides = overrides;
+    rootExtras.animFiles.push(fx);
+    const base = mesh ? stem(meshName) : '';
+    let suffix = stem(file);
+    if (base && suffix.toLowerCase().startsWith(`${base.toLowerCase()}_`)) suffix = suffix.slice(base.length + 1);
+    anim.animations.forEach((block, a) => {
+      const animName = anim.animationNames[a];
+      const glName = anim.animations.length === 1 && suffix !== base ? suffix : `${suffix}/${animName}`;
+      blockToAnimation(ctx, block, anim.bones.map((b) => b.name), anim.bindPose, nodeByName, { source: 'anim', file, index: a, name: animName, glName });
+    });
+  }
+  doc.getRoot().setExtras({ unigine: rootExtras });
+  return { document: doc, warnings: warnings.list() };
+}
+
+/**
+ * Imports a UNIGINE `.mesh` (ms11) with its `.anim` (an10) companions, or a lone `.anim`, into a
+ * glTF-Transform Document.
+ *
+ * ```ts
+ * const files = new Map([['actor_00.mesh', meshBytes], ['actor_00_idle.anim', idleBytes]]);
+ * const { document, warnings } = importUnigine(files, { main: 'actor_00.mesh', fps: 30 });
+ * ```
+ */
+export function importUnigine(files: Map<string, Uint8Array>, options: ImportOptions & Partial<UnigineImportOptions> = {}): ImportResult {
+  const warnings = new WarningCollector();
+  const [name, bytes] = mainFile(files, options);
+  const kind = unigineMagic(bytes)?.kind;
+  const anims: { file: string; anim: AnimFile }[] = [];
+  let mesh: MeshFile | null = null;
+  if (kind === 'anim') {
+    anims.push({ file: name, anim: readAnim(bytes, name) });
+  } else {
+    mesh = readMesh(bytes, name);
+  }
+  for (const [file, b] of files) {
+    if (file === name) continue;
+    if (extName(file) !== '.anim' || unigineMagic(b)?.kind !== 'anim') {
+      warnings.warn('COMPANION_IGNORED', `${file} is not a UNIGINE .anim file; ignored`);
+      continue;
+    }
+    try {
+      anims.push({ file, anim: readAnim(b, file) });
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      warnings.warn('COMPANION_IGNORED', `${file} could not be read (${e.code}: ${e.detail}); ignored`);
+    }
+  }
+  anims.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return toDocument(mesh, name, anims, { fps: typeof options.fps === 'number' ? options.fps : undefined }, warnings);
+}
+
