@@ -1,0 +1,700 @@
+import {
+  type ExportOptions,
+  ExportError,
+  type FileSet,
+  type Warning,
+  WarningCollector,
+  accessorFloats,
+  readInfluences,
+  readSampler,
+  sampleAt,
+} from '@gltf-legacy/core';
+import { decodeQ15, encodeQ15 } from '@gltf-legacy/quantize';
+import type { Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
+import { mat4, quat, vec3 } from 'gl-matrix';
+import { type TsoAnimation, type TsoMotion, writeAnimation } from './anim.js';
+import { type TsoBinding, type TsoMesh, writeMesh } from './mesh.js';
+import type { PropertyList } from './props.js';
+import { ROOT_PARENT, type TsoBone, type TsoSkeleton, writeSkeleton } from './skel.js';
+import { convertRotations, convertVectors, inv, mat, mul, transformDir, transformPoint, trMatrix } from './space.js';
+
+/** Options of {@link exportTso}. */
+export interface TsoExportOptions extends ExportOptions {
+  /** Base name of the written files (`NAME.mesh`, `NAME.skel`, `NAME-anim.anim`). */
+  name?: string;
+  /** Frame rate of resampled animations (FreeSO's tools use 36). */
+  fps?: number;
+  /**
+   * Write a `.skel`: `auto` writes one unless the document came from a TSO mesh imported without
+   * a skeleton (whose bone nodes are placeholders at the origin).
+   */
+  skeleton?: 'auto' | 'always' | 'never';
+  /** Length of the normals written for foreign glTF (FreeSO-made files use 3). */
+  normalScale?: number;
+}
+
+export const TSO_EXPORT_DEFAULTS: { name: string; fps: number; skeleton: 'auto' | 'always' | 'never'; normalScale: number } = {
+  name: 'model',
+  fps: 36,
+  skeleton: 'auto',
+  normalScale: 1,
+};
+
+interface BoneInfo {
+  node: Node;
+  name: string;
+  parent: number;
+  /** Local translation / rotation in glTF space. */
+  t: number[];
+  r: number[];
+  /** TSO rest world matrix (T·R chain, no scale). */
+  world: Float64Array;
+  /** True when the local TR was decomposed (indirect parent or scale), so animations are approximate. */
+  baked: boolean;
+}
+
+interface MeshExtras {
+  version: number;
+  vertexCount2: number;
+  boneNames: string[];
+  bindings: number[][];
+  blend: { data: number[]; vertices: (number | null)[]; realPositions: (number | null)[] };
+  trailing: number[];
+}
+
+const num = (v: unknown, d = 0) => (typeof v === 'number' ? v : v === null ? Number.NaN : d);
+
+function nodeWorld(node: Node): Float64Array {
+  const chain: Node[] = [];
+  for (let n: Node | null = node; n; n = n.getParentNode()) chain.unshift(n);
+  let w = mat();
+  for (const n of chain) {
+    const m = mat();
+    mat4.fromRotationTranslationScale(m, n.getRotation(), n.getTranslation(), n.getScale());
+    w = mul(w, m);
+  }
+  return w;
+}
+
+function uniqueName(base: string, used: Set<string>, fallback: string): string {
+  let name = (base || fallback).slice(0, 255);
+  let k = 2;
+  while (used.has(name.toLowerCase())) name = `${(base || fallback).slice(0, 250)}_${k++}`;
+  used.add(name.toLowerCase());
+  return name;
+}
+
+function triangles(prim: Primitive, warnings: WarningCollector): Uint32Array | null {
+  const mode = prim.getMode();
+  const count = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const idxAcc = prim.getIndices();
+  const idx = idxAcc ? Uint32Array.from(idxAcc.getArray() ?? []) : Uint32Array.from({ length: count }, (_, i) => i);
+  if (mode === 4) return idx.subarray(0, idx.length - (idx.length % 3));
+  if (mode === 5 || mode === 6) {
+    const out: number[] = [];
+    for (let i = 2; i < idx.length; i++) {
+      if (mode === 5) {
+        if (i % 2 === 0) out.push(idx[i - 2], idx[i - 1], idx[i]);
+        else out.push(idx[i - 1], idx[i - 2], idx[i]);
+      } else out.push(idx[0], idx[i - 1], idx[i]);
+    }
+    return Uint32Array.from(out);
+  }
+  warnings.warn('PRIMITIVE_DROPPED', 'points and lines cannot be stored in a TSO mesh; dropped');
+  return null;
+}
+
+/**
+ * Converts a glTF Document to TSO files: one `.mesh` with every triangle primitive (each vertex
+ * a real vertex of its strongest joint, a second joint a blend vertex), a `.skel` from the
+ * joints, and one `.anim` per animation.
+ *
+ * ```ts
+ * const { files, warnings } = exportTso(doc, { name: 'axe' }); // axe.mesh, axe.skel, …
+ * ```
+ */
+export function exportTso(doc: Document, options: TsoExportOptions = {}): { files: FileSet; warnings: Warning[] } {
+  const o = { ...TSO_EXPORT_DEFAULTS, ...(options as Partial<typeof TSO_EXPORT_DEFAULTS>) };
+  const warnings = new WarningCollector();
+  const root = doc.getRoot();
+  const files: FileSet = new Map();
+
+  // ---- which nodes become bones
+  const meshNodes = root.listNodes().filter((n) => n.getMesh());
+  const boneNodes: Node[] = [];
+  const boneIndex = new Map<Node, number>();
+  const addBone = (n: Node) => {
+    if (!boneIndex.has(n)) {
+      boneIndex.set(n, boneNodes.length);
+      boneNodes.push(n);
+    }
+  };
+  for (const n of meshNodes) {
+    const skin = n.getSkin();
+    if (skin) for (const j of skin.listJoints()) addBone(j);
+    else addBone(n);
+  }
+  for (const a of root.listAnimations()) for (const c of a.listChannels()) {
+    const t = c.getTargetNode();
+    if (t && (c.getTargetPath() === 'translation' || c.getTargetPath() === 'rotation')) addBone(t);
+  }
+  if (!boneNodes.length) throw new ExportError('NOTHING_TO_EXPORT', 'the document has no mesh, skin or animated node to write as TSO files');
+
+  // ---- bone hierarchy and rest frames
+  const used = new Set<string>();
+  const bones: BoneInfo[] = boneNodes.map((node, i) => ({
+    node,
+    name: uniqueName(node.getName(), used, `bone${i}`),
+    parent: -1,
+    t: [0, 0, 0],
+    r: [0, 0, 0, 1],
+    world: mat(),
+    baked: false,
+  }));
+  for (const b of bones) {
+    for (let p = b.node.getParentNode(); p; p = p.getParentNode()) {
+      const k = boneIndex.get(p);
+      if (k !== undefined) {
+        b.parent = k;
+        break;
+      }
+    }
+  }
+  // Parents before children.
+  const order: number[] = [];
+  const placed = new Uint8Array(bones.length);
+  const place = (i: number) => {
+    if (placed[i]) return;
+    placed[i] = 1;
+    if (bones[i].parent >= 0) place(bones[i].parent);
+    order.push(i);
+  };
+  for (let i = 0; i < bones.length; i++) place(i);
+  let scaled = 0;
+  for (const i of order) {
+    const b = bones[i];
+    const s = b.node.getScale();
+    const unit = Math.abs(s[0] - 1) < 1e-6 && Math.abs(s[1] - 1) < 1e-6 && Math.abs(s[2] - 1) < 1e-6;
+    const direct = b.parent >= 0 ? b.node.getParentNode() === bones[b.parent].node : !b.node.getParentNode();
+    const parentWorld = b.parent >= 0 ? bones[b.parent].world : mat();
+    if (direct && unit) {
+      b.t = [...b.node.getTranslation()];
+      b.r = [...b.node.getRotation()];
+    } else {
+      b.baked = true;
+      const rel = mul(inv(parentWorld), nodeWorld(b.node));
+      const t = vec3.create();
+      const r = quat.create();
+      const sc = vec3.create();
+      mat4.getTranslation(t, rel);
+      mat4.getScaling(sc, rel);
+      mat4.getRotation(r, rel);
+      quat.normalize(r, r);
+      b.t = [t[0], t[1], t[2]];
+      b.r = [r[0], r[1], r[2], r[3]];
+      if (Math.abs(sc[0] - 1) > 1e-4 || Math.abs(sc[1] - 1) > 1e-4 || Math.abs(sc[2] - 1) > 1e-4) scaled++;
+    }
+    b.world = mul(parentWorld, trMatrix(b.t, b.r));
+  }
+  warnings.warn('BONE_SCALE_DROPPED', 'TSO bones have no scale: scaled nodes became unscaled bones (geometry is baked at rest)', scaled);
+  const boneInv = bones.map((b) => inv(b.world));
+
+  // ---- mesh
+  const meshes = meshNodes.map((n) => n.getMesh()!);
+  const prims: { node: Node; mesh: Mesh; prim: Primitive }[] = [];
+  for (let i = 0; i < meshNodes.length; i++) for (const prim of meshes[i].listPrimitives()) prims.push({ node: meshNodes[i], mesh: meshes[i], prim });
+  let meshModel: TsoMesh | undefined;
+  if (prims.length) {
+    meshModel = exportMesh(prims, bones, boneIndex, boneInv, o, warnings);
+    files.set(`${o.name}.mesh`, writeMesh(meshModel));
+  }
+
+  // ---- skeleton
+  const skins = meshNodes.map((n) => n.getSkin()).filter((s): s is Skin => !!s);
+  const tsoOf = (x: { getExtras(): Record<string, unknown> }) => (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
+  const placeholder = skins.some((s) => tsoOf(s)?.noSkeleton);
+  const writeSkel = o.skeleton === 'always' || (o.skeleton === 'auto' && !placeholder);
+  if (writeSkel) {
+    const info = skins.map((s) => tsoOf(s)?.skeleton).find((x) => x) ?? bones.map((b) => tsoOf(b.node)?.skeleton).find((x) => x);
+    files.set(`${o.name}.skel`, writeSkeleton(exportSkeleton(bones, order, info, o.name, warnings)));
+  }
+
+  // ---- animations
+  const animNames = new Set<string>();
+  for (const a of root.listAnimations()) {
+    const { anim, file } = exportAnimation(a, bones, boneIndex, o, warnings);
+    const base = file ?? `${o.name}-${(anim.name || 'anim').replace(/[^A-Za-z0-9_.-]+/g, '_')}`;
+    let name = `${base}.anim`;
+    for (let k = 2; animNames.has(name.toLowerCase()); k++) name = `${base}_${k}.anim`;
+    animNames.add(name.toLowerCase());
+    files.set(name, writeAnimation(anim));
+  }
+  for (const n of root.listNodes()) if (n.getCamera()) warnings.warn('CAMERA_DROPPED', 'TSO files hold no cameras; dropped');
+  if (root.listTextures().length) warnings.warn('TEXTURE_DROPPED', 'TSO meshes reference textures through .bnd/.apr files; textures not written');
+  return { files, warnings: warnings.list() };
+}
+
+interface Vertex {
+  bone: number;
+  p: Float64Array;
+  n: Float64Array;
+  uv: [number, number];
+  blend?: { bone: number; weight: number; p: Float64Array; n: Float64Array };
+}
+
+function exportMesh(
+  prims: { node: Node; mesh: Mesh; prim: Primitive }[],
+  bones: BoneInfo[],
+  boneIndex: Map<Node, number>,
+  boneInv: Float64Array[],
+  o: typeof TSO_EXPORT_DEFAULTS,
+  warnings: WarningCollector,
+): TsoMesh {
+  const verts: Vertex[] = [];
+  const tris: number[] = [];
+  let quantized = 0;
+  let rawNormals: Float32Array | undefined;
+  for (const { node, prim } of prims) {
+    const tri = triangles(prim, warnings);
+    const posAcc = prim.getAttribute('POSITION');
+    if (!tri || !posAcc) continue;
+    for (const sem of prim.listSemantics()) {
+      if (!['POSITION', 'NORMAL', 'TEXCOORD_0', 'JOINTS_0', 'WEIGHTS_0', 'JOINTS_1', 'WEIGHTS_1', '_TSO_NORMAL'].includes(sem)) {
+        warnings.warn('ATTRIBUTE_DROPPED', `TSO meshes hold positions, normals and one UV set; ${sem} dropped`);
+      }
+    }
+    if (prim.listTargets().length) warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
+    const P = accessorFloats(posAcc);
+    const count = posAcc.getCount();
+    const N = prim.getAttribute('NORMAL') ? accessorFloats(prim.getAttribute('NORMAL')!) : faceNormals(P, tri, count);
+    const UV = prim.getAttribute('TEXCOORD_0') ? accessorFloats(prim.getAttribute('TEXCOORD_0')!) : new Float32Array(count * 2);
+    if (prims.length === 1 && prim.getAttribute('_TSO_NORMAL')) rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
+    // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
+    const skin = node.getSkin();
+    const inf = skin ? readInfluences(prim, 2) : null;
+    let jointMats: Float64Array[];
+    let jointBones: number[];
+    if (skin && inf) {
+      const joints = skin.listJoints();
+      const ibmAcc = skin.getInverseBindMatrices();
+      const ibm = ibmAcc ? accessorFloats(ibmAcc) : new Float32Array(0);
+      jointBones = joints.map((j) => boneIndex.get(j)!);
+      jointMats = joints.map((j, k) => {
+        const b = boneIndex.get(j)!;
+        const m = ibm.length >= (k + 1) * 16 ? Float64Array.from(ibm.subarray(k * 16, k * 16 + 16)) : mat();
+        return mul(boneInv[b], mul(nodeWorld(j), m));
+      });
+      warnings.warn('WEIGHTS_TRUNCATED', 'TSO vertices have at most 2 influences (a real and a blend vertex); the smallest dropped', inf.truncated);
+    } else {
+      const b = boneIndex.get(node)!;
+      jointBones = [b];
+      jointMats = [mul(boneInv[b], nodeWorld(node))];
+    }
+    const base = verts.length;
+    for (let v = 0; v < count; v++) {
+      const j0 = inf ? inf.joints[v * 2] : 0;
+      const m = jointMats[j0] ?? mat();
+      const vert: Vertex = { bone: jointBones[j0] ?? 0, p: new Float64Array(3), n: new Float64Array(3), uv: [UV[v * 2], UV[v * 2 + 1]] };
+      transformPoint(m, P, v * 3, vert.p, 0);
+      dirInto(m, N, v * 3, vert.n, o.normalScale);
+      if (inf && inf.weights[v * 2 + 1] > 0) {
+        const j1 = inf.joints[v * 2 + 1];
+        const w = inf.weights[v * 2 + 1];
+        const q = encodeQ15(w, 0, 0x8000);
+        if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
+        const m1 = jointMats[j1] ?? mat();
+        const blend = { bone: jointBones[j1] ?? 0, weight: q, p: new Float64Array(3), n: new Float64Array(3) };
+        transformPoint(m1, P, v * 3, blend.p, 0);
+        dirInto(m1, N, v * 3, blend.n, o.normalScale);
+        if (q > 0) vert.blend = blend;
+      }
+      verts.push(vert);
+    }
+    for (let i = 0; i < tri.length; i++) tris.push(tri[i] + base);
+  }
+  warnings.warn('VALUE_QUANTIZED', 'blend weights are stored as Q1.15 fixed point (error ≤ 1/65536)', quantized);
+
+  const extras = prims.length === 1 ? (prims[0].mesh.getExtras()?.tso as MeshExtras | undefined) : undefined;
+  const fromExtras = extras && restoreFromExtras(extras, verts, bones, rawNormals);
+  if (extras && !fromExtras) warnings.warn('EXTRAS_STALE', 'extras.tso of the mesh no longer match its vertices; wrote the mesh from the glTF data');
+  if (fromExtras) {
+    fromExtras.indices = Uint32Array.from(tris);
+    flip(fromExtras);
+    return fromExtras;
+  }
+  return assemble(verts, tris, bones);
+}
+
+function dirInto(m: Float64Array, N: ArrayLike<number>, at: number, out: Float64Array, scale: number): void {
+  transformDir(m, N, at, out, 0);
+  const len = Math.hypot(out[0], out[1], out[2]);
+  if (len > 0) for (let c = 0; c < 3; c++) out[c] = (out[c] / len) * scale;
+}
+
+function faceNormals(P: Float32Array, tri: Uint32Array, count: number): Float32Array {
+  const N = new Float32Array(count * 3);
+  for (let i = 0; i + 2 < tri.length; i += 3) {
+    const [a, b, c] = [tri[i], tri[i + 1], tri[i + 2]];
+    const ux = P[b * 3] - P[a * 3];
+    const uy = P[b * 3 + 1] - P[a * 3 + 1];
+    const uz = P[b * 3 + 2] - P[a * 3 + 2];
+    const vx = P[c * 3] - P[a * 3];
+    const vy = P[c * 3 + 1] - P[a * 3 + 1];
+    const vz = P[c * 3 + 2] - P[a * 3 + 2];
+    const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+    for (const k of [a, b, c]) for (let d = 0; d < 3; d++) N[k * 3 + d] += n[d];
+  }
+  for (let v = 0; v < count; v++) {
+    const l = Math.hypot(N[v * 3], N[v * 3 + 1], N[v * 3 + 2]);
+    if (l > 0) for (let d = 0; d < 3; d++) N[v * 3 + d] /= l;
+    else N[v * 3 + 1] = 1;
+  }
+  return N;
+}
+
+/** glTF space → TSO space for the whole mesh: mirror X, reverse winding. */
+function flip(mesh: TsoMesh): void {
+  convertVectors(mesh.realVertices, 3);
+  convertVectors(mesh.blendVertices, 3);
+  const ix = mesh.indices;
+  for (let i = 0; i + 2 < ix.length; i += 3) {
+    const t = ix[i + 1];
+    ix[i + 1] = ix[i + 2];
+    ix[i + 2] = t;
+  }
+}
+
+/** Rebuilds the mesh exactly from extras.tso when they still describe these vertices. */
+function restoreFromExtras(x: MeshExtras, verts: Vertex[], bones: BoneInfo[], rawNormals?: Float32Array): TsoMesh | null {
+  if (!x || !Array.isArray(x.boneNames) || !Array.isArray(x.bindings) || !x.blend) return null;
+  const n = verts.length;
+  const bindings: TsoBinding[] = x.bindings.map((b) => ({
+    boneIndex: b[0],
+    firstRealVertex: b[1],
+    realVertexCount: b[2],
+    firstBlendVertex: b[3],
+    blendVertexCount: b[4],
+  }));
+  const blendData = Uint32Array.from(x.blend.data ?? []);
+  const blendCount = blendData.length / 2;
+  if (x.blend.vertices.length !== blendCount * 6 || x.blend.realPositions.length !== blendCount * 3) return null;
+  // Every real vertex's bone must still be the bone its binding names.
+  const names = x.boneNames.map((s) => s.toLowerCase());
+  let covered = 0;
+  for (const b of bindings) {
+    const name = names[b.boneIndex];
+    if (name === undefined || b.firstRealVertex + b.realVertexCount > n) return null;
+    for (let k = 0; k < b.realVertexCount; k++) {
+      if (bones[verts[b.firstRealVertex + k].bone]?.name.toLowerCase() !== name) return null;
+    }
+    covered += b.realVertexCount;
+  }
+  if (covered !== n) return null;
+  for (let j = 0; j < blendCount; j++) if (blendData[j * 2 + 1] >= n) return null;
+  if (rawNormals && rawNormals.length !== n * 3) rawNormals = undefined;
+
+  const uvs = new Float32Array(n * 2);
+  const real = new Float32Array(n * 6);
+  for (let v = 0; v < n; v++) {
+    const vt = verts[v];
+    uvs[v * 2] = vt.uv[0];
+    uvs[v * 2 + 1] = vt.uv[1];
+    real.set(vt.p, v * 6);
+    if (rawNormals) {
+      // Raw normals are in TSO axes; pre-mirror so the final flip restores them.
+      real[v * 6 + 3] = -rawNormals[v * 3];
+      real[v * 6 + 4] = rawNormals[v * 3 + 1];
+      real[v * 6 + 5] = rawNormals[v * 3 + 2];
+    } else real.set(vt.n, v * 6 + 3);
+  }
+  const blendVertices = Float32Array.from(x.blend.vertices, (v) => num(v));
+  for (let j = 0; j < blendCount; j++) {
+    const t = blendData[j * 2 + 1];
+    for (let c = 0; c < 3; c++) real[t * 6 + c] = num(x.blend.realPositions[j * 3 + c]);
+    real[t * 6] = -real[t * 6];
+  }
+  // Blend vertices are stored raw: pre-mirror them too.
+  for (let j = 0; j < blendCount; j++) {
+    blendVertices[j * 6] = -blendVertices[j * 6];
+    blendVertices[j * 6 + 3] = -blendVertices[j * 6 + 3];
+  }
+  return {
+    version: x.version ?? 2,
+    boneNames: [...x.boneNames],
+    indices: new Uint32Array(0),
+    bindings,
+    uvs,
+    blendData,
+    vertexCount2: x.vertexCount2 ?? n,
+    realVertices: real,
+    blendVertices,
+    trailing: Uint8Array.from(x.trailing ?? []),
+  };
+}
+
+/** Groups vertices by bone into bindings (FreeSO's layout) and writes blend records. */
+function assemble(verts: Vertex[], tris: number[], bones: BoneInfo[]): TsoMesh {
+  const usedBones = new Set<number>();
+  for (const v of verts) {
+    usedBones.add(v.bone);
+    if (v.blend) usedBones.add(v.blend.bone);
+  }
+  const boneList = [...usedBones].sort((a, b) => a - b);
+  const meshIndex = new Map(boneList.map((b, i) => [b, i]));
+  const byBone: number[][] = boneList.map(() => []);
+  const blendByBone: number[][] = boneList.map(() => []);
+  verts.forEach((v, i) => {
+    byBone[meshIndex.get(v.bone)!].push(i);
+    if (v.blend) blendByBone[meshIndex.get(v.blend.bone)!].push(i);
+  });
+  const n = verts.length;
+  const remap = new Uint32Array(n);
+  const uvs = new Float32Array(n * 2);
+  const real = new Float32Array(n * 6);
+  const blendTotal = blendByBone.reduce((s, l) => s + l.length, 0);
+  const blendData = new Uint32Array(blendTotal * 2);
+  const blendVertices = new Float32Array(blendTotal * 6);
+  const bindings: TsoBinding[] = [];
+  let at = 0;
+  let blendAt = 0;
+  for (let k = 0; k < boneList.length; k++) {
+    const first = at;
+    for (const i of byBone[k]) {
+      remap[i] = at;
+      const v = verts[i];
+      uvs[at * 2] = v.uv[0];
+      uvs[at * 2 + 1] = v.uv[1];
+      real.set(v.p, at * 6);
+      real.set(v.n, at * 6 + 3);
+      at++;
+    }
+    bindings.push({ boneIndex: k, firstRealVertex: first, realVertexCount: at - first, firstBlendVertex: 0xffffffff, blendVertexCount: 0 });
+  }
+  for (let k = 0; k < boneList.length; k++) {
+    if (!blendByBone[k].length) continue;
+    bindings[k].firstBlendVertex = blendAt;
+    bindings[k].blendVertexCount = blendByBone[k].length;
+    for (const i of blendByBone[k]) {
+      const b = verts[i].blend!;
+      blendData[blendAt * 2] = b.weight;
+      blendData[blendAt * 2 + 1] = remap[i];
+      blendVertices.set(b.p, blendAt * 6);
+      blendVertices.set(b.n, blendAt * 6 + 3);
+      blendAt++;
+    }
+  }
+  const indices = new Uint32Array(tris.length);
+  for (let i = 0; i < tris.length; i++) indices[i] = remap[tris[i]];
+  const mesh: TsoMesh = {
+    version: 2,
+    boneNames: boneList.map((b) => bones[b].name),
+    indices,
+    bindings,
+    uvs,
+    blendData,
+    vertexCount2: n,
+    realVertices: real,
+    blendVertices,
+    trailing: new Uint8Array(0),
+  };
+  flip(mesh);
+  return mesh;
+}
+
+function exportSkeleton(bones: BoneInfo[], order: number[], info: any, name: string, warnings: WarningCollector): TsoSkeleton {
+  const roots = bones.filter((b) => b.parent < 0);
+  const out: TsoBone[] = [];
+  let extraRoot: string | undefined;
+  if (roots.length > 1) {
+    const used = new Set(bones.map((b) => b.name.toLowerCase()));
+    extraRoot = uniqueName('ROOT', used, 'ROOT');
+    out.push(makeBone(extraRoot, ROOT_PARENT, [0, 0, 0], [0, 0, 0, 1], undefined));
+    warnings.warn('SKELETON_ROOT_ADDED', `the joints have ${roots.length} roots; added a "${extraRoot}" bone above them`);
+  }
+  for (const i of order) {
+    const b = bones[i];
+    const parentName = b.parent >= 0 ? bones[b.parent].name : (extraRoot ?? ROOT_PARENT);
+    const x = b.node.getExtras()?.tso as Record<string, any> | undefined;
+    out.push(makeBone(b.name, parentName, b.t, b.r, x));
+  }
+  return {
+    version: typeof info?.version === 'number' ? info.version : 1,
+    name: typeof info?.name === 'string' ? info.name : name,
+    bones: out,
+    trailing: Uint8Array.from(Array.isArray(info?.trailing) ? info.trailing : []),
+  };
+}
+
+function makeBone(name: string, parentName: string, t: number[], r: number[], x: Record<string, any> | undefined): TsoBone {
+  const translation = Float32Array.from(t);
+  const rotation = Float32Array.from(r);
+  convertVectors(translation);
+  convertRotations(rotation);
+  if (Array.isArray(x?.rawRotation) && x.rawRotation.length === 4) {
+    // Only restore the raw rotation when the node still holds its normalized form.
+    const raw = Float32Array.from(x.rawRotation, (v: unknown) => num(v));
+    const len = Math.hypot(...raw) || 1;
+    if (raw.every((v, k) => Math.abs(v / len - rotation[k]) < 1e-6)) rotation.set(raw);
+  }
+  const props = (Array.isArray(x?.props) ? x.props : []) as PropertyList;
+  const parent = typeof x?.parentName === 'string' && x.parentName.toLowerCase() === parentName.toLowerCase() ? x.parentName : parentName;
+  return {
+    unknown: num(x?.unknown),
+    name,
+    parentName: parent,
+    hasProps: num(x?.hasProps, props.length ? 1 : 0),
+    props,
+    translation,
+    rotation,
+    canTranslate: num(x?.canTranslate, 1),
+    canRotate: num(x?.canRotate, 1),
+    canBlend: num(x?.canBlend, 1),
+    wiggleValue: num(x?.wiggleValue),
+    wigglePower: num(x?.wigglePower),
+  };
+}
+
+function exportAnimation(
+  a: Animation,
+  bones: BoneInfo[],
+  boneIndex: Map<Node, number>,
+  o: typeof TSO_EXPORT_DEFAULTS,
+  warnings: WarningCollector,
+): { anim: TsoAnimation; file?: string } {
+  const x = a.getExtras()?.tso as Record<string, any> | undefined;
+  const channels = new Map<string, { values: Float32Array; count: number; sampler: ReturnType<typeof readSampler> }>();
+  for (const c of a.listChannels()) {
+    const node = c.getTargetNode();
+    const path = c.getTargetPath();
+    const s = c.getSampler();
+    if (!node || !s) continue;
+    if (path !== 'translation' && path !== 'rotation') {
+      warnings.warn('ANIMATION_CHANNEL_DROPPED', `TSO animations move and rotate bones only; ${path} channels dropped`);
+      continue;
+    }
+    const b = boneIndex.get(node);
+    if (b === undefined) continue;
+    const sampler = readSampler(s, path === 'rotation');
+    channels.set(`${bones[b].name.toLowerCase()}/${path}`, { values: sampler.values, count: sampler.times.length, sampler });
+  }
+  if (x && Array.isArray(x.motions)) {
+    const exact = restoreAnimation(x, channels);
+    if (exact) return { anim: exact, file: typeof x.file === 'string' ? x.file : undefined };
+    warnings.warn('EXTRAS_STALE', `extras.tso of animation "${a.getName()}" no longer match its channels; resampled`);
+  }
+  // Generic: resample every bone's channels at o.fps.
+  const fps = o.fps;
+  let end = 0;
+  for (const ch of channels.values()) end = Math.max(end, ch.sampler.times[ch.sampler.times.length - 1] ?? 0);
+  const frames = Math.max(1, Math.round(end * fps) + 1);
+  const tPool: number[] = [];
+  const rPool: number[] = [];
+  const motions: TsoMotion[] = [];
+  const tmp = [0, 0, 0, 0];
+  let resampled = 0;
+  let approximated = 0;
+  const seconds = frames / fps;
+  for (const b of bones) {
+    const tc = channels.get(`${b.name.toLowerCase()}/translation`);
+    const rc = channels.get(`${b.name.toLowerCase()}/rotation`);
+    if (!tc && !rc) continue;
+    if (b.baked) approximated++;
+    const motion: TsoMotion = {
+      unknown: 0,
+      boneName: b.name,
+      frameCount: frames,
+      duration: seconds * 1000,
+      hasTranslation: tc ? 1 : 0,
+      hasRotation: rc ? 1 : 0,
+      firstTranslation: tc ? tPool.length / 3 : -1,
+      firstRotation: rc ? rPool.length / 4 : -1,
+      hasProps: 0,
+      props: [],
+      hasTimeProps: 0,
+      timeProps: [],
+    };
+    for (const [ch, pool, size] of [
+      [tc, tPool, 3],
+      [rc, rPool, 4],
+    ] as const) {
+      if (!ch) continue;
+      const onGrid =
+        ch.sampler.interpolation !== 'CUBICSPLINE' &&
+        ch.count === frames &&
+        Array.from(ch.sampler.times).every((t, k) => Math.abs(t - k / fps) < 1e-5);
+      if (!onGrid) resampled++;
+      const vals = new Float32Array(frames * size);
+      for (let k = 0; k < frames; k++) {
+        if (onGrid) for (let c = 0; c < size; c++) tmp[c] = ch.values[k * size + c];
+        else sampleAt(ch.sampler, k / fps, tmp);
+        for (let c = 0; c < size; c++) vals[k * size + c] = tmp[c];
+      }
+      if (size === 3) convertVectors(vals);
+      else convertRotations(vals);
+      for (const v of vals) pool.push(v);
+    }
+    motions.push(motion);
+  }
+  warnings.warn('ANIMATION_RESAMPLED', `TSO animations hold one key per frame; channels resampled at ${fps} fps`, resampled);
+  warnings.warn('ANIMATION_APPROXIMATED', 'a bone was animated through non-bone parents or scale; its keys were written as-is', approximated);
+  return {
+    anim: {
+      version: 2,
+      name: a.getName() || 'anim',
+      duration: seconds * 1000,
+      distance: 0,
+      isMoving: 0,
+      translations: Float32Array.from(tPool),
+      rotations: Float32Array.from(rPool),
+      motions,
+      trailing: new Uint8Array(0),
+    },
+  };
+}
+
+function restoreAnimation(x: Record<string, any>, channels: Map<string, { values: Float32Array; count: number }>): TsoAnimation | null {
+  const tCount = num(x.translationCount);
+  const rCount = num(x.rotationCount);
+  if (!Number.isInteger(tCount) || !Number.isInteger(rCount) || tCount < 0 || rCount < 0) return null;
+  const translations = new Float32Array(tCount * 3);
+  const rotations = new Float32Array(rCount * 4);
+  const motions = x.motions as TsoMotion[];
+  for (const m of motions) {
+    const f = m.frameCount;
+    if (f === 0) continue;
+    for (const [flag, first, path, pool, size, total] of [
+      [m.hasTranslation, m.firstTranslation, 'translation', translations, 3, tCount],
+      [m.hasRotation, m.firstRotation, 'rotation', rotations, 4, rCount],
+    ] as const) {
+      if (flag !== 1) continue;
+      const ch = channels.get(`${String(m.boneName).toLowerCase()}/${path}`);
+      if (!ch) {
+        // The bone was not loaded at import: its keys are in the raw lists.
+        continue;
+      }
+      if (ch.count !== f || first < 0 || first + f > total) return null;
+      const vals = ch.values.slice(0, f * size);
+      if (size === 3) convertVectors(vals);
+      else convertRotations(vals);
+      pool.set(vals, first * size);
+    }
+  }
+  for (const e of (x.rawT ?? []) as number[][]) if (e[0] < tCount) translations.set(e.slice(1).map((v) => num(v)), e[0] * 3);
+  for (const e of (x.rawR ?? []) as number[][]) if (e[0] < rCount) rotations.set(e.slice(1).map((v) => num(v)), e[0] * 4);
+  return {
+    version: num(x.version, 2),
+    name: typeof x.name === 'string' ? x.name : '',
+    duration: num(x.duration),
+    distance: num(x.distance),
+    isMoving: num(x.isMoving),
+    translations,
+    rotations,
+    motions: motions.map((m) => ({
+      ...m,
+      duration: num(m.duration),
+      props: m.props ?? [],
+      timeProps: m.timeProps ?? [],
+    })),
+    trailing: Uint8Array.from(x.trailing ?? []),
+  };
+}

@@ -1,0 +1,435 @@
+import { WarningCollector } from '@gltf-legacy/core';
+import { decodeQ15 } from '@gltf-legacy/quantize';
+import { Document, type Node } from '@gltf-transform/core';
+import type { TsoAnimation } from './anim.js';
+import type { TsoMesh } from './mesh.js';
+import type { TsoSkeleton } from './skel.js';
+import { skeletonParents } from './skel.js';
+import { convertRotations, convertVectors, inv, mat, mul, transformDir, transformPoint, trMatrix } from './space.js';
+
+/** Options of {@link importTso}. */
+export interface TsoImportOptions {
+  /**
+   * Unit of `.anim` durations: `auto` reads seconds when the duration is smaller than the frame
+   * count (FreeSO-made files), else milliseconds (original files).
+   */
+  durationUnit?: 'auto' | 'ms' | 's';
+  /** Frame rate used when an animation's duration is unusable. */
+  fallbackFps?: number;
+  /** Name of the mesh node (default: the mesh file's stem or `mesh`). */
+  meshName?: string;
+}
+
+export const TSO_IMPORT_DEFAULTS: Required<Omit<TsoImportOptions, 'meshName'>> = {
+  durationUnit: 'auto',
+  fallbackFps: 36,
+};
+
+/** What {@link importTso} turns into a Document: any of a mesh, a skeleton and animations. */
+export interface TsoImportInput {
+  mesh?: TsoMesh;
+  skeleton?: TsoSkeleton;
+  animations?: { name: string; animation: TsoAnimation }[];
+}
+
+/** The name of the helper node that parents mesh bones when no skeleton is given. */
+export const BONE_GROUP_NAME = 'TSO_BONES';
+
+/** Warning codes emitted by import. */
+export const TSO_IMPORT_WARNINGS = {
+  SKELETON_MISSING: 'SKELETON_MISSING',
+  BONE_NOT_IN_SKELETON: 'BONE_NOT_IN_SKELETON',
+  ANIM_BONE_MISSING: 'ANIM_BONE_MISSING',
+  UNBOUND_VERTEX: 'UNBOUND_VERTEX',
+  VALUE_NORMALIZED: 'VALUE_NORMALIZED',
+  ANIM_DURATION_INVALID: 'ANIM_DURATION_INVALID',
+  WEIGHTS_TRUNCATED: 'WEIGHTS_TRUNCATED',
+} as const;
+
+const q = (v: number) => Math.fround(v);
+
+/** Frames per second of an animation, from its duration and largest frame count. */
+export function animationFps(anim: TsoAnimation, options: TsoImportOptions = {}): { fps: number; valid: boolean } {
+  const o = { ...TSO_IMPORT_DEFAULTS, ...options };
+  let frames = 0;
+  for (const m of anim.motions) frames = Math.max(frames, m.frameCount);
+  const d = anim.duration;
+  if (!(d > 0) || !Number.isFinite(d) || frames === 0) return { fps: o.fallbackFps, valid: frames <= 1 };
+  const seconds = o.durationUnit === 's' || (o.durationUnit === 'auto' && d < frames);
+  const fps = frames / (seconds ? d : d / 1000);
+  if (!Number.isFinite(fps) || fps <= 0) return { fps: o.fallbackFps, valid: false };
+  return { fps, valid: true };
+}
+
+/**
+ * Builds a glTF Document from a TSO mesh and/or skeleton and animations (see README for the
+ * mapping). With a skeleton every bone is a joint and vertices are moved out of bone space;
+ * without one, each mesh bone is a node at the origin (warning `SKELETON_MISSING`).
+ *
+ * ```ts
+ * const warnings = new WarningCollector();
+ * const doc = importTso({ mesh: readMesh(meshBytes), skeleton: readSkeleton(skelBytes) }, {}, warnings);
+ * ```
+ */
+export function importTso(input: TsoImportInput, options: TsoImportOptions = {}, warnings = new WarningCollector()): Document {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const scene = doc.createScene('Scene');
+  doc.getRoot().setDefaultScene(scene);
+  const { mesh, skeleton } = input;
+
+  // ---- bones
+  const nodes: Node[] = [];
+  const worlds: Float64Array[] = [];
+  const byName = new Map<string, number>();
+  const lookup = (name: string) => byName.get(name) ?? byName.get(name.toLowerCase());
+  const register = (name: string, i: number) => {
+    if (!byName.has(name)) byName.set(name, i);
+    if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), i);
+  };
+  let rootNode: Node | undefined;
+  if (skeleton) {
+    const parents = skeletonParents(skeleton);
+    const bones = skeleton.bones;
+    for (let i = 0; i < bones.length; i++) {
+      const b = bones[i];
+      const t = Array.from(b.translation);
+      const r = Array.from(b.rotation);
+      convertVectors(t);
+      convertRotations(r);
+      const extras: Record<string, unknown> = {
+        unknown: b.unknown,
+        hasProps: b.hasProps,
+        props: b.props,
+        canTranslate: b.canTranslate,
+        canRotate: b.canRotate,
+        canBlend: b.canBlend,
+        wiggleValue: b.wiggleValue,
+        wigglePower: b.wigglePower,
+        parentName: b.parentName,
+      };
+      const len = Math.hypot(r[0], r[1], r[2], r[3]);
+      if (Math.abs(len - 1) > 1e-6) {
+        extras.rawRotation = Array.from(b.rotation);
+        if (len > 0) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
+        else r.splice(0, 4, 0, 0, 0, 1);
+        warnings.warn('VALUE_NORMALIZED', 'a bone rotation was not a unit quaternion; normalized (raw value kept in extras)');
+      }
+      const node = doc
+        .createNode(b.name)
+        .setTranslation(t as [number, number, number])
+        .setRotation(r as [number, number, number, number])
+        .setExtras({ tso: extras });
+      nodes.push(node);
+      register(b.name, i);
+    }
+    const locals = nodes.map((n) => trMatrix(n.getTranslation(), n.getRotation()));
+    const done: (Float64Array | undefined)[] = new Array(bones.length);
+    const world = (i: number): Float64Array => {
+      let w = done[i];
+      if (w) return w;
+      const p = parents[i];
+      w = p < 0 ? locals[i] : mul(world(p), locals[i]);
+      done[i] = w;
+      return w;
+    };
+    for (let i = 0; i < bones.length; i++) {
+      worlds.push(world(i));
+      if (parents[i] < 0) scene.addChild(nodes[i]);
+      else nodes[parents[i]].addChild(nodes[i]);
+    }
+    const roots = nodes.filter((_, i) => parents[i] < 0);
+    rootNode = roots[0];
+  }
+
+  // ---- mesh
+  let meshNode: Node | undefined;
+  if (mesh) {
+    let group: Node | undefined;
+    if (!skeleton) {
+      warnings.warn(
+        'SKELETON_MISSING',
+        'no .skel given: each mesh bone is a node at the origin (right for single-bone accessories; pass the skeleton for body parts)',
+      );
+    }
+    const meshBone: number[] = [];
+    for (const name of mesh.boneNames) {
+      let i = lookup(name);
+      if (i === undefined) {
+        if (skeleton) warnings.warn('BONE_NOT_IN_SKELETON', `mesh bone "${name}" is not in the skeleton; placed at the skeleton root`);
+        const node = doc.createNode(name).setExtras({ tso: { meshOnly: true } });
+        i = nodes.length;
+        nodes.push(node);
+        register(name, i);
+        if (rootNode) {
+          rootNode.addChild(node);
+          worlds.push(worlds[nodes.indexOf(rootNode)]);
+        } else {
+          if (!group && mesh.boneNames.length > 1) {
+            group = doc.createNode(BONE_GROUP_NAME).setExtras({ tso: { group: true } });
+            scene.addChild(group);
+          }
+          (group ?? scene).addChild(node);
+          worlds.push(mat());
+        }
+      }
+      meshBone.push(i);
+    }
+    meshNode = buildMesh(doc, buffer, mesh, meshBone, nodes, worlds, rootNode, options.meshName ?? 'mesh', warnings);
+    scene.addChild(meshNode);
+  }
+
+  // ---- skin extras for the skeleton itself
+  if (skeleton) {
+    const skinExtras = { version: skeleton.version, name: skeleton.name, trailing: Array.from(skeleton.trailing) };
+    const skin = meshNode?.getSkin();
+    if (skin) skin.setExtras({ tso: { skeleton: skinExtras } });
+    else if (rootNode) rootNode.setExtras({ tso: { ...(rootNode.getExtras().tso as object), skeleton: skinExtras } });
+  } else {
+    meshNode?.getSkin()?.setExtras({ tso: { noSkeleton: true } });
+  }
+
+  // ---- animations
+  for (const { name, animation } of input.animations ?? []) {
+    importAnimation(doc, buffer, animation, name, nodes, register, lookup, !mesh && !skeleton, scene, options, warnings);
+  }
+  return doc;
+}
+
+function buildMesh(
+  doc: Document,
+  buffer: ReturnType<Document['createBuffer']>,
+  mesh: TsoMesh,
+  meshBone: number[],
+  nodes: Node[],
+  worlds: Float64Array[],
+  skeletonRoot: Node | undefined,
+  name: string,
+  warnings: WarningCollector,
+): Node {
+  const n = mesh.uvs.length / 2;
+  const blendCount = mesh.blendData.length / 2;
+  // Bone (index into nodes) of every real and blend vertex.
+  const vBone = new Int32Array(n).fill(-1);
+  const bBone = new Int32Array(blendCount).fill(-1);
+  for (const b of mesh.bindings) {
+    const bone = meshBone[b.boneIndex];
+    for (let k = 0; k < b.realVertexCount; k++) vBone[b.firstRealVertex + k] = bone;
+    for (let k = 0; k < b.blendVertexCount; k++) bBone[b.firstBlendVertex + k] = bone;
+  }
+  let unbound = 0;
+  const fallback = meshBone.length ? meshBone[0] : -1;
+  for (let v = 0; v < n; v++) {
+    if (vBone[v] < 0) {
+      unbound++;
+      vBone[v] = fallback;
+    }
+  }
+  warnings.warn('UNBOUND_VERTEX', 'vertices outside every binding; bound to the first mesh bone', unbound);
+
+  const raw = mesh.realVertices;
+  const src = new Float64Array(6);
+  const position = new Float32Array(n * 3);
+  const normal = new Float32Array(n * 3);
+  const tmp = new Float64Array(3);
+  let nonUnit = false;
+  for (let v = 0; v < n; v++) {
+    for (let c = 0; c < 6; c++) src[c] = raw[v * 6 + c];
+    src[0] = -src[0];
+    src[3] = -src[3];
+    const w = vBone[v] >= 0 ? worlds[vBone[v]] : mat();
+    transformPoint(w, src, 0, position, v * 3);
+    transformDir(w, src, 3, tmp, 0);
+    const len = Math.hypot(tmp[0], tmp[1], tmp[2]);
+    if (Math.abs(Math.hypot(raw[v * 6 + 3], raw[v * 6 + 4], raw[v * 6 + 5]) - 1) > 1e-6) nonUnit = true;
+    if (len > 0) {
+      normal[v * 3] = tmp[0] / len;
+      normal[v * 3 + 1] = tmp[1] / len;
+      normal[v * 3 + 2] = tmp[2] / len;
+    } else normal[v * 3 + 1] = 1;
+  }
+
+  // Skin influences: the real bone, then blend bones pulling on the vertex.
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    joints[v * 4] = Math.max(0, vBone[v]);
+    weights[v * 4] = 1;
+  }
+  const blendedReal: number[] = [];
+  const blendPos = new Float64Array(3);
+  let truncated = 0;
+  for (let j = 0; j < blendCount; j++) {
+    const target = mesh.blendData[j * 2 + 1];
+    const w = Math.min(1, decodeQ15(mesh.blendData[j * 2]));
+    for (let c = 0; c < 3; c++) blendedReal.push(raw[target * 6 + c]);
+    const bone = bBone[j];
+    if (bone < 0) continue;
+    for (let c = 0; c < 3; c++) src[c] = mesh.blendVertices[j * 6 + c];
+    src[0] = -src[0];
+    transformPoint(worlds[bone], src, 0, blendPos, 0);
+    for (let c = 0; c < 3; c++) position[target * 3 + c] = (1 - w) * position[target * 3 + c] + w * blendPos[c];
+    // Scale the existing influences by (1 − w) and add the blend bone with w.
+    let slot = -1;
+    for (let k = 0; k < 4; k++) weights[target * 4 + k] *= 1 - w;
+    for (let k = 0; k < 4 && slot < 0; k++) if (weights[target * 4 + k] > 0 && joints[target * 4 + k] === bone) slot = k;
+    for (let k = 0; k < 4 && slot < 0; k++) if (weights[target * 4 + k] === 0) slot = k;
+    if (slot < 0) {
+      truncated++;
+      continue;
+    }
+    joints[target * 4 + slot] = bone;
+    weights[target * 4 + slot] += w;
+  }
+  warnings.warn('WEIGHTS_TRUNCATED', 'a real vertex has more than 3 blend vertices; extra ones ignored', truncated);
+
+  const indices = n < 65536 ? new Uint16Array(mesh.indices.length) : new Uint32Array(mesh.indices.length);
+  for (let i = 0; i < mesh.indices.length; i += 3) {
+    indices[i] = mesh.indices[i];
+    indices[i + 1] = mesh.indices[i + 2];
+    indices[i + 2] = mesh.indices[i + 1];
+  }
+
+  const acc = (array: Float32Array | Uint16Array | Uint32Array, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4') =>
+    doc.createAccessor().setBuffer(buffer).setType(type).setArray(array);
+  const material = doc.createMaterial('tso').setMetallicFactor(0).setRoughnessFactor(1);
+  const prim = doc
+    .createPrimitive()
+    .setMaterial(material)
+    .setIndices(acc(indices, 'SCALAR'))
+    .setAttribute('POSITION', acc(position, 'VEC3'))
+    .setAttribute('NORMAL', acc(normal, 'VEC3'))
+    .setAttribute('TEXCOORD_0', acc(mesh.uvs.slice(), 'VEC2'));
+  if (nonUnit) {
+    // The raw (bone-space, non-unit) normals FreeSO writes, for a lossless round trip.
+    const rawNormals = new Float32Array(n * 3);
+    for (let v = 0; v < n; v++) for (let c = 0; c < 3; c++) rawNormals[v * 3 + c] = raw[v * 6 + 3 + c];
+    prim.setAttribute('_TSO_NORMAL', acc(rawNormals, 'VEC3'));
+  }
+  const gltfMesh = doc.createMesh(name).addPrimitive(prim);
+  gltfMesh.setExtras({
+    tso: {
+      version: mesh.version,
+      vertexCount2: mesh.vertexCount2,
+      boneNames: mesh.boneNames,
+      bindings: mesh.bindings.map((b) => [b.boneIndex, b.firstRealVertex, b.realVertexCount, b.firstBlendVertex, b.blendVertexCount]),
+      blend: {
+        data: Array.from(mesh.blendData),
+        vertices: Array.from(mesh.blendVertices),
+        realPositions: blendedReal,
+      },
+      trailing: Array.from(mesh.trailing),
+    },
+  });
+  const node = doc.createNode(name).setMesh(gltfMesh);
+  if (meshBone.length) {
+    prim.setAttribute('JOINTS_0', acc(joints, 'VEC4')).setAttribute('WEIGHTS_0', acc(weights, 'VEC4'));
+    const ibm = new Float32Array(nodes.length * 16);
+    for (let i = 0; i < nodes.length; i++) ibm.set(inv(worlds[i]), i * 16);
+    const skin = doc.createSkin(`${name}_skin`).setInverseBindMatrices(acc(ibm, 'MAT4'));
+    for (const nd of nodes) skin.addJoint(nd);
+    if (skeletonRoot) skin.setSkeleton(skeletonRoot);
+    node.setSkin(skin);
+  }
+  return node;
+}
+
+function importAnimation(
+  doc: Document,
+  buffer: ReturnType<Document['createBuffer']>,
+  anim: TsoAnimation,
+  fileName: string,
+  nodes: Node[],
+  register: (name: string, i: number) => void,
+  lookup: (name: string) => number | undefined,
+  createNodes: boolean,
+  scene: ReturnType<Document['createScene']>,
+  options: TsoImportOptions,
+  warnings: WarningCollector,
+): void {
+  const { fps, valid } = animationFps(anim, options);
+  if (!valid) warnings.warn('ANIM_DURATION_INVALID', `animation "${anim.name || fileName}" has no usable duration; assumed ${fps} fps`);
+  const gAnim = doc.createAnimation(anim.name || fileName);
+  const times = new Map<number, ReturnType<Document['createAccessor']>>();
+  const timeAccessor = (frames: number) => {
+    let a = times.get(frames);
+    if (!a) {
+      const t = new Float32Array(frames);
+      for (let k = 0; k < frames; k++) t[k] = k / fps;
+      a = doc.createAccessor().setBuffer(buffer).setType('SCALAR').setArray(t);
+      times.set(frames, a);
+    }
+    return a;
+  };
+  const tCount = anim.translations.length / 3;
+  const rCount = anim.rotations.length / 4;
+  const coveredT = new Uint8Array(tCount);
+  const coveredR = new Uint8Array(rCount);
+  const rawR: number[][] = [];
+  let missing = 0;
+  for (const m of anim.motions) {
+    let i = lookup(m.boneName);
+    if (i === undefined && createNodes) {
+      i = nodes.length;
+      const node = doc.createNode(m.boneName);
+      nodes.push(node);
+      register(m.boneName, i);
+      scene.addChild(node);
+    }
+    if (i === undefined) {
+      missing++;
+      continue;
+    }
+    const target = nodes[i];
+    const f = m.frameCount;
+    if (f === 0) continue;
+    if (m.hasTranslation === 1) {
+      const values = anim.translations.slice(m.firstTranslation * 3, (m.firstTranslation + f) * 3);
+      convertVectors(values);
+      coveredT.fill(1, m.firstTranslation, m.firstTranslation + f);
+      const out = doc.createAccessor().setBuffer(buffer).setType('VEC3').setArray(values);
+      const s = doc.createAnimationSampler().setInput(timeAccessor(f)).setOutput(out).setInterpolation('LINEAR');
+      gAnim.addSampler(s).addChannel(doc.createAnimationChannel().setTargetNode(target).setTargetPath('translation').setSampler(s));
+    }
+    if (m.hasRotation === 1) {
+      const values = anim.rotations.slice(m.firstRotation * 4, (m.firstRotation + f) * 4);
+      convertRotations(values);
+      for (let k = 0; k < f; k++) {
+        const len = Math.hypot(values[k * 4], values[k * 4 + 1], values[k * 4 + 2], values[k * 4 + 3]);
+        if (Math.abs(len - 1) > 1e-6) {
+          const at = m.firstRotation + k;
+          rawR.push([at, ...anim.rotations.subarray(at * 4, at * 4 + 4)]);
+          for (let c = 0; c < 4; c++) values[k * 4 + c] = len > 0 ? values[k * 4 + c] / len : c === 3 ? 1 : 0;
+          warnings.warn('VALUE_NORMALIZED', 'an animation rotation was not a unit quaternion; normalized (raw value kept in extras)');
+        }
+      }
+      coveredR.fill(1, m.firstRotation, m.firstRotation + f);
+      const out = doc.createAccessor().setBuffer(buffer).setType('VEC4').setArray(values);
+      const s = doc.createAnimationSampler().setInput(timeAccessor(f)).setOutput(out).setInterpolation('LINEAR');
+      gAnim.addSampler(s).addChannel(doc.createAnimationChannel().setTargetNode(target).setTargetPath('rotation').setSampler(s));
+    }
+  }
+  warnings.warn('ANIM_BONE_MISSING', `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`, missing);
+  // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
+  const rawT: number[][] = [];
+  for (let k = 0; k < tCount; k++) if (!coveredT[k]) rawT.push([k, ...anim.translations.subarray(k * 3, k * 3 + 3)]);
+  for (let k = 0; k < rCount; k++) if (!coveredR[k]) rawR.push([k, ...anim.rotations.subarray(k * 4, k * 4 + 4)]);
+  gAnim.setExtras({
+    tso: {
+      file: fileName,
+      version: anim.version,
+      name: anim.name,
+      duration: anim.duration,
+      distance: anim.distance,
+      isMoving: anim.isMoving,
+      translationCount: tCount,
+      rotationCount: rCount,
+      fps,
+      motions: anim.motions,
+      rawT,
+      rawR,
+      trailing: Array.from(anim.trailing),
+    },
+  });
+  if (!gAnim.listChannels().length) gAnim.dispose();
+}
