@@ -80,9 +80,16 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
     const available = Math.floor(r.remaining / frameSize);
     if (available < numFrames) {
       if (available === 0) {
-        throw r.error(`header says ${numFrames} frame(s) of ${frameSize} bytes but not even one is present`, 'frames', 'TRUNCATED');
+        throw r.error(
+          `header says ${numFrames} frame(s) of ${frameSize} bytes but not even one is present`,
+          'frames',
+          'TRUNCATED',
+        );
       }
-      options.warnings?.warn('FILE_TRUNCATED', `${fileName ?? '_a.3d'}: header says ${numFrames} frames but only ${available} are whole; read those`);
+      options.warnings?.warn(
+        'FILE_TRUNCATED',
+        `${fileName ?? '_a.3d'}: header says ${numFrames} frames but only ${available} are whole; read those`,
+      );
       frameCount = available;
     }
   }
@@ -107,10 +114,16 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
   }
   const trailing = r.bytesCopy(r.remaining, 'trailing');
   if (trailing.length && frameCount === numFrames) {
-    options.warnings?.warn('FILE_TOO_LONG', `${fileName ?? '_a.3d'}: ${trailing.length} byte(s) after the last frame were ignored (kept for export)`);
+    options.warnings?.warn(
+      'FILE_TOO_LONG',
+      `${fileName ?? '_a.3d'}: ${trailing.length} byte(s) after the last frame were ignored (kept for export)`,
+    );
   }
   if (extra > 0) {
-    options.warnings?.warn('FRAME_PADDING', `${fileName ?? '_a.3d'}: every frame carries ${extra} extra byte(s) after its vertices (kept, not used)`);
+    options.warnings?.warn(
+      'FRAME_PADDING',
+      `${fileName ?? '_a.3d'}: every frame carries ${extra} extra byte(s) after its vertices (kept, not used)`,
+    );
   }
   return { numFrames, frameSize, layout, numVertices: nv, frameCount, packed, words, frameExtra, trailing };
 }
@@ -143,9 +156,14 @@ export function writeAniv(model: UnrealAniv): Uint8Array {
 }
 
 /** Raw integer positions (X, Y, Z in Unreal axes) of one frame: `3·numVertices` floats. */
-export function anivFrame(aniv: UnrealAniv, frame: number, out = new Float32Array(aniv.numVertices * 3)): Float32Array {
+export function anivFrame(
+  aniv: UnrealAniv,
+  frame: number,
+  out = new Float32Array(aniv.numVertices * 3),
+): Float32Array {
   const nv = aniv.numVertices;
-  if (aniv.layout === 'packed' && aniv.packed) return decodeUnrealPackedArray(aniv.packed.subarray(frame * nv, (frame + 1) * nv), out);
+  if (aniv.layout === 'packed' && aniv.packed)
+    return decodeUnrealPackedArray(aniv.packed.subarray(frame * nv, (frame + 1) * nv), out);
   if (aniv.words) return decodeDeusExArray(aniv.words.subarray(frame * nv * 4, (frame + 1) * nv * 4), out);
   return out;
 }

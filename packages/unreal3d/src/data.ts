@@ -103,7 +103,11 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
   const r = new ByteReader(bytes, { file: fileName });
   const header = r.scope('header', (): DataHeader => {
     if (r.remaining < DATA_HEADER_SIZE) {
-      throw r.error(`a _d.3d file starts with a ${DATA_HEADER_SIZE}-byte header; this one has ${r.remaining} byte(s)`, undefined, 'TRUNCATED');
+      throw r.error(
+        `a _d.3d file starts with a ${DATA_HEADER_SIZE}-byte header; this one has ${r.remaining} byte(s)`,
+        undefined,
+        'TRUNCATED',
+      );
     }
     return {
       numPolys: r.u16('numPolys'),
@@ -153,7 +157,10 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
   r.seek(o);
   const trailing = r.bytesCopy(r.remaining, 'trailing');
   if (trailing.length && n === header.numPolys) {
-    options.warnings?.warn('FILE_TOO_LONG', `${fileName ?? '_d.3d'}: ${trailing.length} byte(s) after the last triangle were ignored (kept for export)`);
+    options.warnings?.warn(
+      'FILE_TOO_LONG',
+      `${fileName ?? '_d.3d'}: ${trailing.length} byte(s) after the last triangle were ignored (kept for export)`,
+    );
   }
   return { header, polys, trailing };
 }
@@ -198,7 +205,16 @@ export function writeData(model: UnrealData): Uint8Array {
 
 /** A fresh header with zeroes in every field the engine ignores. */
 export function createDataHeader(numPolys: number, numVertices: number): DataHeader {
-  return { numPolys, numVertices, bogusRot: 0, bogusFrame: 0, bogusNorm: [0, 0, 0], fixScale: 0, unused: [0, 0, 0], padding: new Uint8Array(12) };
+  return {
+    numPolys,
+    numVertices,
+    bogusRot: 0,
+    bogusFrame: 0,
+    bogusNorm: [0, 0, 0],
+    fixScale: 0,
+    unused: [0, 0, 0],
+    padding: new Uint8Array(12),
+  };
 }
 
 /** Cheap structural check: 48-byte header, size ≈ 48 + 16·numPolys, sane counts. */

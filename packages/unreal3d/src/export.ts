@@ -1,4 +1,748 @@
-import type { Document } from '@gltf-transform/core';
-import type { ExportResult } from '@gltf-legacy/core';
-export interface UnrealExportOptions { name?: string }
-export async function exportUnreal(_doc: Document, _o: UnrealExportOptions): Promise<ExportResult> { throw new Error('todo'); }
+/**
+ * Mapping: glTF-Transform Document → Unreal file model → `NAME_d.3d`, `NAME_a.3d`, `NAME.uc`.
+ *
+ * Two paths:
+ * - native: a document this package imported (mesh extras `unreal3d`, `_UNREAL_VERTEX` attribute,
+ *   unchanged node placement) is written back exactly: same triangle order, vertex numbering,
+ *   frames, header fields and (when nothing changed) the same `.uc` text;
+ * - baked: any other document. Every mesh instance is merged, every animation sampled at `fps`
+ *   (node TRS, morph weights and skinning evaluated on the CPU) into vertex frames, and the
+ *   MESHMAP SCALE / MESH ORIGIN chosen so the animated bounds fill the integer range.
+ */
+import type { Animation, Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
+import { accessorFloats, ExportError, type ExportResult, WarningCollector } from '@gltf-legacy/core';
+import {
+  decodeByteUV,
+  encodeByteUV,
+  encodeDeusExArray,
+  encodeUnrealPackedArray,
+  UNREAL_X_MAX,
+  UNREAL_Z_MAX,
+} from '@gltf-legacy/quantize';
+import { type AnivLayout, type UnrealAniv, vertexStride, writeAniv } from './aniv.js';
+import { collectItems, poseAt, readTracks, restMirrored } from './bake.js';
+import {
+  createDataHeader,
+  createPolys,
+  PolyStyle,
+  PolyTypeFlag,
+  type UnrealData,
+  writeData,
+} from './data.js';
+import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from './import.js';
+import { placementTRS, type Placement } from './transform.js';
+import {
+  parseUc,
+  UC_KNOWN_KEYS,
+  type UcMesh,
+  type UcSequence,
+  type UcTexture,
+  ucMesh,
+  ucMeshSignature,
+  ucNumber,
+  writeUc,
+} from './uc.js';
+
+/** Options of {@link exportUnreal}. */
+export interface UnrealExportOptions {
+  /** Base name of the files: `NAME_d.3d`, `NAME_a.3d`, `NAME.uc` (default: the imported name, else `model`). */
+  name?: string;
+  /** Sampling rate for baked animations (frames per second, also the sequences' RATE). */
+  fps?: number;
+  /** `standard` (11/11/10 packed) or `deusex` (16-bit); default: as imported, else standard. */
+  variant?: 'standard' | 'deusex';
+  /** Always bake (ignore the native path). */
+  bake?: boolean;
+}
+
+export const UNREAL_EXPORT_DEFAULTS = {
+  name: 'model',
+  fps: 30,
+  variant: undefined as 'standard' | 'deusex' | undefined,
+  bake: false,
+};
+
+/** The file model written by an export. */
+export interface UnrealExportModel {
+  data: UnrealData;
+  aniv: UnrealAniv;
+  uc: UcMesh;
+  ucText: string;
+}
+
+const fromB64 = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : new Uint8Array(0));
+
+/** Identifier-safe name for UnrealScript (`Walk cycle` → `Walk_cycle`). */
+export function unrealName(s: string, fallback: string): string {
+  let out = s.replace(/[^A-Za-z0-9_]/g, '_');
+  if (!out) out = fallback;
+  if (/^[0-9]/.test(out)) out = `_${out}`;
+  return out;
+}
+
+function vertexLimit(layout: AnivLayout): number {
+  return Math.floor(0xffff / vertexStride(layout));
+}
+
+function layoutOf(variant: string | undefined, fallback: AnivLayout): AnivLayout {
+  if (variant === undefined) return fallback;
+  if (variant === 'deusex') return 'deusex';
+  if (variant === 'standard' || variant === 'packed') return 'packed';
+  throw new ExportError('BAD_OPTION', `unknown variant "${variant}" (use "standard" or "deusex")`);
+}
+
+function encodeFrames(
+  layout: AnivLayout,
+  raw: Float64Array,
+  pads?: number[],
+): { packed?: Uint32Array; words?: Int16Array; clamped: number } {
+  if (layout === 'packed') {
+    const { packed, clamped } = encodeUnrealPackedArray(raw);
+    return { packed, clamped };
+  }
+  const { words, clamped } = encodeDeusExArray(raw, pads);
+  return { words, clamped };
+}
+
+// ------------------------------------------------------------------ native path
+
+function findNativeMesh(doc: Document): { node: Node; mesh: Mesh; extras: UnrealMeshExtras } | null {
+  const meshNodes = doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => n.getMesh());
+  if (meshNodes.length !== 1) return null;
+  const node = meshNodes[0];
+  const mesh = node.getMesh() as Mesh;
+  const extras = (mesh.getExtras() as { unreal3d?: UnrealMeshExtras }).unreal3d;
+  if (!extras || typeof extras !== 'object' || !Array.isArray(extras.runs)) return null;
+  if (
+    !mesh
+      .listPrimitives()
+      .every((p) => p.getAttribute(VERTEX_ATTRIBUTE) && p.getAttribute('POSITION') && p.getIndices())
+  )
+    return null;
+  // The placement must be the one imported (else bake).
+  const trs = placementTRS(extras.placement);
+  const close = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+    Array.from(a).every((v, i) => Math.abs(v - b[i]) <= 1e-6 * Math.max(1, Math.abs(b[i])));
+  if (!close(node.getTranslation(), trs.translation) || !close(node.getScale(), trs.scale)) return null;
+  const r = node.getRotation();
+  const dot = Math.abs(
+    r[0] * trs.rotation[0] + r[1] * trs.rotation[1] + r[2] * trs.rotation[2] + r[3] * trs.rotation[3],
+  );
+  if (dot < 1 - 1e-9) return null;
+  if (
+    node.getParentNode() &&
+    !node
+      .getParentNode()
+      ?.getWorldMatrix()
+      .every((v, i) => v === [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1][i])
+  )
+    return null;
+  return { node, mesh, extras };
+}
+
+/** Sequences of a native document: from animation extras when the keys agree with them. */
+function nativeSequences(doc: Document, node: Node, frameCount: number): UcSequence[] | null {
+  const out: UcSequence[] = [];
+  for (const anim of doc.getRoot().listAnimations()) {
+    const ex = (
+      anim.getExtras() as {
+        unreal3d?: {
+          seq: string;
+          startFrame: number;
+          numFrames: number;
+          rate: number;
+          group?: string;
+          notifies?: { time: number; function: string }[];
+        };
+      }
+    ).unreal3d;
+    const ch = anim.listChannels().find((c) => c.getTargetNode() === node);
+    if (!ch) continue;
+    const input = ch.getSampler()?.getInput();
+    if (!ex || !input) return null;
+    const times = accessorFloats(input);
+    const rate = ex.rate > 0 && Number.isFinite(ex.rate) ? ex.rate : 30;
+    const num = Math.max(1, Math.min(ex.numFrames, frameCount - Math.min(ex.startFrame, frameCount - 1)));
+    const keys = num > 1 ? num + 1 : 1;
+    if (times.length !== keys) return null;
+    for (let k = 0; k < keys; k++) if (Math.abs(times[k] - k / rate) > 1e-4) return null;
+    if (ch.getTargetPath() === 'weights') {
+      const vals = accessorFloats(
+        ch.getSampler()?.getOutput() as NonNullable<
+          ReturnType<NonNullable<ReturnType<typeof ch.getSampler>>['getOutput']>
+        >,
+      );
+      const nt = frameCount - 1;
+      const start = Math.min(ex.startFrame, frameCount - 1);
+      for (let k = 0; k < keys; k++) {
+        const f = start + (k % num);
+        for (let j = 0; j < nt; j++)
+          if (Math.abs(vals[k * nt + j] - (j === f - 1 ? 1 : 0)) > 1e-6) return null;
+      }
+    }
+    const s: UcSequence = {
+      name: ex.seq,
+      startFrame: ex.startFrame,
+      numFrames: ex.numFrames,
+      rate: ex.rate,
+      notifies: ex.notifies ?? [],
+    };
+    if (ex.group !== undefined) s.group = ex.group;
+    out.push(s);
+  }
+  return out;
+}
+
+function exportNative(
+  doc: Document,
+  found: NonNullable<ReturnType<typeof findNativeMesh>>,
+  layout: AnivLayout,
+  name: string,
+  warnings: WarningCollector,
+): UnrealExportModel | null {
+  const { node, mesh, extras: E } = found;
+  const prims = mesh.listPrimitives();
+  const nv = E.numVertices;
+  const frameCount = (prims[0]?.listTargets().length ?? 0) + 1;
+  if (!prims.every((p) => p.listTargets().length === frameCount - 1)) return null;
+  const sequences = nativeSequences(doc, node, frameCount);
+  if (!sequences) return null;
+  if (layout !== E.layout) return null;
+
+  // Frames: raw integers per original vertex.
+  const raw = new Float64Array(frameCount * nv * 3);
+  const set = new Uint8Array(nv);
+  for (const p of prims) {
+    const pos = accessorFloats(
+      p.getAttribute('POSITION') as NonNullable<ReturnType<Primitive['getAttribute']>>,
+    );
+    const orig = accessorFloats(
+      p.getAttribute(VERTEX_ATTRIBUTE) as NonNullable<ReturnType<Primitive['getAttribute']>>,
+    );
+    const targets = p.listTargets().map((t) => {
+      const a = t.getAttribute('POSITION');
+      return a ? accessorFloats(a) : null;
+    });
+    for (let j = 0; j < orig.length; j++) {
+      const v = orig[j];
+      if (!(v >= 0 && v < nv)) return null;
+      set[v] = 1;
+      for (let f = 0; f < frameCount; f++) {
+        const d = f === 0 ? null : targets[f - 1];
+        const o = (f * nv + v) * 3;
+        raw[o] = pos[j * 3] + (d ? d[j * 3] : 0);
+        raw[o + 1] = pos[j * 3 + 2] + (d ? d[j * 3 + 2] : 0);
+        raw[o + 2] = pos[j * 3 + 1] + (d ? d[j * 3 + 1] : 0);
+      }
+    }
+  }
+  if (E.orphans && E.orphans.frames.length === frameCount) {
+    E.orphans.indices.forEach((v, k) => {
+      if (v < 0 || v >= nv) return;
+      set[v] = 1;
+      for (let f = 0; f < frameCount; f++) {
+        const o = (f * nv + v) * 3;
+        raw[o] = E.orphans?.frames[f][k * 3] ?? 0;
+        raw[o + 1] = E.orphans?.frames[f][k * 3 + 1] ?? 0;
+        raw[o + 2] = E.orphans?.frames[f][k * 3 + 2] ?? 0;
+      }
+    });
+  }
+  let missing = 0;
+  for (let v = 0; v < nv; v++) if (!set[v]) missing++;
+  if (missing)
+    warnings.warn(
+      'VERTEX_MISSING',
+      'vertices used by no triangle and not kept in extras were written at the origin',
+      missing,
+    );
+  let rounded = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const r = Math.round(raw[i]);
+    if (Math.abs(r - raw[i]) > 1e-3) rounded++;
+    raw[i] = r;
+  }
+  if (rounded)
+    warnings.warn(
+      'VALUE_QUANTIZED',
+      'vertex coordinates that were not whole Unreal units were rounded',
+      rounded,
+    );
+
+  // Triangles in the original order.
+  let total = E.weapons.length;
+  for (const p of prims) total += (p.getIndices()?.getCount() ?? 0) / 3;
+  const polys = createPolys(total);
+  const cursors = new Int32Array(prims.length);
+  const primData = prims.map((p) => {
+    const ex = ((
+      p.getExtras() as {
+        unreal3d?: { textureNum?: number; type?: number; flags?: number; color?: number; colors?: number[] };
+      }
+    ).unreal3d ?? {}) as {
+      textureNum?: number;
+      type?: number;
+      flags?: number;
+      color?: number;
+      colors?: number[];
+    };
+    return {
+      idx: accessorFloats(p.getIndices() as NonNullable<ReturnType<Primitive['getIndices']>>),
+      orig: accessorFloats(
+        p.getAttribute(VERTEX_ATTRIBUTE) as NonNullable<ReturnType<Primitive['getAttribute']>>,
+      ),
+      uv: p.getAttribute('TEXCOORD_0')
+        ? accessorFloats(p.getAttribute('TEXCOORD_0') as NonNullable<ReturnType<Primitive['getAttribute']>>)
+        : null,
+      ex,
+    };
+  });
+  let t = 0;
+  let weaponAt = 0;
+  const emit = (g: number) => {
+    const pd = primData[g];
+    const k = cursors[g]++;
+    if (k * 3 + 2 >= pd.idx.length) return false;
+    const corners = [pd.idx[k * 3], pd.idx[k * 3 + 2], pd.idx[k * 3 + 1]]; // undo the winding swap
+    for (let c = 0; c < 3; c++) {
+      const gv = corners[c];
+      polys.vertices[t * 3 + c] = pd.orig[gv];
+      polys.uvs[t * 6 + c * 2] = pd.uv ? encodeByteUV(pd.uv[gv * 2]) : 0;
+      polys.uvs[t * 6 + c * 2 + 1] = pd.uv ? encodeByteUV(pd.uv[gv * 2 + 1]) : 0;
+    }
+    polys.types[t] = pd.ex.type ?? 0;
+    polys.textures[t] = pd.ex.textureNum ?? 0;
+    polys.flags[t] = pd.ex.flags ?? 0;
+    polys.colors[t] = pd.ex.colors ? (pd.ex.colors[k] ?? 0) : (pd.ex.color ?? 0);
+    t++;
+    return true;
+  };
+  const emitWeapon = () => {
+    const w = E.weapons[weaponAt++];
+    if (!w) return;
+    polys.vertices.set(w.vertices, t * 3);
+    polys.uvs.set(w.uvs, t * 6);
+    polys.types[t] = w.type;
+    polys.colors[t] = w.color;
+    polys.textures[t] = w.texture;
+    polys.flags[t] = w.flags;
+    t++;
+  };
+  for (let r = 0; r + 1 < E.runs.length; r += 2) {
+    const g = E.runs[r];
+    for (let k = 0; k < E.runs[r + 1]; k++) {
+      if (g < 0) emitWeapon();
+      else if (g < prims.length) emit(g);
+    }
+  }
+  for (let g = 0; g < prims.length; g++) while (cursors[g] * 3 < primData[g].idx.length && emit(g));
+  while (weaponAt < E.weapons.length) emitWeapon();
+
+  const header = createDataHeader(E.numPolys ?? t, nv);
+  if (E.header) {
+    header.bogusRot = E.header.bogusRot;
+    header.bogusFrame = E.header.bogusFrame;
+    header.bogusNorm = [E.header.bogusNorm[0], E.header.bogusNorm[1], E.header.bogusNorm[2]];
+    header.fixScale = E.header.fixScale;
+    header.unused = [E.header.unused[0], E.header.unused[1], E.header.unused[2]];
+    header.padding = new Uint8Array(E.header.padding);
+  }
+  const data: UnrealData = { header, polys: sliceP(polys, t), trailing: fromB64(E.dataTrailing) };
+
+  const enc = encodeFrames(layout, raw, E.pads);
+  if (enc.clamped)
+    warnings.warn('VALUE_CLAMPED', 'vertex coordinates outside the packed range were clamped', enc.clamped);
+  const stride = vertexStride(layout);
+  const frameSize = E.frameSize ?? nv * stride;
+  const extraPer = frameSize - nv * stride;
+  const frameExtra = fromB64(E.frameExtra);
+  const aniv: UnrealAniv = {
+    numFrames: E.numFrames ?? frameCount,
+    frameSize,
+    layout,
+    numVertices: nv,
+    frameCount,
+    packed: enc.packed,
+    words: enc.words,
+    frameExtra:
+      frameExtra.length === extraPer * frameCount
+        ? frameExtra
+        : new Uint8Array(Math.max(0, extraPer) * frameCount),
+    trailing: fromB64(E.anivTrailing),
+  };
+
+  // The .uc.
+  const ucm: UcMesh = {
+    name: E.meshName,
+    unmirror: E.uc?.unmirror ?? false,
+    zeroTex: E.uc?.zeroTex ?? false,
+    origin: { ...E.placement.origin },
+    scale: [...E.placement.scale],
+    sequences,
+    textures:
+      E.uc?.textures ??
+      defaultTextures(
+        prims.map((p) => p.getMaterial()),
+        primData.map((p) => p.ex.textureNum ?? 0),
+      ),
+    directives: [],
+  };
+  let ucText: string | undefined;
+  const fileBase = (E as UnrealMeshExtras & { fileBase?: string }).fileBase;
+  if (E.uc?.text !== undefined && fileBase?.toLowerCase() === name.toLowerCase()) {
+    const orig = ucMesh(parseUc(E.uc.text), E.meshName);
+    const origSeq = orig.sequences.length ? orig : { ...orig, sequences: [] };
+    const mine = orig.sequences.length
+      ? ucm
+      : { ...ucm, sequences: ucm.sequences.filter((s) => !(s.name === 'All' && sequences.length === 1)) };
+    if (ucMeshSignature(origSeq) === ucMeshSignature(mine)) ucText = E.uc.text;
+  }
+  if (ucText === undefined) {
+    const extra = (E.uc?.directives ?? []).filter((line) => {
+      const d = parseUc(line).directives[0];
+      return d && !UC_KNOWN_KEYS.includes(`${d.command} ${d.action}`);
+    });
+    ucText = writeUc(ucm, { fileBase: name, extraDirectives: extra });
+  }
+  return { data, aniv, uc: ucm, ucText };
+}
+
+function sliceP(p: ReturnType<typeof createPolys>, n: number): ReturnType<typeof createPolys> {
+  if (p.types.length === n) return p;
+  return {
+    vertices: p.vertices.slice(0, n * 3),
+    types: p.types.slice(0, n),
+    colors: p.colors.slice(0, n),
+    uvs: p.uvs.slice(0, n * 6),
+    textures: p.textures.slice(0, n),
+    flags: p.flags.slice(0, n),
+  };
+}
+
+function defaultTextures(materials: (Material | null)[], slots: number[]): UcTexture[] {
+  const out: UcTexture[] = [];
+  materials.forEach((m, i) => {
+    const num = slots[i];
+    if (out.some((t) => t.num === num)) return;
+    out.push(textureFor(m, num));
+  });
+  return out;
+}
+
+function textureFor(m: Material | null, num: number): UcTexture {
+  const ex = (m?.getExtras() as { unreal3d?: { texture?: string; file?: string } } | undefined)?.unreal3d;
+  const name = unrealName(ex?.texture ?? m?.getName() ?? '', `Skin${num}`);
+  const t: UcTexture = { num, name };
+  const uri = m?.getBaseColorTexture()?.getURI();
+  const file = ex?.file ?? (uri ? uri.split(/[\\/]/).pop() : undefined);
+  if (file) t.file = file;
+  return t;
+}
+
+/** Poly `type` byte for a material (extras win; else from doubleSided / alpha mode / unlit). */
+export function polyTypeFor(m: Material | null): number {
+  const ex = (m?.getExtras() as { unreal3d?: { type?: number; modulated?: boolean } } | undefined)?.unreal3d;
+  if (ex && typeof ex.type === 'number') return ex.type & 0xff;
+  if (!m) return PolyStyle.NORMAL;
+  let type: number = m.getDoubleSided() ? PolyStyle.TWO_SIDED : PolyStyle.NORMAL;
+  if (m.getAlphaMode() === 'BLEND') type = ex?.modulated ? PolyStyle.MODULATED : PolyStyle.TRANSLUCENT;
+  else if (m.getAlphaMode() === 'MASK') type = PolyStyle.MASKED;
+  if (m.getExtension('KHR_materials_unlit')) type |= PolyTypeFlag.UNLIT;
+  return type;
+}
+
+// ------------------------------------------------------------------ baked path
+
+/** Scale and origin that fit `[min, max]` (Unreal world units) into ±`lim` with the most precision. */
+export function fitRange(min: number, max: number, lim: number): { scale: number; origin: number } {
+  if (!(max >= min)) return { scale: 1, origin: 0 };
+  const half = (max - min) / 2;
+  const center = (max + min) / 2;
+  if (half < 1e-12) return { scale: 1, origin: -center };
+  let scale = half / lim;
+  // A decimal that reads back exactly and is not smaller than needed.
+  let s = Number(scale.toPrecision(7));
+  if (s < scale) s = Number((scale * (1 + 1e-7)).toPrecision(7));
+  scale = s;
+  const origin = Number((-center / scale).toFixed(4));
+  return { scale, origin };
+}
+
+function exportBaked(
+  doc: Document,
+  layout: AnivLayout,
+  name: string,
+  fps: number,
+  warnings: WarningCollector,
+): UnrealExportModel {
+  const items = collectItems(doc, warnings, (n) => n.getName() === 'WeaponTriangle' && !n.getMesh());
+  let nv = 0;
+  for (const it of items) nv += it.positions.length / 3;
+  if (!items.length || nv === 0)
+    throw new ExportError('NO_GEOMETRY', 'the document has no triangle mesh to write');
+  const limit = vertexLimit(layout);
+  if (nv > limit) {
+    throw new ExportError(
+      'TOO_MANY_VERTICES',
+      `the merged mesh has ${nv} vertices; an Unreal ${layout === 'deusex' ? 'Deus Ex ' : ''}aniv frame holds at most ${limit} (its u16 frameSize is ${vertexStride(layout)} bytes per vertex)`,
+    );
+  }
+  if (items.some((it) => it.skin))
+    warnings.warn(
+      'SKIN_BAKED',
+      'skinned meshes were baked into vertex frames (Unreal 1 meshes have no bones)',
+    );
+
+  // Frames: one sequence per animation, sampled at fps.
+  const anims: Animation[] = doc.getRoot().listAnimations();
+  const samples: { tracks: ReturnType<typeof readTracks> | null; t: number }[] = [];
+  const sequences: UcSequence[] = [];
+  const usedNames = new Set<string>();
+  for (const anim of anims) {
+    const tracks = readTracks(anim);
+    if (!tracks.channels.length) continue;
+    const n = Math.max(1, Math.round(tracks.duration * fps));
+    let seqName = unrealName(anim.getName(), `Anim${sequences.length}`);
+    while (usedNames.has(seqName.toLowerCase())) seqName += '_';
+    usedNames.add(seqName.toLowerCase());
+    sequences.push({ name: seqName, startFrame: samples.length, numFrames: n, rate: fps, notifies: [] });
+    for (let i = 0; i < n; i++) samples.push({ tracks, t: i / fps });
+    const sampled = tracks.channels.some(
+      (c) =>
+        c.data.times.length > 1 &&
+        (c.data.interpolation !== 'LINEAR' || Math.abs((c.data.times[1] - c.data.times[0]) * fps - 1) > 1e-3),
+    );
+    if (sampled)
+      warnings.warn(
+        'ANIMATION_RESAMPLED',
+        `animations were resampled at ${fps} fps (Unreal vertex frames interpolate linearly)`,
+      );
+  }
+  if (!samples.length) {
+    samples.push({ tracks: null, t: 0 });
+    sequences.push({ name: 'All', startFrame: 0, numFrames: 1, rate: fps, notifies: [] });
+  }
+  if (samples.length > 0xffff)
+    throw new ExportError(
+      'TOO_MANY_FRAMES',
+      `${samples.length} frames exceed the 65535 an aniv file can hold; lower --fps`,
+    );
+
+  const frameCount = samples.length;
+  const world = new Float64Array(frameCount * nv * 3); // Unreal axes, world units
+  const tmp = new Float64Array(nv * 3);
+  for (let f = 0; f < frameCount; f++) {
+    poseAt(items, samples[f].tracks, samples[f].t, tmp);
+    const o = f * nv * 3;
+    for (let i = 0; i < nv; i++) {
+      world[o + i * 3] = tmp[i * 3];
+      world[o + i * 3 + 1] = tmp[i * 3 + 2];
+      world[o + i * 3 + 2] = tmp[i * 3 + 1];
+    }
+  }
+  let bad = 0;
+  for (let i = 0; i < world.length; i++) {
+    if (!Number.isFinite(world[i])) {
+      world[i] = 0;
+      bad++;
+    }
+  }
+  if (bad) warnings.warn('VALUE_INVALID', 'non-finite vertex coordinates were written as 0', bad);
+
+  // Bounds → scale and origin per axis.
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < world.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      const v = world[i + c];
+      if (v < min[c]) min[c] = v;
+      if (v > max[c]) max[c] = v;
+    }
+  }
+  const lims = layout === 'packed' ? [UNREAL_X_MAX, UNREAL_X_MAX, UNREAL_Z_MAX] : [32767, 32767, 32767];
+  const fit = [0, 1, 2].map((c) => fitRange(min[c], max[c], lims[c]));
+  const placement: Placement = {
+    scale: [fit[0].scale, fit[1].scale, fit[2].scale],
+    origin: { x: fit[0].origin, y: fit[1].origin, z: fit[2].origin, pitch: 0, yaw: 0, roll: 0 },
+  };
+  const raw = new Float64Array(world.length);
+  let worst = 0;
+  for (let i = 0; i < world.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      const s = fit[c].scale;
+      const o = fit[c].origin;
+      const q = Math.round(world[i + c] / s + o);
+      raw[i + c] = q;
+      const err = Math.abs(s * (q - o) - world[i + c]);
+      if (err > worst) worst = err;
+    }
+  }
+  warnings.warn(
+    'VALUE_QUANTIZED',
+    `positions were quantized to the ${layout === 'packed' ? '11/11/10-bit' : '16-bit'} grid (MESHMAP SCALE ${placement.scale.map((v) => ucNumber(v)).join(' ')}); worst error ${worst.toPrecision(3)} units`,
+  );
+
+  // Materials → texture slots.
+  const slots = new Map<Material | null, number>();
+  const textures: UcTexture[] = [];
+  let droppedImages = 0;
+  for (const it of items) {
+    const m = it.prim.getMaterial();
+    if (slots.has(m)) continue;
+    const ex = (m?.getExtras() as { unreal3d?: { textureNum?: number } } | undefined)?.unreal3d;
+    let num = typeof ex?.textureNum === 'number' ? ex.textureNum : slots.size;
+    while ([...slots.values()].includes(num) && typeof ex?.textureNum !== 'number') num++;
+    if (num > 255)
+      throw new ExportError('TOO_MANY_MATERIALS', 'an Unreal mesh has at most 256 texture slots');
+    slots.set(m, num);
+    if (!textures.some((t) => t.num === num)) textures.push(textureFor(m, num));
+    if (m?.getBaseColorTexture()) droppedImages++;
+  }
+  if (droppedImages)
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      'texture images are not written: the .uc names them (TEXTURE IMPORT); convert them to .pcx/.bmp yourself',
+      droppedImages,
+    );
+
+  // Triangles.
+  let tris = 0;
+  for (const it of items) tris += it.indices.length / 3;
+  if (tris > 0xffff)
+    throw new ExportError('TOO_MANY_TRIANGLES', `${tris} triangles exceed the 65535 a _d.3d can hold`);
+  const polys = createPolys(tris);
+  let t = 0;
+  let uvErr = 0;
+  let uvClamped = 0;
+  let noUv = 0;
+  const uvByte = (u: number) => {
+    const b = encodeByteUV(u);
+    if (u < 0 || u >= 1 + 1 / 512) uvClamped++;
+    else {
+      const e = Math.abs(decodeByteUV(b) - u);
+      if (e > uvErr) uvErr = e;
+    }
+    return b;
+  };
+  for (const it of items) {
+    const m = it.prim.getMaterial();
+    const type = polyTypeFor(m);
+    const tex = slots.get(m) ?? 0;
+    const flagsByte =
+      ((m?.getExtras() as { unreal3d?: { flags?: number } } | undefined)?.unreal3d?.flags ?? 0) & 0xff;
+    const mirrored = !it.skin && restMirrored(it.node);
+    if (!it.uvs) noUv++;
+    const idx = it.indices;
+    for (let k = 0; k + 2 < idx.length; k += 3) {
+      const corners = mirrored ? [idx[k], idx[k + 1], idx[k + 2]] : [idx[k], idx[k + 2], idx[k + 1]];
+      for (let c = 0; c < 3; c++) {
+        const v = corners[c];
+        polys.vertices[t * 3 + c] = it.base + v;
+        polys.uvs[t * 6 + c * 2] = it.uvs ? uvByte(it.uvs[v * 2]) : 0;
+        polys.uvs[t * 6 + c * 2 + 1] = it.uvs ? uvByte(it.uvs[v * 2 + 1]) : 0;
+      }
+      polys.types[t] = type;
+      polys.textures[t] = tex;
+      t++;
+    }
+    void flagsByte;
+  }
+  if (uvErr > 0)
+    warnings.warn(
+      'VALUE_QUANTIZED',
+      `texture coordinates were quantized to bytes (1/256); worst error ${uvErr.toPrecision(3)}`,
+    );
+  if (uvClamped)
+    warnings.warn(
+      'UV_CLAMPED',
+      'texture coordinates outside [0, 1) were clamped (Unreal byte UVs cannot tile)',
+      uvClamped,
+    );
+  if (noUv) warnings.warn('ATTRIBUTE_DROPPED', 'primitives without TEXCOORD_0 got UV 0,0', noUv);
+  if (items.some((it) => it.prim.getAttribute('NORMAL')))
+    warnings.warn('ATTRIBUTE_DROPPED', 'normals are not stored (the engine computes them)');
+  if (items.some((it) => it.prim.getAttribute('COLOR_0')))
+    warnings.warn('ATTRIBUTE_DROPPED', 'vertex colors cannot be stored');
+
+  const enc = encodeFrames(layout, raw);
+  const data: UnrealData = { header: createDataHeader(t, nv), polys, trailing: new Uint8Array(0) };
+  const aniv: UnrealAniv = {
+    numFrames: frameCount,
+    frameSize: nv * vertexStride(layout),
+    layout,
+    numVertices: nv,
+    frameCount,
+    packed: enc.packed,
+    words: enc.words,
+    frameExtra: new Uint8Array(0),
+    trailing: new Uint8Array(0),
+  };
+  const meshName = unrealName(name, 'model');
+  const ucm: UcMesh = {
+    name: meshName,
+    unmirror: false,
+    zeroTex: false,
+    origin: placement.origin,
+    scale: placement.scale,
+    sequences,
+    textures,
+    directives: [],
+  };
+  return { data, aniv, uc: ucm, ucText: writeUc(ucm, { fileBase: name }) };
+}
+
+/**
+ * Converts a Document to the Unreal file model (see module doc for the two paths).
+ *
+ * ```ts
+ * const model = exportUnrealModel(doc, { name: 'Fox', fps: 30 }, warnings);
+ * model.aniv.numFrames; // one frame per sample of every clip
+ * ```
+ */
+export function exportUnrealModel(
+  doc: Document,
+  options: UnrealExportOptions = {},
+  warnings = new WarningCollector(),
+): UnrealExportModel {
+  const native = options.bake ? null : findNativeMesh(doc);
+  const E = native?.extras as (UnrealMeshExtras & { fileBase?: string }) | undefined;
+  const name = options.name ?? E?.fileBase ?? UNREAL_EXPORT_DEFAULTS.name;
+  const fps = options.fps ?? UNREAL_EXPORT_DEFAULTS.fps;
+  if (!(fps > 0 && fps <= 1000)) throw new ExportError('BAD_OPTION', `fps must be in (0, 1000], got ${fps}`);
+  const layout = layoutOf(options.variant, E?.layout ?? 'packed');
+  if (native) {
+    const local = new WarningCollector();
+    const model = exportNative(doc, native, layout, name, local);
+    if (model) {
+      warnings.merge(local);
+      return model;
+    }
+  }
+  return exportBaked(doc, layout, name, fps, warnings);
+}
+
+/**
+ * Exports a Document as `NAME_d.3d`, `NAME_a.3d` and `NAME.uc`.
+ *
+ * ```ts
+ * const { files, warnings } = await exportUnreal(doc, { name: 'Fox', fps: 30 });
+ * files.get('Fox_d.3d');
+ * ```
+ */
+export async function exportUnreal(doc: Document, options: UnrealExportOptions = {}): Promise<ExportResult> {
+  const warnings = new WarningCollector();
+  const model = exportUnrealModel(doc, options, warnings);
+  const name =
+    options.name ??
+    (doc.getRoot().listMeshes()[0]?.getExtras() as { unreal3d?: { fileBase?: string } })?.unreal3d
+      ?.fileBase ??
+    UNREAL_EXPORT_DEFAULTS.name;
+  const files = new Map<string, Uint8Array>();
+  files.set(`${name}_d.3d`, writeData(model.data));
+  files.set(`${name}_a.3d`, writeAniv(model.aniv));
+  files.set(`${name}.uc`, new TextEncoder().encode(model.ucText));
+  return { files, warnings: warnings.list() };
+}

@@ -61,10 +61,13 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     }
     found ??= find(files, `${meshBase(main)}_d.3d`);
     if (!found) {
-      throw new FormatError('a .uc class file holds no geometry: convert the NAME_d.3d it imports (with NAME_a.3d and the .uc beside it)', {
-        code: 'NEEDS_DATA_FILE',
-        file: main,
-      });
+      throw new FormatError(
+        'a .uc class file holds no geometry: convert the NAME_d.3d it imports (with NAME_a.3d and the .uc beside it)',
+        {
+          code: 'NEEDS_DATA_FILE',
+          file: main,
+        },
+      );
     }
     [mainName, mainBytes] = found;
   } else if (/_a\.3d$/i.test(main) || !looksLikeData(mainBytes)) {
@@ -85,7 +88,11 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
 
   // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
   let ucInfo: { file: string; text: string; meshName: string } | undefined;
-  const ordered = [...ucs].sort((a, b) => Number(lower(baseName(b[0])) === `${lower(base)}.uc`) - Number(lower(baseName(a[0])) === `${lower(base)}.uc`));
+  const ordered = [...ucs].sort(
+    (a, b) =>
+      Number(lower(baseName(b[0])) === `${lower(base)}.uc`) -
+      Number(lower(baseName(a[0])) === `${lower(base)}.uc`),
+  );
   for (const [file, text] of ordered) {
     const meshName = ucMeshForFile(parseUc(text), baseName(mainName));
     if (meshName) {
@@ -94,17 +101,33 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     }
   }
   for (const [file] of ucs) {
-    if (file !== ucInfo?.file) warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
+    if (file !== ucInfo?.file)
+      warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
   }
   const uc = ucInfo ? ucMesh(parseUc(ucInfo.text), ucInfo.meshName) : undefined;
 
   const anivEntry = find(files, uc?.anivFile) ?? find(files, `${base}_a.3d`);
   if (!anivEntry) {
-    throw new FormatError(`the vertex positions live in ${base}_a.3d, which was not given beside ${baseName(mainName)}`, {
-      code: 'MISSING_ANIV',
-      file: mainName,
-    });
+    throw new FormatError(
+      `the vertex positions live in ${base}_a.3d, which was not given beside ${baseName(mainName)}`,
+      {
+        code: 'MISSING_ANIV',
+        file: mainName,
+      },
+    );
   }
-  const aniv: UnrealAniv = readAniv(anivEntry[1], baseName(anivEntry[0]), { numVertices: data.header.numVertices, warnings });
-  return { data, aniv, uc, ucText: ucInfo?.text, name: uc?.name ?? base, dataFile: baseName(mainName), anivFile: baseName(anivEntry[0]) };
+  const aniv: UnrealAniv = readAniv(anivEntry[1], baseName(anivEntry[0]), {
+    numVertices: data.header.numVertices,
+    warnings,
+  });
+  return {
+    data,
+    aniv,
+    uc,
+    ucText: ucInfo?.text,
+    name: uc?.name ?? base,
+    dataFile: baseName(mainName),
+    anivFile: baseName(anivEntry[0]),
+    fileBase: base,
+  };
 }

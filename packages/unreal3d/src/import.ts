@@ -33,19 +33,36 @@ export interface UnrealMeshFiles {
   name: string;
   dataFile?: string;
   anivFile?: string;
+  /** Base name of the files (`mar_rifle` for `mar_rifle_d.3d`), the default export name. */
+  fileBase?: string;
 }
 
 /** Extras stored on the glTF mesh (`mesh.extras.unreal3d`), enough for a byte-exact export. */
 export interface UnrealMeshExtras {
   meshName: string;
+  fileBase?: string;
   /** Primitive index per run of triangles (−1 = weapon triangle), and run lengths: [g, n, g, n, …]. */
   runs: number[];
   /** Raw weapon triangles in file order. */
-  weapons: { vertices: number[]; type: number; color: number; uvs: number[]; texture: number; flags: number }[];
+  weapons: {
+    vertices: number[];
+    type: number;
+    color: number;
+    uvs: number[];
+    texture: number;
+    flags: number;
+  }[];
   /** Vertices no rendered triangle uses: indices and their raw X, Y, Z per frame. */
   orphans?: { indices: number[]; frames: number[][] };
   /** Header fields the engine ignores, when not zero. */
-  header?: { bogusRot: number; bogusFrame: number; bogusNorm: number[]; fixScale: number; unused: number[]; padding: number[] };
+  header?: {
+    bogusRot: number;
+    bogusFrame: number;
+    bogusNorm: number[];
+    fixScale: number;
+    unused: number[];
+    padding: number[];
+  };
   /** Header count fields when they differ from the data present (truncated files). */
   numPolys?: number;
   numFrames?: number;
@@ -60,7 +77,13 @@ export interface UnrealMeshExtras {
   numVertices: number;
   placement: Placement;
   /** `.uc`: the mesh's directives (raw lines) and the full text it came from. */
-  uc?: { text?: string; directives: string[]; unmirror: boolean; zeroTex: boolean; textures: { num: number; name: string; file?: string }[] };
+  uc?: {
+    text?: string;
+    directives: string[];
+    unmirror: boolean;
+    zeroTex: boolean;
+    textures: { num: number; name: string; file?: string }[];
+  };
 }
 
 const b64 = (u: Uint8Array) => Buffer.from(u).toString('base64');
@@ -74,7 +97,11 @@ const b64 = (u: Uint8Array) => Buffer.from(u).toString('base64');
  * const doc = importUnreal({ data, aniv, uc, name: 'box' }, { frames: 'all' }, warnings);
  * ```
  */
-export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOptions = {}, warnings = new WarningCollector()): Document {
+export function importUnreal(
+  files: UnrealMeshFiles,
+  options: UnrealImportOptions = {},
+  warnings = new WarningCollector(),
+): Document {
   const opts = { ...UNREAL_IMPORT_DEFAULTS, ...options };
   const { data, aniv, uc } = files;
   const nv = data.header.numVertices;
@@ -86,7 +113,11 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     });
   }
   if (aniv.frameCount < 1) {
-    throw new FormatError('the _a.3d holds no frame', { code: 'NO_FRAMES', file: files.anivFile, field: 'header.numFrames' });
+    throw new FormatError('the _a.3d holds no frame', {
+      code: 'NO_FRAMES',
+      file: files.anivFile,
+      field: 'header.numFrames',
+    });
   }
   const meshName = uc?.name ?? files.name;
   const frameCount = opts.frames === 'first' ? 1 : aniv.frameCount;
@@ -157,7 +188,8 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     if ((slotTypes.get(tex)?.size ?? 0) > 1) name += `_type${type}`;
     const m = doc.createMaterial(name).setMetallicFactor(0).setRoughnessFactor(1);
     if (style !== PolyStyle.NORMAL) m.setDoubleSided(true);
-    if (style === PolyStyle.TRANSLUCENT || style === PolyStyle.MODULATED || style === PolyStyle.ALPHA_BLEND) m.setAlphaMode('BLEND');
+    if (style === PolyStyle.TRANSLUCENT || style === PolyStyle.MODULATED || style === PolyStyle.ALPHA_BLEND)
+      m.setAlphaMode('BLEND');
     if (style === PolyStyle.MASKED) m.setAlphaMode('MASK').setAlphaCutoff(0.5);
     if (type & PolyTypeFlag.UNLIT) {
       m.setExtension('KHR_materials_unlit', unlitExt.createUnlit());
@@ -229,9 +261,25 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     const prim = doc
       .createPrimitive()
       .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buffer))
-      .setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(uvOut.subarray(0, vcount * 2)).setBuffer(buffer))
-      .setAttribute(VERTEX_ATTRIBUTE, doc.createAccessor().setType('SCALAR').setArray(orig.slice(0, vcount)).setBuffer(buffer))
-      .setIndices(doc.createAccessor().setType('SCALAR').setArray(vcount < 65536 ? new Uint16Array(idx) : idx).setBuffer(buffer))
+      .setAttribute(
+        'TEXCOORD_0',
+        doc
+          .createAccessor()
+          .setType('VEC2')
+          .setArray(uvOut.subarray(0, vcount * 2))
+          .setBuffer(buffer),
+      )
+      .setAttribute(
+        VERTEX_ATTRIBUTE,
+        doc.createAccessor().setType('SCALAR').setArray(orig.slice(0, vcount)).setBuffer(buffer),
+      )
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(vcount < 65536 ? new Uint16Array(idx) : idx)
+          .setBuffer(buffer),
+      )
       .setMaterial(materialFor(tex, type));
     const pextra: Record<string, unknown> = { textureNum: tex, type, flags: flag };
     if (mixedColor) pextra.colors = triColors;
@@ -246,7 +294,9 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
         d[j * 3 + 1] = fr[o + 2] - base[o + 2];
         d[j * 3 + 2] = fr[o + 1] - base[o + 1];
       }
-      const target = doc.createPrimitiveTarget(`Frame${f}`).setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer));
+      const target = doc
+        .createPrimitiveTarget(`Frame${f}`)
+        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer));
       prim.addTarget(target);
     }
     mesh.addPrimitive(prim);
@@ -260,19 +310,47 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     origin: uc ? { ...uc.origin } : { x: 0, y: 0, z: 0, pitch: 0, yaw: 0, roll: 0 },
   };
   if (uc?.unmirror) placement.unmirror = true;
-  const extras: UnrealMeshExtras = { meshName, runs, weapons, numVertices: nv, layout: aniv.layout, placement };
+  const extras: UnrealMeshExtras = {
+    meshName,
+    runs,
+    weapons,
+    numVertices: nv,
+    layout: aniv.layout,
+    placement,
+  };
+  if (files.fileBase) extras.fileBase = files.fileBase;
   if (targetNames.length) mesh.setExtras({ targetNames });
   const orphanIdx: number[] = [];
   for (let v = 0; v < nv; v++) if (!used[v]) orphanIdx.push(v);
   if (orphanIdx.length) {
     extras.orphans = {
       indices: orphanIdx,
-      frames: Array.from({ length: frameCount }, (_, f) => orphanIdx.flatMap((v) => [all[(f * nv + v) * 3], all[(f * nv + v) * 3 + 1], all[(f * nv + v) * 3 + 2]])),
+      frames: Array.from({ length: frameCount }, (_, f) =>
+        orphanIdx.flatMap((v) => [
+          all[(f * nv + v) * 3],
+          all[(f * nv + v) * 3 + 1],
+          all[(f * nv + v) * 3 + 2],
+        ]),
+      ),
     };
   }
   const h = data.header;
-  if (h.bogusRot || h.bogusFrame || h.fixScale || h.bogusNorm.some((x) => x) || h.unused.some((x) => x) || h.padding.some((x) => x)) {
-    extras.header = { bogusRot: h.bogusRot, bogusFrame: h.bogusFrame, bogusNorm: [...h.bogusNorm], fixScale: h.fixScale, unused: [...h.unused], padding: Array.from(h.padding) };
+  if (
+    h.bogusRot ||
+    h.bogusFrame ||
+    h.fixScale ||
+    h.bogusNorm.some((x) => x) ||
+    h.unused.some((x) => x) ||
+    h.padding.some((x) => x)
+  ) {
+    extras.header = {
+      bogusRot: h.bogusRot,
+      bogusFrame: h.bogusFrame,
+      bogusNorm: [...h.bogusNorm],
+      fixScale: h.fixScale,
+      unused: [...h.unused],
+      padding: Array.from(h.padding),
+    };
   }
   if (h.numPolys !== n) extras.numPolys = h.numPolys;
   if (opts.frames === 'all') {
@@ -283,7 +361,11 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     if (aniv.words) {
       let any = false;
       for (let i = 3; i < aniv.words.length; i += 4) if (aniv.words[i]) any = true;
-      if (any) extras.pads = Array.from({ length: aniv.words.length / 4 }, (_, i) => (aniv.words as Int16Array)[i * 4 + 3]);
+      if (any)
+        extras.pads = Array.from(
+          { length: aniv.words.length / 4 },
+          (_, i) => (aniv.words as Int16Array)[i * 4 + 3],
+        );
     }
   }
   if (data.trailing.length) extras.dataTrailing = b64(data.trailing);
@@ -300,7 +382,12 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
 
   // ---- node
   const trs = placementTRS(placement);
-  const node = doc.createNode(meshName).setMesh(mesh).setTranslation(trs.translation).setRotation(trs.rotation).setScale(trs.scale);
+  const node = doc
+    .createNode(meshName)
+    .setMesh(mesh)
+    .setTranslation(trs.translation)
+    .setRotation(trs.rotation)
+    .setScale(trs.scale);
   scene.addChild(node);
 
   // ---- weapon triangle
@@ -322,27 +409,45 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
     weaponNode = doc.createNode('WeaponTriangle').setTranslation(w0.translation).setRotation(w0.rotation);
     weaponNode.setExtras({ unreal3d: { weaponTriangle: true } });
     scene.addChild(weaponNode);
-    if (weapons.length > 1) warnings.warn('WEAPON_TRIANGLES', `${weapons.length} weapon triangles; the WeaponTriangle node follows the first`);
+    if (weapons.length > 1)
+      warnings.warn(
+        'WEAPON_TRIANGLES',
+        `${weapons.length} weapon triangles; the WeaponTriangle node follows the first`,
+      );
   }
 
   // ---- animations
   if (opts.frames === 'all') {
-    const seqs: UcSequence[] = uc?.sequences.length ? uc.sequences : [{ name: 'All', startFrame: 0, numFrames: frameCount, rate: 30, notifies: [] }];
-    if (!uc) warnings.warn('UC_MISSING', `no .uc names ${meshName}: one animation "All" of ${frameCount} frames at 30 fps, scale 1`);
+    const seqs: UcSequence[] = uc?.sequences.length
+      ? uc.sequences
+      : [{ name: 'All', startFrame: 0, numFrames: frameCount, rate: 30, notifies: [] }];
+    if (!uc)
+      warnings.warn(
+        'UC_MISSING',
+        `no .uc names ${meshName}: one animation "All" of ${frameCount} frames at 30 fps, scale 1`,
+      );
     const usedNames = new Set<string>();
     for (const s of seqs) {
       let name = s.name || 'Sequence';
       while (usedNames.has(name)) name += '_';
       usedNames.add(name);
       const anim = doc.createAnimation(name);
-      const ex: Record<string, unknown> = { seq: s.name, startFrame: s.startFrame, numFrames: s.numFrames, rate: s.rate };
+      const ex: Record<string, unknown> = {
+        seq: s.name,
+        startFrame: s.startFrame,
+        numFrames: s.numFrames,
+        rate: s.rate,
+      };
       if (s.group !== undefined) ex.group = s.group;
       if (s.notifies.length) ex.notifies = s.notifies;
       anim.setExtras({ unreal3d: ex });
       const rate = s.rate > 0 && Number.isFinite(s.rate) ? s.rate : 30;
       let num = Math.max(1, s.numFrames);
       if (s.startFrame + num > frameCount) {
-        warnings.warn('SEQUENCE_OUT_OF_RANGE', `sequence ${s.name} (frames ${s.startFrame}..${s.startFrame + s.numFrames - 1}) runs past the ${frameCount} frame(s) of the _a.3d; clamped`);
+        warnings.warn(
+          'SEQUENCE_OUT_OF_RANGE',
+          `sequence ${s.name} (frames ${s.startFrame}..${s.startFrame + s.numFrames - 1}) runs past the ${frameCount} frame(s) of the _a.3d; clamped`,
+        );
         num = Math.max(1, frameCount - s.startFrame);
       }
       const start = Math.min(s.startFrame, frameCount - 1);
@@ -358,8 +463,16 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
         const nt = frameCount - 1;
         const out = new Float32Array(keys * nt);
         for (let k = 0; k < keys; k++) if (frameOfKey[k] > 0) out[k * nt + frameOfKey[k] - 1] = 1;
-        const sampler = doc.createAnimationSampler().setInput(input).setOutput(doc.createAccessor().setArray(out).setBuffer(buffer)).setInterpolation('LINEAR');
-        anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
+        const sampler = doc
+          .createAnimationSampler()
+          .setInput(input)
+          .setOutput(doc.createAccessor().setArray(out).setBuffer(buffer))
+          .setInterpolation('LINEAR');
+        anim
+          .addSampler(sampler)
+          .addChannel(
+            doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler),
+          );
       }
       if (weaponNode) {
         const tr = new Float32Array(keys * 3);
@@ -369,19 +482,39 @@ export function importUnreal(files: UnrealMeshFiles, options: UnrealImportOption
           tr.set(wf.translation, k * 3);
           rot.set(wf.rotation, k * 4);
         }
-        const st = doc.createAnimationSampler().setInput(input).setOutput(doc.createAccessor().setType('VEC3').setArray(tr).setBuffer(buffer)).setInterpolation('LINEAR');
-        const sr = doc.createAnimationSampler().setInput(input).setOutput(doc.createAccessor().setType('VEC4').setArray(rot).setBuffer(buffer)).setInterpolation('LINEAR');
+        const st = doc
+          .createAnimationSampler()
+          .setInput(input)
+          .setOutput(doc.createAccessor().setType('VEC3').setArray(tr).setBuffer(buffer))
+          .setInterpolation('LINEAR');
+        const sr = doc
+          .createAnimationSampler()
+          .setInput(input)
+          .setOutput(doc.createAccessor().setType('VEC4').setArray(rot).setBuffer(buffer))
+          .setInterpolation('LINEAR');
         anim.addSampler(st).addSampler(sr);
-        anim.addChannel(doc.createAnimationChannel().setTargetNode(weaponNode).setTargetPath('translation').setSampler(st));
-        anim.addChannel(doc.createAnimationChannel().setTargetNode(weaponNode).setTargetPath('rotation').setSampler(sr));
+        anim.addChannel(
+          doc.createAnimationChannel().setTargetNode(weaponNode).setTargetPath('translation').setSampler(st),
+        );
+        anim.addChannel(
+          doc.createAnimationChannel().setTargetNode(weaponNode).setTargetPath('rotation').setSampler(sr),
+        );
       }
       if (!anim.listChannels().length) {
         // A single-frame mesh has no morph targets: a constant channel on the mesh node keeps
         // one glTF animation per sequence (glTF animations need at least one channel).
         const tr = new Float32Array(keys * 3);
         for (let k = 0; k < keys; k++) tr.set(trs.translation, k * 3);
-        const st = doc.createAnimationSampler().setInput(input).setOutput(doc.createAccessor().setType('VEC3').setArray(tr).setBuffer(buffer)).setInterpolation('LINEAR');
-        anim.addSampler(st).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(st));
+        const st = doc
+          .createAnimationSampler()
+          .setInput(input)
+          .setOutput(doc.createAccessor().setType('VEC3').setArray(tr).setBuffer(buffer))
+          .setInterpolation('LINEAR');
+        anim
+          .addSampler(st)
+          .addChannel(
+            doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(st),
+          );
       }
     }
   }

@@ -2,7 +2,14 @@
  * @gltf-legacy/unreal3d — Unreal Engine 1 vertex meshes (`NAME_d.3d`, `NAME_a.3d`, `NAME.uc`)
  * to glTF 2.0 and back.
  */
-import { type FileSet, type ImportOptions, type InspectSection, type LegacyFormat, mainFile, WarningCollector } from '@gltf-legacy/core';
+import {
+  type FileSet,
+  type ImportOptions,
+  type InspectSection,
+  type LegacyFormat,
+  mainFile,
+  WarningCollector,
+} from '@gltf-legacy/core';
 import { anivPositions } from './aniv.js';
 import { looksLikeData } from './data.js';
 import { exportUnreal, type UnrealExportOptions } from './export.js';
@@ -28,7 +35,11 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   const warnings = new WarningCollector();
   const [main] = mainFile(files, options);
   const mesh = loadMeshFiles(files, main, warnings);
-  const document = importUnreal(mesh, { frames: options.frames === 'first' || options.static === true ? 'first' : 'all' }, warnings);
+  const document = importUnreal(
+    mesh,
+    { frames: options.frames === 'first' || options.static === true ? 'first' : 'all' },
+    warnings,
+  );
   return { document, warnings: warnings.list() };
 }
 
@@ -54,7 +65,12 @@ function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[
   const sections: InspectSection[] = [
     {
       title: `${m.dataFile} (data)`,
-      facts: { numPolys: data.header.numPolys, numVertices: data.header.numVertices, trianglesPresent: data.polys.types.length, trailingBytes: data.trailing.length },
+      facts: {
+        numPolys: data.header.numPolys,
+        numVertices: data.header.numVertices,
+        trianglesPresent: data.polys.types.length,
+        trailingBytes: data.trailing.length,
+      },
       columns: ['texture / type / flags', 'triangles'],
       rows: [...styles].map(([k, v]) => [k, v]),
     },
@@ -73,13 +89,28 @@ function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[
   if (uc) {
     sections.push({
       title: `.uc mesh ${uc.name}`,
-      facts: { scale: uc.scale.join(' '), origin: `${uc.origin.x} ${uc.origin.y} ${uc.origin.z}`, rotOrigin: `${uc.origin.pitch} ${uc.origin.yaw} ${uc.origin.roll}`, directives: uc.directives.length },
+      facts: {
+        scale: uc.scale.join(' '),
+        origin: `${uc.origin.x} ${uc.origin.y} ${uc.origin.z}`,
+        rotOrigin: `${uc.origin.pitch} ${uc.origin.yaw} ${uc.origin.roll}`,
+        directives: uc.directives.length,
+      },
       columns: ['sequence', 'start', 'frames', 'rate'],
       rows: uc.sequences.map((s) => [s.name, s.startFrame, s.numFrames, s.rate]),
     });
-    if (uc.textures.length) sections.push({ title: 'skins', columns: ['num', 'texture', 'file'], rows: uc.textures.map((t) => [t.num, t.name, t.file ?? '']) });
+    if (uc.textures.length)
+      sections.push({
+        title: 'skins',
+        columns: ['num', 'texture', 'file'],
+        rows: uc.textures.map((t) => [t.num, t.name, t.file ?? '']),
+      });
   }
-  if (warnings.size) sections.push({ title: 'warnings', columns: ['code', 'message'], rows: warnings.list().map((w) => [w.code, w.message]) });
+  if (warnings.size)
+    sections.push({
+      title: 'warnings',
+      columns: ['code', 'message'],
+      rows: warnings.list().map((w) => [w.code, w.message]),
+    });
   return sections;
 }
 

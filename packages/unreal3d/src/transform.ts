@@ -24,12 +24,25 @@ export function rotatorMatrix(pitch: number, yaw: number, roll: number): Float64
   const P = pitch * k;
   const Y = yaw * k;
   const R = roll * k;
-  const [sp, cp, sy, cy, sr, cr] = [Math.sin(P), Math.cos(P), Math.sin(Y), Math.cos(Y), Math.sin(R), Math.cos(R)];
+  const [sp, cp, sy, cy, sr, cr] = [
+    Math.sin(P),
+    Math.cos(P),
+    Math.sin(Y),
+    Math.cos(Y),
+    Math.sin(R),
+    Math.cos(R),
+  ];
   // Columns: images of the X, Y, Z axes (Unreal's FRotationMatrix rows).
   return new Float64Array([
-    cp * cy, cp * sy, sp,
-    sr * sp * cy - cr * sy, sr * sp * sy + cr * cy, -sr * cp,
-    -(cr * sp * cy + sr * sy), cy * sr - cr * sp * sy, cr * cp,
+    cp * cy,
+    cp * sy,
+    sp,
+    sr * sp * cy - cr * sy,
+    sr * sp * sy + cr * cy,
+    -sr * cp,
+    -(cr * sp * cy + sr * sy),
+    cy * sr - cr * sp * sy,
+    cr * cp,
   ]);
 }
 
@@ -42,7 +55,11 @@ export interface Placement {
 }
 
 /** glTF TRS of the mesh node for a placement. */
-export function placementTRS(p: Placement): { translation: [number, number, number]; rotation: [number, number, number, number]; scale: [number, number, number] } {
+export function placementTRS(p: Placement): {
+  translation: [number, number, number];
+  rotation: [number, number, number, number];
+  scale: [number, number, number];
+} {
   const sx = p.scale[0] * (p.unmirror ? -1 : 1);
   const s = [sx, p.scale[1], p.scale[2]];
   const R = rotatorMatrix(p.origin.pitch, p.origin.yaw, p.origin.roll);
@@ -85,13 +102,20 @@ export function placeUnreal(p: Placement, xyz: Float32Array | Float64Array): voi
  * midpoint of corners 0 and 2, X toward corner 1, Y = X × (c0 − c2), Z = Y × X. Returned as a
  * glTF translation + rotation (converted to glTF axes).
  */
-export function weaponFrame(c: ArrayLike<number>): { translation: [number, number, number]; rotation: [number, number, number, number] } {
+export function weaponFrame(c: ArrayLike<number>): {
+  translation: [number, number, number];
+  rotation: [number, number, number, number];
+} {
   const o = [(c[0] + c[6]) / 2, (c[1] + c[7]) / 2, (c[2] + c[8]) / 2];
   const norm = (v: number[]) => {
     const l = Math.hypot(v[0], v[1], v[2]);
     return l > 1e-12 ? [v[0] / l, v[1] / l, v[2] / l] : null;
   };
-  const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const cross = (a: number[], b: number[]) => [
+    a[1] * b[2] - a[2] * b[1],
+    a[2] * b[0] - a[0] * b[2],
+    a[0] * b[1] - a[1] * b[0],
+  ];
   const X = norm([c[3] - o[0], c[4] - o[1], c[5] - o[2]]);
   const d = [c[0] - c[6], c[1] - c[7], c[2] - c[8]];
   const Y = X ? norm(cross(X, d)) : null;

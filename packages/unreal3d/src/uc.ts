@@ -229,7 +229,8 @@ export function ucMesh(uc: UcFile, name: string): UcMesh {
     }
   }
   for (const d of uc.directives) {
-    const target = d.command === 'MESH' ? ucParam(d, 'MESH') : d.command === 'MESHMAP' ? ucParam(d, 'MESHMAP') : undefined;
+    const target =
+      d.command === 'MESH' ? ucParam(d, 'MESH') : d.command === 'MESHMAP' ? ucParam(d, 'MESHMAP') : undefined;
     if (target === undefined || target.toLowerCase() !== lname) continue;
     mesh.directives.push(d);
     const key = `${d.command} ${d.action}`;
@@ -261,7 +262,8 @@ export function ucMesh(uc: UcFile, name: string): UcMesh {
     } else if (key === 'MESH NOTIFY') {
       const seqName = (ucParam(d, 'SEQ') ?? '').toLowerCase();
       const seq = mesh.sequences.find((s) => s.name.toLowerCase() === seqName);
-      if (seq) seq.notifies.push({ time: num(ucParam(d, 'TIME'), 0), function: ucParam(d, 'FUNCTION') ?? '' });
+      if (seq)
+        seq.notifies.push({ time: num(ucParam(d, 'TIME'), 0), function: ucParam(d, 'FUNCTION') ?? '' });
     } else if (key === 'MESHMAP SCALE') {
       mesh.scale = [num(ucParam(d, 'X'), 1), num(ucParam(d, 'Y'), 1), num(ucParam(d, 'Z'), 1)];
     } else if (key === 'MESHMAP SETTEXTURE') {
@@ -279,7 +281,15 @@ export function ucMesh(uc: UcFile, name: string): UcMesh {
 }
 
 /** Directive keys {@link writeUc} generates itself; others are copied from `extraDirectives`. */
-export const UC_KNOWN_KEYS = ['MESH IMPORT', 'MESH ORIGIN', 'MESH SEQUENCE', 'MESH NOTIFY', 'MESHMAP NEW', 'MESHMAP SCALE', 'MESHMAP SETTEXTURE'];
+export const UC_KNOWN_KEYS = [
+  'MESH IMPORT',
+  'MESH ORIGIN',
+  'MESH SEQUENCE',
+  'MESH NOTIFY',
+  'MESHMAP NEW',
+  'MESHMAP SCALE',
+  'MESHMAP SETTEXTURE',
+];
 
 /** Formats a number for a `.uc` (shortest form that reads back to the same double). */
 export function ucNumber(v: number): string {
@@ -319,7 +329,8 @@ export function writeUc(mesh: UcMesh, options: WriteUcOptions = {}): string {
   L.push(imp);
   const o = mesh.origin;
   let org = `#exec MESH ORIGIN MESH=${n} X=${ucNumber(o.x)} Y=${ucNumber(o.y)} Z=${ucNumber(o.z)}`;
-  if (o.pitch || o.yaw || o.roll) org += ` PITCH=${ucNumber(o.pitch)} YAW=${ucNumber(o.yaw)} ROLL=${ucNumber(o.roll)}`;
+  if (o.pitch || o.yaw || o.roll)
+    org += ` PITCH=${ucNumber(o.pitch)} YAW=${ucNumber(o.yaw)} ROLL=${ucNumber(o.roll)}`;
   L.push(org, '');
   for (const s of mesh.sequences) {
     let line = `#exec MESH SEQUENCE MESH=${n} SEQ=${s.name} STARTFRAME=${s.startFrame} NUMFRAMES=${s.numFrames} RATE=${ucNumber(s.rate)}`;
@@ -327,10 +338,13 @@ export function writeUc(mesh: UcMesh, options: WriteUcOptions = {}): string {
     L.push(line);
   }
   for (const s of mesh.sequences) {
-    for (const nt of s.notifies) L.push(`#exec MESH NOTIFY MESH=${n} SEQ=${s.name} TIME=${ucNumber(nt.time)} FUNCTION=${nt.function}`);
+    for (const nt of s.notifies)
+      L.push(`#exec MESH NOTIFY MESH=${n} SEQ=${s.name} TIME=${ucNumber(nt.time)} FUNCTION=${nt.function}`);
   }
   L.push('', `#exec MESHMAP NEW MESHMAP=${n} MESH=${n}`);
-  L.push(`#exec MESHMAP SCALE MESHMAP=${n} X=${ucNumber(mesh.scale[0])} Y=${ucNumber(mesh.scale[1])} Z=${ucNumber(mesh.scale[2])}`);
+  L.push(
+    `#exec MESHMAP SCALE MESHMAP=${n} X=${ucNumber(mesh.scale[0])} Y=${ucNumber(mesh.scale[1])} Z=${ucNumber(mesh.scale[2])}`,
+  );
   for (const line of options.extraDirectives ?? []) L.push(line);
   if (mesh.textures.length) L.push('');
   const imported = new Set<string>();
@@ -339,7 +353,8 @@ export function writeUc(mesh: UcMesh, options: WriteUcOptions = {}): string {
     imported.add(t.name.toLowerCase());
     L.push(`#exec TEXTURE IMPORT NAME=${t.name} FILE=Textures\\${t.file ?? `${t.name}.pcx`} GROUP=Skins`);
   }
-  for (const t of mesh.textures) L.push(`#exec MESHMAP SETTEXTURE MESHMAP=${n} NUM=${t.num} TEXTURE=${t.name}`);
+  for (const t of mesh.textures)
+    L.push(`#exec MESHMAP SETTEXTURE MESHMAP=${n} NUM=${t.num} TEXTURE=${t.name}`);
   L.push('', 'defaultproperties', '{', '    DrawType=DT_Mesh', `    Mesh=${n}`, '}', '');
   return L.join(eol);
 }
@@ -349,9 +364,23 @@ export function ucMeshSignature(mesh: UcMesh): string {
   const r = (v: number) => Math.round(v * 1e6) / 1e6;
   return JSON.stringify({
     name: mesh.name.toLowerCase(),
-    origin: [mesh.origin.x, mesh.origin.y, mesh.origin.z, mesh.origin.pitch, mesh.origin.yaw, mesh.origin.roll].map(r),
+    origin: [
+      mesh.origin.x,
+      mesh.origin.y,
+      mesh.origin.z,
+      mesh.origin.pitch,
+      mesh.origin.yaw,
+      mesh.origin.roll,
+    ].map(r),
     scale: mesh.scale.map(r),
-    seq: mesh.sequences.map((s) => [s.name, s.startFrame, s.numFrames, r(s.rate), s.group ?? null, s.notifies.map((x) => [r(x.time), x.function])]),
+    seq: mesh.sequences.map((s) => [
+      s.name,
+      s.startFrame,
+      s.numFrames,
+      r(s.rate),
+      s.group ?? null,
+      s.notifies.map((x) => [r(x.time), x.function]),
+    ]),
     tex: [...mesh.textures].sort((a, b) => a.num - b.num).map((t) => [t.num, t.name.toLowerCase()]),
   });
 }

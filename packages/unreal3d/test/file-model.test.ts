@@ -82,7 +82,9 @@ describe('sizes that disagree with the header', () => {
   });
   it('frames with padding are kept', () => {
     // 2 vertices, frameSize 12 (4 bytes extra), 2 frames.
-    const b = new Uint8Array([2, 0, 12, 0, 1, 0, 0, 0, 2, 0, 0, 0, 9, 9, 9, 9, 3, 0, 0, 0, 4, 0, 0, 0, 8, 8, 8, 8]);
+    const b = new Uint8Array([
+      2, 0, 12, 0, 1, 0, 0, 0, 2, 0, 0, 0, 9, 9, 9, 9, 3, 0, 0, 0, 4, 0, 0, 0, 8, 8, 8, 8,
+    ]);
     const w = new WarningCollector();
     const a = readAniv(b, 'p_a.3d', { numVertices: 2, warnings: w });
     expect(a.layout).toBe('packed');

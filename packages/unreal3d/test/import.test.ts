@@ -1,25 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { documentStats, FormatError } from '@gltf-legacy/core';
+import { documentStats } from '@gltf-legacy/core';
 import { corpusFiles, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
+import { fileSetFor } from './helpers.js';
 import { parseUc, ucMesh, ucMeshForFile } from '../src/uc.js';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const dataFiles = corpusFiles('unreal3d', ['_d.3d']);
-
-/** FileSet as the CLI builds it: main + companions(name, siblings). */
-export function fileSetFor(path: string): Map<string, Uint8Array> {
-  const dir = dirname(path);
-  const siblings = readdirSync(dir);
-  const files = new Map<string, Uint8Array>([[basename(path), readBytes(path)]]);
-  for (const c of legacyFormat.companions?.(basename(path), siblings) ?? []) files.set(c, readBytes(join(dir, c)));
-  return files;
-}
 
 function expectedSequences(path: string): number | undefined {
   const dir = dirname(path);

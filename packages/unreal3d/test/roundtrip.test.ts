@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
+import { NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { describe, expect, it } from 'vitest';
+import { legacyFormat } from '../src/index.js';
+import { fileSetFor } from './helpers.js';
+
+const dataFiles = corpusFiles('unreal3d', ['_d.3d']);
+const dir = mkdtempSync(join(tmpdir(), 'unreal3d-'));
+const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+
+describe('round trip through a .glb on disk', () => {
+  for (const path of dataFiles) {
+    it(`${basename(path)} → .glb → files: byte-identical _d.3d and _a.3d, same .uc`, async () => {
+      const files = fileSetFor(path);
+      const main = basename(path);
+      const { document } = await legacyFormat.import(files, { main });
+      const glbPath = join(dir, `${main}.glb`);
+      writeFileSync(glbPath, await io.writeBinary(document));
+      const back = await io.read(glbPath);
+      const base = main.replace(/_d\.3d$/, '');
+      const { files: out, warnings } = await (legacyFormat.export as NonNullable<typeof legacyFormat.export>)(
+        back,
+        { name: base },
+      );
+      expect(warnings).toEqual([]);
+      expect(firstByteDiff(out.get(`${base}_d.3d`) as Uint8Array, readBytes(path))).toBe(-1);
+      expect(
+        firstByteDiff(out.get(`${base}_a.3d`) as Uint8Array, readBytes(path.replace(/_d\.3d$/, '_a.3d'))),
+      ).toBe(-1);
+      const ucName = [...files.keys()].find((k) => k.toLowerCase() === `${base.toLowerCase()}.uc`);
+      if (ucName) {
+        // The glTF came from us unchanged: the class file comes back verbatim.
+        expect(new TextDecoder().decode(out.get(`${base}.uc`))).toBe(
+          readFileSync(path.replace(/_d\.3d$/, '.uc'), 'utf8'),
+        );
+      }
+    });
+  }
+});
