@@ -1,0 +1,61 @@
+/**
+ * The one place where Urho3D space meets glTF space.
+ *
+ * Urho3D is left-handed, +Y up, +Z forward, clockwise front faces; glTF is right-handed, +Y up,
+ * counter-clockwise. We mirror Z (the same mirror Urho3D's AssetImporter applies through assimp):
+ * positions, normals, translations, tangent xyz and morph deltas (x, y, −z); quaternions
+ * (−x, −y, z, w); matrices S·M·S; triangle winding reversed. Tangent w keeps its sign (Urho builds
+ * the bitangent as cross(T, N)·w, glTF as cross(N, T)·w: the mirror flips both). Scales are
+ * unchanged. The mirror is its own inverse, so export applies the same functions.
+ */
+import { convertMat4, convertQuaternions, convertVec3, flipWinding, mirrorAxis } from '@gltf-legacy/core';
+
+/** The Z mirror between Urho3D and glTF space (its own inverse). */
+export const URHO_MIRROR = mirrorAxis(2);
+
+/** Mirrors packed 3-vectors in place (`stride` 3, or 4 for tangents: w untouched). */
+export function mirrorVec3(data: { length: number; [i: number]: number }, stride = 3): void {
+  convertVec3(URHO_MIRROR, data, stride, 0);
+}
+
+/** Mirrors quaternions in glTF order (x, y, z, w) in place. */
+export function mirrorQuat(data: { length: number; [i: number]: number }): void {
+  convertQuaternions(URHO_MIRROR, data, 4);
+}
+
+/** Mirrors column-major 4×4 matrices in place. */
+export function mirrorMat4(data: { length: number; [i: number]: number }): void {
+  convertMat4(URHO_MIRROR, data, 16);
+}
+
+/** Reverses triangle-list winding in place (its own inverse). */
+export function flipTriangles(indices: { length: number; [i: number]: number }): void {
+  flipWinding(indices);
+}
+
+/** Urho Matrix3x4 (row-major 12 floats) → glTF column-major 4×4 in Urho space. */
+export function matrix3x4ToMat4(m: ArrayLike<number>, out: Float32Array | number[] = new Array(16)): Float32Array | number[] {
+  out[0] = m[0];
+  out[1] = m[4];
+  out[2] = m[8];
+  out[3] = 0;
+  out[4] = m[1];
+  out[5] = m[5];
+  out[6] = m[9];
+  out[7] = 0;
+  out[8] = m[2];
+  out[9] = m[6];
+  out[10] = m[10];
+  out[11] = 0;
+  out[12] = m[3];
+  out[13] = m[7];
+  out[14] = m[11];
+  out[15] = 1;
+  return out;
+}
+
+/** glTF column-major 4×4 → Urho Matrix3x4 (row-major 12 floats); the last row is dropped. */
+export function mat4ToMatrix3x4(m: ArrayLike<number>, out: Float32Array = new Float32Array(12)): Float32Array {
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 4; c++) out[r * 4 + c] = m[c * 4 + r];
+  return out;
+}
