@@ -14,7 +14,8 @@ import {
 } from '@gltf-legacy/core';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
-import { createNodeIO } from './gltf-io.js';
+import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
+import { type OptimizeOptions, optimizeTransform } from './optimize.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
 
 /** Options of {@link convertFile}. */
@@ -35,6 +36,8 @@ export interface ConvertOptions {
   formatOptions?: Record<string, unknown>;
   /** A step run on the document between import and write (the optimize chain). */
   transform?: (doc: Document) => Promise<void>;
+  /** The optimize chain as plain options (used when `transform` is not given; see optimize.ts). */
+  optimize?: OptimizeOptions;
   /** The formats to use (default: all registered). */
   formats?: readonly LegacyFormat[];
 }
@@ -87,7 +90,7 @@ async function importLegacy(format: LegacyFormat, files: FileSet, main: string, 
 }
 
 /** Reads the companions of a legacy main file from its folder and `--with`. */
-async function gatherFiles(path: string, format: LegacyFormat, bytes: Uint8Array, options: ConvertOptions): Promise<FileSet> {
+export async function gatherFiles(path: string, format: LegacyFormat, bytes: Uint8Array, options: Pick<ConvertOptions, 'companions' | 'with'>): Promise<FileSet> {
   const name = basename(path);
   const files: FileSet = new Map([[name, bytes]]);
   if ((options.companions ?? true) && format.companions) {
@@ -116,8 +119,9 @@ function folderOf(name: string): string {
   return i >= 0 ? name.slice(0, i + 1) : '';
 }
 
-async function writeGltf(doc: Document, target: string, binary: boolean, options: ConvertOptions, outputs: Map<string, Uint8Array>): Promise<void> {
-  const io = createNodeIO(options.formats);
+/** Encodes a document as .glb, or .gltf + .bin named after `target`, into `outputs` (not written yet). */
+export async function writeGltf(doc: Document, target: string, binary: boolean, options: Pick<ConvertOptions, 'formats' | 'optimize'>, outputs: Map<string, Uint8Array>): Promise<void> {
+  const io = await createCodecNodeIO(options.formats ?? FORMATS, { draco: !!options.optimize?.draco || doc.getRoot().listExtensionsUsed().some((e) => e.extensionName === 'KHR_draco_mesh_compression') });
   if (binary) {
     outputs.set(target, await io.writeBinary(doc));
     return;
@@ -142,6 +146,34 @@ async function writeGltf(doc: Document, target: string, binary: boolean, options
  */
 export async function convertFile(input: string, options: ConvertOptions = {}): Promise<ConvertRecord> {
   const start = performance.now();
+  const { record, outputs } = await prepareConversion(input, options);
+  if (record.status === 'ok') {
+    try {
+      record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map((p) => relative(process.cwd(), p) || p);
+    } catch (e) {
+      record.status = 'error';
+      record.error = toErrorRecord(e);
+    }
+  }
+  record.ms = Math.round(performance.now() - start);
+  return record;
+}
+
+/** A conversion done in memory: the record (outputs not yet written) and the files to write. */
+export interface PreparedConversion {
+  record: ConvertRecord;
+  /** Absolute output path → bytes; empty when the conversion failed. */
+  outputs: Map<string, Uint8Array>;
+}
+
+/**
+ * Everything {@link convertFile} does except writing: reads, imports, transforms and encodes, and
+ * returns the files to write. Batch workers use it so that only the main thread writes (a worker
+ * stopped by `--timeout` can never leave a partial file). Never throws.
+ */
+export async function prepareConversion(input: string, options: ConvertOptions = {}): Promise<PreparedConversion> {
+  const start = performance.now();
+  const outputs = new Map<string, Uint8Array>();
   const formats = options.formats ?? FORMATS;
   const warnings = new WarningCollector();
   const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };
@@ -150,12 +182,15 @@ export async function convertFile(input: string, options: ConvertOptions = {}): 
     const kind = sniffFormat(bytes, input, formats);
     if (!kind) throw unknownFormat(input, bytes);
     record.format = typeof kind === 'string' ? kind : kind.id;
-    const outputs = new Map<string, Uint8Array>();
     const docs: Loaded[] = [];
+    const transform = options.transform ?? optimizeTransform(options.optimize);
     const targetId = options.to?.toLowerCase();
 
     if (typeof kind === 'string') {
-      const io = createNodeIO(formats);
+      if (!targetId && !options.output) {
+        throw new LegacyError('UNKNOWN_TARGET', `${basename(input)} is already glTF: pass --to <format> (glb, gltf, ${formats.filter((f) => f.export).map((f) => f.id).join(', ')}) or an output name with the format's extension`);
+      }
+      const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
       docs.push({ document, format: kind, base: outputBase(input) });
     } else if (kind.capabilities.container && kind.unpack) {
@@ -188,7 +223,7 @@ export async function convertFile(input: string, options: ConvertOptions = {}): 
     }
 
     for (const { document, format: sourceFormat, base } of docs) {
-      if (options.transform) await options.transform(document);
+      if (transform) await transform(document);
       const stats = documentStats(document);
       record.stats = record.stats
         ? {
@@ -231,12 +266,12 @@ export async function convertFile(input: string, options: ConvertOptions = {}): 
         record.format = `${sourceFormat}→${target.id}`;
       }
     }
-    record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map((p) => relative(process.cwd(), p) || p);
   } catch (e) {
     record.status = 'error';
     record.error = toErrorRecord(e);
+    outputs.clear();
   }
   record.warnings = warnings.list();
   record.ms = Math.round(performance.now() - start);
-  return record;
+  return { record, outputs };
 }

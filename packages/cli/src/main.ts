@@ -1,7 +1,16 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { LegacyFormat, Warning } from '@gltf-legacy/core';
+import { availableParallelism } from 'node:os';
+import { extname, resolve } from 'node:path';
+import { type BatchOptions, runBatch } from './batch.js';
 import { type ConvertOptions, type ConvertRecord, convertFile } from './convert.js';
 import { toErrorRecord } from './errors.js';
+import { writeFilesAtomic } from './files.js';
+import { applyShard, expandInputs, parseShard, type Shard } from './inputs.js';
+import { checkOptimize, hasOptimize, needsCompression, type OptimizeOptions, optimizeTransform } from './optimize.js';
+import { createProgress } from './progress.js';
+import { formatForOutput } from './registry.js';
+import { buildReport, summarize, summaryTable } from './report.js';
 import { inspectFile } from './inspect.js';
 import { FORMATS } from './registry.js';
 import { formatBytes, renderTable } from './table.js';
@@ -13,12 +22,46 @@ export const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
 interface Output {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Raw stderr writes (progress bar); default: none. */
+  progress?: (s: string) => void;
+  /** Whether stderr is a terminal (progress bar instead of plain lines). */
+  isTTY?: boolean;
+}
+
+/** How batch workers are started (tests inject a bundled worker and a formats module). */
+export interface Runtime {
+  workerUrl?: string | URL;
+  formatsModule?: string;
 }
 
 const defaultOutput: Output = {
   out: (s) => process.stdout.write(`${s}\n`),
   err: (s) => process.stderr.write(`${s}\n`),
+  progress: (s) => process.stderr.write(s),
+  isTTY: !!process.stderr.isTTY,
 };
+
+function usage(message: string): CommanderError {
+  return new CommanderError(EXIT.USAGE, 'usage', message);
+}
+
+function positiveNumber(flag: string, v: unknown, integer: boolean, min: number): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw usage(`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
+  const o: OptimizeOptions = {};
+  for (const k of ['dedup', 'weld', 'prune', 'resample', 'quantize', 'meshopt', 'draco', 'center', 'optimize'] as const) if (opts[k]) o[k] = true;
+  if (opts.simplify !== undefined) o.simplify = Number(opts.simplify);
+  try {
+    checkOptimize(o);
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+  return o;
+}
 
 /** Prints warnings grouped by code with counts. */
 export function printWarnings(warnings: Warning[], out: (s: string) => void, verbose = false): void {
@@ -67,9 +110,9 @@ function formatsTable(formats: readonly LegacyFormat[]): string {
 }
 
 /** Prints one conversion record: outputs or the error, and warnings. */
-export function printRecord(r: ConvertRecord, io: Output, opts: { quiet?: boolean; verbose?: boolean }): void {
+export function printRecord(r: ConvertRecord, io: Output, opts: { quiet?: boolean; verbose?: boolean }, counter = ''): void {
   if (r.status === 'ok') {
-    if (!opts.quiet) io.out(`${r.input} (${r.format}) → ${r.outputs.join(', ')}  [${r.ms} ms]`);
+    if (!opts.quiet) io.out(`${counter}${r.input} (${r.format}) → ${r.outputs.join(', ')}  [${r.ms} ms]`);
   } else {
     io.err(`error ${r.error!.code}: ${r.error!.message}`);
     if (opts.verbose && r.error!.stack) io.err(r.error!.stack);
@@ -77,8 +120,13 @@ export function printRecord(r: ConvertRecord, io: Output, opts: { quiet?: boolea
   if (!opts.quiet && r.warnings.length) printWarnings(r.warnings, io.err, opts.verbose);
 }
 
+async function writeReport(path: string, records: ConvertRecord[], summary: ReturnType<typeof summarize>): Promise<void> {
+  const json = `${JSON.stringify(buildReport(records, summary), null, 2)}\n`;
+  await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
+}
+
 /** Builds the commander program (exported for tests). */
-export function buildProgram(io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS, setExit: (c: number) => void = () => {}): Command {
+export function buildProgram(io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS, setExit: (c: number) => void = () => {}, runtime: Runtime = {}): Command {
   const program = new Command('gltf-legacy')
     .description('Convert legacy game models (Unreal 1 vertex meshes, Urho3D, Legend of Grimrock, The Sims Online, Unigine) to glTF 2.0 and back.')
     .version('0.1.0')
@@ -103,6 +151,21 @@ export function buildProgram(io: Output = defaultOutput, formats: readonly Legac
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
     .option('--option <key=value>', 'a format-specific option (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('-f, --force', 'overwrite existing outputs')
+    .option('-j, --jobs <n>', `parallel worker threads (default: the number of cores, ${availableParallelism()} here); 0 = no workers`)
+    .option('--report <file.json>', 'write a JSON report: one record per input plus a summary (schema in the README)')
+    .option('--timeout <seconds>', 'stop an input that takes longer (its worker is terminated; code TIMEOUT)', '600')
+    .option('--shard <i/n>', 'convert only the i-th of n deterministic slices of the inputs (1 ≤ i ≤ n)')
+    .option('--no-progress', 'no progress bar even on a terminal')
+    .option('--dedup', 'optimize: merge duplicate accessors, meshes, materials, textures')
+    .option('--weld', 'optimize: merge identical vertices')
+    .option('--prune', 'optimize: remove unused properties')
+    .option('--resample', 'optimize: drop redundant animation keyframes')
+    .option('--simplify <ratio>', 'optimize: simplify meshes to this ratio of vertices (meshoptimizer), e.g. 0.5')
+    .option('--quantize', 'optimize: quantize vertex attributes (KHR_mesh_quantization)')
+    .option('--meshopt', 'compress with EXT_meshopt_compression (meshoptimizer; glTF output only)')
+    .option('--draco', 'compress with KHR_draco_mesh_compression (draco3dgltf; glTF output only)')
+    .option('--center', 'optimize: center the scene at the origin')
+    .option('--optimize', 'preset: --dedup --weld --resample --prune')
     .option('-q, --quiet', 'print only errors')
     .option('-v, --verbose', 'print every warning message and stack traces of internal errors')
     .addHelpText(
@@ -114,11 +177,27 @@ Examples:
   gltf-legacy convert models/*.mdl --out-dir out/      # several inputs; one failure does not stop the rest
   gltf-legacy convert Fox.glb --to unreal3d -o out/Fox_d.3d   # writes Fox_d.3d, Fox_a.3d, Fox.uc
   gltf-legacy convert hero.glb -o hero.mdl             # target from the extension
+  gltf-legacy convert game/models --out-dir out --jobs 2 --report report.json
+                                                       # a whole folder, tree mirrored under out/
+  gltf-legacy convert 'game/**/*.mdl' --out-dir out --shard 1/4 --optimize --meshopt
 
 Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`,
     )
     .action(async (inputs: string[], opts: Record<string, any>) => {
-      if (opts.output && inputs.length > 1) throw new CommanderError(EXIT.USAGE, 'usage', '-o/--output takes one input; use --out-dir for several');
+      if (opts.output && inputs.length > 1) throw usage('-o/--output takes one input; use --out-dir for several');
+      if (opts.output && opts.outDir) throw usage('-o/--output and --out-dir exclude each other');
+      const optimize = parseOptimize(opts);
+      const timeout = positiveNumber('--timeout', opts.timeout, false, 0.001);
+      const jobs = opts.jobs === undefined ? availableParallelism() : positiveNumber('--jobs', opts.jobs, true, 0);
+      let shard: Shard | undefined;
+      try {
+        shard = opts.shard ? parseShard(opts.shard) : undefined;
+      } catch (e) {
+        throw usage((e as Error).message);
+      }
+      const to = String(opts.to ?? '').toLowerCase();
+      const legacyTarget = (to && to !== 'glb' && to !== 'gltf') || (opts.output && !['.glb', '.gltf'].includes(extname(opts.output).toLowerCase()) && formatForOutput(opts.output, formats));
+      if (legacyTarget && needsCompression(optimize)) throw usage('--meshopt and --draco compress glTF output; they do not apply to a legacy target');
       const options: ConvertOptions = {
         output: opts.output,
         outDir: opts.outDir,
@@ -128,15 +207,46 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         companions: opts.companions !== false,
         formatOptions: parseFormatOptions(opts),
         formats,
+        optimize: hasOptimize(optimize) ? optimize : undefined,
       };
-      let failed = 0;
-      for (const input of inputs) {
-        const r = await convertFile(input, options);
-        if (r.status === 'error') failed++;
+      if (opts.output) {
+        const r = await convertFile(inputs[0], { ...options, transform: optimizeTransform(options.optimize) });
         printRecord(r, io, opts);
+        if (opts.report) await writeReport(opts.report, [r], summarize([r], { skipped: 0, ms: r.ms, jobs: 0 }));
+        setExit(r.status === 'error' ? EXIT.FAILED : EXIT.OK);
+        return;
       }
-      if (inputs.length > 1 && !opts.quiet) io.out(`${inputs.length - failed} converted, ${failed} failed`);
-      setExit(failed ? EXIT.FAILED : EXIT.OK);
+
+      const started = performance.now();
+      const expanded = await expandInputs(inputs, formats);
+      if (!expanded.items.length) throw usage(`nothing to convert in ${inputs.join(', ')} (no glTF or main file of a known format; ${expanded.skipped.length} other file(s) skipped)`);
+      const items = applyShard(expanded.items, shard);
+      const tty = !!io.isTTY && opts.progress !== false && !opts.quiet && !!io.progress;
+      const progress = createProgress(items.length, (s) => io.progress?.(s), tty, process.stderr.columns || 80, true);
+      const batch: BatchOptions = {
+        ...options,
+        formats: formats === FORMATS ? undefined : formats,
+        jobs,
+        timeout,
+        workerUrl: runtime.workerUrl,
+        formatsModule: runtime.formatsModule,
+        onStart: (item) => progress.start(item),
+        onDone: (r, done, total) => {
+          if (tty) progress.end();
+          printRecord(r, io, opts, total > 1 ? `[${done}/${total}] ` : '');
+          progress.done(r, done, total);
+        },
+      };
+      const records = await runBatch(items, batch);
+      progress.end();
+      const summary = summarize(records, { skipped: expanded.skipped.length, ms: Math.round(performance.now() - started), jobs, shard: shard ? `${shard.index}/${shard.count}` : undefined });
+      if (opts.verbose) for (const s of expanded.skipped) io.err(`  skipped ${s.path} (companion or not a model)`);
+      if (opts.report) await writeReport(opts.report, records, summary);
+      if (!opts.quiet && (records.length > 1 || expanded.skipped.length)) {
+        io.out(summaryTable(summary));
+        io.out(`${summary.ok} converted, ${summary.failed} failed`);
+      }
+      setExit(summary.failed ? EXIT.FAILED : EXIT.OK);
     });
 
   program
@@ -188,11 +298,16 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
 }
 
 /** Runs the CLI with `argv` (as `process.argv`); resolves to the exit code. */
-export async function main(argv: string[], io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS): Promise<number> {
+export async function main(argv: string[], io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS, runtime: Runtime = {}): Promise<number> {
   let code: number = EXIT.OK;
-  const program = buildProgram(io, formats, (c) => {
-    code = c;
-  });
+  const program = buildProgram(
+    io,
+    formats,
+    (c) => {
+      code = c;
+    },
+    runtime,
+  );
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   try {
     await program.parseAsync(argv);

@@ -1,13 +1,24 @@
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { extName } from '@gltf-legacy/core';
-import { legacyFormat as grimrock } from '@gltf-legacy/grimrock';
-import { legacyFormat as tso } from '@gltf-legacy/tso';
-import { legacyFormat as unigine } from '@gltf-legacy/unigine';
-import { legacyFormat as unreal3d } from '@gltf-legacy/unreal3d';
-import { legacyFormat as urho3d } from '@gltf-legacy/urho3d';
+// @ts-ignore: types come from the package's build, which may not exist yet
+import * as grimrock from '@gltf-legacy/grimrock';
+// @ts-ignore: types come from the package's build, which may not exist yet
+import * as tso from '@gltf-legacy/tso';
+// @ts-ignore: types come from the package's build, which may not exist yet
+import * as unigine from '@gltf-legacy/unigine';
+// @ts-ignore: types come from the package's build, which may not exist yet
+import * as unreal3d from '@gltf-legacy/unreal3d';
+// @ts-ignore: types come from the package's build, which may not exist yet
+import * as urho3d from '@gltf-legacy/urho3d';
+
+/** The `legacyFormat` a package exports, or undefined while it is still being written. */
+function formatOf(mod: object): LegacyFormat | undefined {
+  const f = (mod as { legacyFormat?: LegacyFormat }).legacyFormat;
+  return f && typeof f.sniff === 'function' && typeof f.import === 'function' ? f : undefined;
+}
 
 /** Every legacy format the CLI knows, in sniffing order (formats with magic bytes first). */
-export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d];
+export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d].map(formatOf).filter((f): f is LegacyFormat => !!f);
 
 /** The glTF pseudo-formats. */
 export type GltfKind = 'glb' | 'gltf';
@@ -68,4 +79,18 @@ export function formatForOutput(path: string, formats: readonly LegacyFormat[] =
   const ext = extName(path);
   const byExt = formats.filter((f) => f.export && f.extensions.includes(ext));
   return byExt.length === 1 ? byExt[0] : undefined;
+}
+
+/**
+ * True when a file found while walking a folder is something to convert on its own: glTF, a
+ * format's main file (sniffed by bytes and named with its main extension), or a container.
+ * Companions (animations, `_a.3d`, `.uc`, …) are not: they are picked up by their main file.
+ */
+export function mainFormatOf(bytes: Uint8Array, name: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | GltfKind | undefined {
+  const kind = sniffFormat(bytes, name, formats);
+  if (!kind || typeof kind === 'string') return kind;
+  const lower = name.toLowerCase();
+  if (lower.endsWith(kind.mainExtension.toLowerCase())) return kind;
+  if (kind.capabilities.container && kind.unpack && kind.extensions.includes(extName(name))) return kind;
+  return undefined;
 }

@@ -3,7 +3,8 @@ import { ByteReader, ByteWriter, ExportError, type FileSet, FormatError, type Le
 
 /**
  * A tiny format for CLI tests: "FAKE", u32 vertex count, f32 positions; a companion "NAME.note"
- * adds a warning. Export writes NAME.fake and NAME.note.
+ * adds a warning. Export writes NAME.fake and NAME.note. Count 999 throws a TypeError (a bug:
+ * INTERNAL_ERROR), count 998 spins for an hour (a hang: only --timeout stops it).
  */
 export const fakeFormat: LegacyFormat = {
   id: 'fake',
@@ -19,6 +20,11 @@ export const fakeFormat: LegacyFormat = {
     r.expectMagic('FAKE');
     const n = r.count(r.u32('count'), 12, 'positions');
     if (n === 999) throw new TypeError('simulated bug');
+    if (n === 998) {
+      // simulated hang (a parser stuck in a loop): only --timeout can stop it
+      const until = Date.now() + 3_600_000;
+      while (Date.now() < until) r.offset;
+    }
     const pos = r.f32Array(n * 3, 'positions', true);
     const warnings = new WarningCollector();
     for (const other of files.keys()) if (other !== name) warnings.warn('NOTE_SEEN', `companion ${other} read`);
@@ -45,3 +51,6 @@ export function fakeBytes(positions: number[]): Uint8Array {
 }
 
 export { FormatError };
+
+/** For worker threads (see batch.ts `formatsModule`): the formats this module provides. */
+export const formats = [fakeFormat];

@@ -1,0 +1,128 @@
+import { existsSync, statSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { extName, type LegacyFormat, LegacyError } from '@gltf-legacy/core';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { FORMATS, mainFormatOf } from './registry.js';
+
+/** One input of a batch: a file and where its outputs go below `--out-dir`. */
+export interface BatchItem {
+  /** Path of the input file (as given or found). */
+  input: string;
+  /** Folder below `--out-dir` that mirrors the input tree ('' for the top). */
+  rel: string;
+}
+
+/** A file found in a folder or by a glob that is not converted on its own. */
+export interface SkippedFile {
+  path: string;
+  reason: 'companion-or-unknown';
+}
+
+export interface ExpandedInputs {
+  items: BatchItem[];
+  skipped: SkippedFile[];
+}
+
+/** Bytes read to sniff a file found in a folder: whole files up to this size. */
+const SNIFF_LIMIT = 64 * 1024 * 1024;
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const size = Math.min((await fh.stat()).size, SNIFF_LIMIT);
+    const buf = new Uint8Array(size);
+    await fh.read(buf, 0, size, 0);
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) await walk(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+}
+
+/** The folder part of a glob before its first wildcard (`models/**\/*.mdl` → `models`). */
+export function globBase(pattern: string): string {
+  const parts = pattern.split(/[\\/]/);
+  const fixed: string[] = [];
+  for (const p of parts) {
+    if (isDynamicPattern(p)) break;
+    fixed.push(p);
+  }
+  if (fixed.length === parts.length) fixed.pop();
+  return fixed.join(sep) || '.';
+}
+
+/**
+ * Expands command-line inputs into the files to convert. A file is taken as given; a folder is
+ * walked recursively and a glob is matched, keeping only files that convert on their own (glTF,
+ * a format's main file, a container) — companions are loaded by their main file, never twice.
+ * Order is deterministic: inputs in the order given, folder contents sorted by name. A path that
+ * does not exist is kept (its conversion reports FILE_NOT_FOUND).
+ */
+export async function expandInputs(inputs: string[], formats: readonly LegacyFormat[] = FORMATS): Promise<ExpandedInputs> {
+  const known = new Set(['.glb', '.gltf', ...formats.flatMap((f) => f.extensions.map((e) => e.toLowerCase()))]);
+  const mains = formats.map((f) => f.mainExtension.toLowerCase());
+  const items: BatchItem[] = [];
+  const skipped: SkippedFile[] = [];
+  const seen = new Set<string>();
+  const add = (input: string, rel: string) => {
+    const key = resolve(input);
+    if (seen.has(key)) return;
+    seen.add(key);
+    items.push({ input, rel });
+  };
+  const consider = async (files: string[], base: string) => {
+    for (const file of files) {
+      const lower = file.toLowerCase();
+      if (!known.has(extName(file)) && !mains.some((m) => lower.endsWith(m))) continue;
+      if (mainFormatOf(await readHead(file), file, formats)) add(file, relative(base, dirname(file)));
+      else skipped.push({ path: file, reason: 'companion-or-unknown' });
+    }
+  };
+  for (const input of inputs) {
+    if (existsSync(input)) {
+      if (statSync(input).isDirectory()) {
+        const files: string[] = [];
+        await walk(input, files);
+        await consider(files, input);
+      } else add(input, '');
+    } else if (isDynamicPattern(input.replace(/\\/g, '/'))) {
+      const matches = (await glob(input.replace(/\\/g, '/'), { onlyFiles: true, dot: false, expandDirectories: false })).sort();
+      await consider(matches, globBase(input));
+    } else add(input, '');
+  }
+  return { items, skipped };
+}
+
+/** A `--shard i/n` slice: 1-based index `i` of `n`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parses `i/n` (1 ≤ i ≤ n); throws a LegacyError `BAD_SHARD` otherwise. */
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : Number.NaN;
+  const count = m ? Number(m[2]) : Number.NaN;
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new LegacyError('BAD_SHARD', `--shard expects i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${text}"`);
+  return { index, count };
+}
+
+/**
+ * The items of one shard: every n-th item of the expanded list, starting at the i-th
+ * (round-robin, so similar files in one folder spread over the shards). The n shards of the same
+ * list cover every item exactly once.
+ */
+export function applyShard<T>(items: readonly T[], shard: Shard | undefined): T[] {
+  if (!shard) return [...items];
+  return items.filter((_, k) => k % shard.count === shard.index - 1);
+}

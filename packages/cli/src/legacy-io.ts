@@ -1,0 +1,221 @@
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { Document } from '@gltf-transform/core';
+import { type FileSet, type FormatCapabilities, type LegacyFormat, LegacyError, printable, type Warning, WarningCollector } from '@gltf-legacy/core';
+import { gatherFiles, outputBase, writeGltf } from './convert.js';
+import { writeFilesAtomic } from './files.js';
+import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
+import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
+
+/** Options of {@link LegacyIO}. */
+export interface LegacyIOOptions {
+  /** Formats to use (default: every registered one). */
+  formats?: readonly LegacyFormat[];
+  /** Load companion files found beside a main file (default true). */
+  companions?: boolean;
+  /** Options passed to every import and export (fps, variant, …). */
+  formatOptions?: Record<string, unknown>;
+  /** Overwrite existing files on write (default true, like NodeIO; the CLI defaults to false). */
+  overwrite?: boolean;
+}
+
+export const LEGACY_IO_DEFAULTS: Required<Pick<LegacyIOOptions, 'companions' | 'overwrite'>> = { companions: true, overwrite: true };
+
+/** One entry of {@link LegacyIO.listFormats}. */
+export interface FormatInfo {
+  id: string;
+  label: string;
+  extensions: string[];
+  mainExtension: string;
+  capabilities: FormatCapabilities;
+}
+
+/** What {@link LegacyIO.readDetailed} returns. */
+export interface LegacyReadResult {
+  document: Document;
+  /** Format id (`urho3d`, …, `glb`, `gltf`). */
+  format: string;
+  /** Names of the files read (main first, then companions). */
+  files: string[];
+  warnings: Warning[];
+}
+
+/** Options of {@link LegacyIO.write}. */
+export interface LegacyWriteOptions {
+  /** Target: a legacy format id, `glb` or `gltf`. Default: from the path's extension. */
+  format?: string;
+  /** Per-call format options (merged over the constructor's). */
+  formatOptions?: Record<string, unknown>;
+}
+
+const GLTF_INFO: FormatInfo[] = [
+  { id: 'glb', label: 'glTF 2.0 binary', extensions: ['.glb'], mainExtension: '.glb', capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true } },
+  { id: 'gltf', label: 'glTF 2.0 JSON', extensions: ['.gltf'], mainExtension: '.gltf', capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true } },
+];
+
+/**
+ * Reads and writes every format gltf-legacy knows, the way glTF-Transform's `NodeIO` reads and
+ * writes glTF: the format is sniffed from the bytes, companion files (animations, `.uc`, …) are
+ * found beside the main file, and the result is a plain glTF-Transform `Document`.
+ *
+ * ```ts
+ * const io = new LegacyIO();
+ * const doc = await io.read('Jack.mdl');                 // + Jack_*.ani beside it
+ * await doc.transform(dedup(), weld(), prune());
+ * await io.write('out/Jack.glb', doc);                   // or 'out/Jack_d.3d', { format: 'unreal3d' }
+ * ```
+ */
+export class LegacyIO {
+  /** Warnings of the last read or write (grouped by code with counts). */
+  lastWarnings: Warning[] = [];
+  private readonly formats: readonly LegacyFormat[];
+  private readonly options: LegacyIOOptions;
+
+  constructor(options: LegacyIOOptions = {}) {
+    this.options = { ...LEGACY_IO_DEFAULTS, ...options };
+    this.formats = options.formats ?? FORMATS;
+  }
+
+  /** The formats this IO reads and writes, glTF included. */
+  listFormats(): FormatInfo[] {
+    return [
+      ...this.formats.map((f) => ({ id: f.id, label: f.label, extensions: [...f.extensions], mainExtension: f.mainExtension, capabilities: { ...f.capabilities } })),
+      ...GLTF_INFO,
+    ];
+  }
+
+  /** Reads a file of any supported format (legacy, .glb, .gltf) into a Document. */
+  async read(path: string): Promise<Document> {
+    return (await this.readDetailed(path)).document;
+  }
+
+  /** {@link read} plus the format, the files used and the warnings. */
+  async readDetailed(path: string): Promise<LegacyReadResult> {
+    const bytes = new Uint8Array(await readFile(path));
+    const kind = sniffFormat(bytes, path, this.formats);
+    if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads (first bytes "${printable(bytes.subarray(0, 8))}")`);
+    if (typeof kind === 'string') {
+      const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
+      const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
+      this.lastWarnings = [];
+      return { document, format: kind, files: [basename(path)], warnings: [] };
+    }
+    if (kind.capabilities.container && kind.unpack && !basename(path).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) {
+      throw new LegacyError('CONTAINER_INPUT', `${basename(path)} is a ${kind.label} container: use readContainer() to get one document per model inside`);
+    }
+    const files = await gatherFiles(path, kind, bytes, { companions: this.options.companions });
+    return this.importSet(kind, files, basename(path));
+  }
+
+  /**
+   * Reads an in-memory file set (name → bytes). The main file is `options.main`, else the first
+   * file some format sniffs as a main file; its format may be forced with `options.format`.
+   */
+  async readFiles(files: FileSet, options: { main?: string; format?: string } = {}): Promise<Document> {
+    return (await this.readFilesDetailed(files, options)).document;
+  }
+
+  /** {@link readFiles} plus the format, the files used and the warnings. */
+  async readFilesDetailed(files: FileSet, options: { main?: string; format?: string } = {}): Promise<LegacyReadResult> {
+    let main = options.main;
+    let format = options.format ? formatById(options.format, this.formats) : undefined;
+    if (options.format && !format) throw new LegacyError('UNKNOWN_FORMAT', `unknown format "${options.format}"`);
+    if (!main) {
+      for (const [name, bytes] of files) {
+        const k = sniffFormat(bytes, name, this.formats);
+        if (typeof k === 'object' && (!format || k === format) && name.toLowerCase().endsWith(k.mainExtension.toLowerCase())) {
+          main = name;
+          format = k;
+          break;
+        }
+      }
+    }
+    const bytes = main ? files.get(main) : undefined;
+    if (!main || !bytes) throw new LegacyError('NO_MAIN_FILE', `no main file among ${[...files.keys()].join(', ') || '(no files)'}`);
+    if (!format) {
+      const k = sniffFormat(bytes, main, this.formats);
+      if (typeof k === 'string') {
+        const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
+        if (k === 'gltf') {
+          const json = JSON.parse(new TextDecoder().decode(bytes));
+          const resources = Object.fromEntries([...files].filter(([n]) => n !== main)) as Record<string, Uint8Array<ArrayBuffer>>;
+          return { document: await io.readJSON({ json, resources }), format: k, files: [...files.keys()], warnings: [] };
+        }
+        return { document: await io.readBinary(bytes), format: k, files: [main], warnings: [] };
+      }
+      if (!k) throw new LegacyError('UNKNOWN_FORMAT', `${main}: not a format gltf-legacy reads`);
+      format = k;
+    }
+    return this.importSet(format, files, main);
+  }
+
+  private async importSet(format: LegacyFormat, files: FileSet, main: string): Promise<LegacyReadResult> {
+    const ordered: FileSet = new Map([[main, files.get(main)!], ...[...files].filter(([n]) => n !== main)]);
+    const result = await format.import(ordered, { ...this.options.formatOptions, main });
+    const warnings = new WarningCollector();
+    warnings.merge(result.warnings);
+    this.lastWarnings = warnings.list();
+    return { document: result.document, format: format.id, files: [...ordered.keys()], warnings: this.lastWarnings };
+  }
+
+  /** Reads every model inside a container (`.pak`): entry name → document. */
+  async readContainer(path: string): Promise<Map<string, Document>> {
+    const bytes = new Uint8Array(await readFile(path));
+    const kind = sniffFormat(bytes, path, this.formats);
+    if (typeof kind !== 'object' || !kind.unpack) throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container format`);
+    const entries = kind.unpack(bytes, basename(path));
+    const out = new Map<string, Document>();
+    for (const [name, data] of entries) {
+      const f = sniffFormat(data, name, this.formats);
+      if (typeof f !== 'object' || f.capabilities.container || !name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) continue;
+      const folder = name.slice(0, Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+      const siblings = [...entries.keys()].filter((n) => n !== name && n.startsWith(folder) && !n.slice(folder.length).match(/[\\/]/)).map((n) => n.slice(folder.length));
+      const set: FileSet = new Map([[name.slice(folder.length), data]]);
+      if (this.options.companions && f.companions) for (const c of f.companions(name.slice(folder.length), siblings)) set.set(c, entries.get(folder + c)!);
+      out.set(name, (await this.importSet(f, set, name.slice(folder.length))).document);
+    }
+    return out;
+  }
+
+  /**
+   * Encodes a document without writing: glTF (`glb`/`gltf`) or every file a legacy format needs,
+   * named from `name` (`NAME` → `NAME_d.3d`, `NAME_a.3d`, `NAME.uc`).
+   */
+  async writeFiles(document: Document, options: { format: string; name?: string; formatOptions?: Record<string, unknown> }): Promise<FileSet> {
+    const id = options.format.toLowerCase();
+    const name = options.name ?? 'model';
+    if (id === 'glb' || id === 'gltf') {
+      const outputs = new Map<string, Uint8Array>();
+      await writeGltf(document, `${name}.${id}`, id === 'glb', { formats: this.formats }, outputs);
+      return outputs;
+    }
+    const target = formatById(id, this.formats);
+    if (!target) throw new LegacyError('UNKNOWN_TARGET', `unknown target format "${options.format}"; known: ${this.listFormats().map((f) => f.id).join(', ')}`);
+    if (!target.export) throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
+    const result = await target.export(document, { ...this.options.formatOptions, ...options.formatOptions, name });
+    const warnings = new WarningCollector();
+    warnings.merge(result.warnings);
+    this.lastWarnings = warnings.list();
+    return result.files;
+  }
+
+  /**
+   * Writes a document as glTF or a legacy format, atomically (all files or none). The format comes
+   * from `options.format` or the path (`.glb`, `.gltf`, `_d.3d`, `.mdl`, …). Returns the paths written.
+   */
+  async write(path: string, document: Document, options: LegacyWriteOptions = {}): Promise<string[]> {
+    const ext = extname(path).toLowerCase();
+    const id = options.format?.toLowerCase() ?? (ext === '.glb' || ext === '.gltf' ? ext.slice(1) : formatForOutput(path, this.formats)?.id);
+    if (!id) throw new LegacyError('UNKNOWN_TARGET', `cannot tell the target format from "${basename(path)}"; pass { format }`);
+    const outputs = new Map<string, Uint8Array>();
+    if (id === 'glb' || id === 'gltf') {
+      await writeGltf(document, resolve(path), id === 'glb', { formats: this.formats }, outputs);
+      this.lastWarnings = [];
+    } else {
+      const target = formatById(id, this.formats);
+      const files = await this.writeFiles(document, { format: id, name: outputBase(path, target), formatOptions: options.formatOptions });
+      for (const [file, data] of files) outputs.set(join(dirname(resolve(path)), file), data);
+    }
+    return writeFilesAtomic(outputs, this.options.overwrite ?? true);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Batch worker thread: converts one input per message in memory and sends the record and the
+ * output bytes back; the main thread writes them (so a worker stopped by `--timeout` never
+ * leaves a partial file). `workerData.formatsModule` may name a module exporting `formats` (or
+ * `legacyFormat`) to use instead of the registered formats (tests inject a fake format this way).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LegacyFormat } from '@gltf-legacy/core';
+import { type ConvertOptions, prepareConversion } from './convert.js';
+import { FORMATS } from './registry.js';
+
+/** A job sent to a worker. */
+export interface WorkerJob {
+  id: number;
+  input: string;
+  options: Omit<ConvertOptions, 'formats' | 'transform'>;
+}
+
+async function loadFormats(): Promise<readonly LegacyFormat[]> {
+  const spec = (workerData as { formatsModule?: string } | undefined)?.formatsModule;
+  if (!spec) return FORMATS;
+  const mod = (await import(spec)) as { formats?: LegacyFormat[]; legacyFormat?: LegacyFormat };
+  return mod.formats ?? (mod.legacyFormat ? [mod.legacyFormat] : []);
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const formats = await loadFormats();
+  port.on('message', async (job: WorkerJob) => {
+    const { record, outputs } = await prepareConversion(job.input, { ...job.options, formats });
+    port.postMessage({ id: job.id, record, outputs });
+  });
+  port.postMessage({ ready: true });
+}
