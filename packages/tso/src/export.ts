@@ -16,7 +16,20 @@ import { type TsoAnimation, type TsoMotion, writeAnimation } from './anim.js';
 import { type TsoBinding, type TsoMesh, writeMesh } from './mesh.js';
 import type { PropertyList } from './props.js';
 import { ROOT_PARENT, type TsoBone, type TsoSkeleton, writeSkeleton } from './skel.js';
-import { convertRotations, convertVectors, inv, mat, mul, transformDir, transformPoint, trMatrix } from './space.js';
+import {
+  bitsToFloats,
+  convertRotations,
+  convertVectors,
+  inv,
+  isIdentity,
+  jsonFloat,
+  mat,
+  mul,
+  positiveZeros,
+  transformDir,
+  transformPoint,
+  trMatrix,
+} from './space.js';
 
 /** Options of {@link exportTso}. */
 export interface TsoExportOptions extends ExportOptions {
@@ -58,11 +71,11 @@ interface MeshExtras {
   vertexCount2: number;
   boneNames: string[];
   bindings: number[][];
-  blend: { data: number[]; vertices: (number | null)[]; realPositions: (number | null)[] };
+  blend: { data: number[]; vertices: number[]; realPositions: number[] };
   trailing: number[];
 }
 
-const num = (v: unknown, d = 0) => (typeof v === 'number' ? v : v === null ? Number.NaN : d);
+const num = (v: unknown, d = 0) => jsonFloat(v, d);
 
 function nodeWorld(node: Node): Float64Array {
   const chain: Node[] = [];
@@ -295,7 +308,7 @@ function exportMesh(
       const j0 = inf ? inf.joints[v * 2] : 0;
       const m = jointMats[j0] ?? mat();
       const vert: Vertex = { bone: jointBones[j0] ?? 0, p: new Float64Array(3), n: new Float64Array(3), uv: [UV[v * 2], UV[v * 2 + 1]] };
-      transformPoint(m, P, v * 3, vert.p, 0);
+      movePoint(m, P, v * 3, vert.p);
       dirInto(m, N, v * 3, vert.n, o.normalScale);
       if (inf && inf.weights[v * 2 + 1] > 0) {
         const j1 = inf.joints[v * 2 + 1];
@@ -304,7 +317,7 @@ function exportMesh(
         if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
         const m1 = jointMats[j1] ?? mat();
         const blend = { bone: jointBones[j1] ?? 0, weight: q, p: new Float64Array(3), n: new Float64Array(3) };
-        transformPoint(m1, P, v * 3, blend.p, 0);
+        movePoint(m1, P, v * 3, blend.p);
         dirInto(m1, N, v * 3, blend.n, o.normalScale);
         if (q > 0) vert.blend = blend;
       }
@@ -325,7 +338,17 @@ function exportMesh(
   return assemble(verts, tris, bones);
 }
 
+/** Point through `m`; an identity matrix copies exactly (keeps −0, which arithmetic would not). */
+function movePoint(m: Float64Array, P: ArrayLike<number>, at: number, out: Float64Array): void {
+  if (isIdentity(m)) for (let c = 0; c < 3; c++) out[c] = P[at + c];
+  else transformPoint(m, P, at, out, 0);
+}
+
 function dirInto(m: Float64Array, N: ArrayLike<number>, at: number, out: Float64Array, scale: number): void {
+  if (isIdentity(m) && scale === 1) {
+    for (let c = 0; c < 3; c++) out[c] = N[at + c];
+    return;
+  }
   transformDir(m, N, at, out, 0);
   const len = Math.hypot(out[0], out[1], out[2]);
   if (len > 0) for (let c = 0; c < 3; c++) out[c] = (out[c] / len) * scale;
@@ -407,10 +430,11 @@ function restoreFromExtras(x: MeshExtras, verts: Vertex[], bones: BoneInfo[], ra
       real[v * 6 + 5] = rawNormals[v * 3 + 2];
     } else real.set(vt.n, v * 6 + 3);
   }
-  const blendVertices = Float32Array.from(x.blend.vertices, (v) => num(v));
+  const blendVertices = bitsToFloats(x.blend.vertices);
+  const realPositions = bitsToFloats(x.blend.realPositions);
   for (let j = 0; j < blendCount; j++) {
     const t = blendData[j * 2 + 1];
-    for (let c = 0; c < 3; c++) real[t * 6 + c] = num(x.blend.realPositions[j * 3 + c]);
+    for (let c = 0; c < 3; c++) real[t * 6 + c] = realPositions[j * 3 + c];
     real[t * 6] = -real[t * 6];
   }
   // Blend vertices are stored raw: pre-mirror them too.
@@ -530,9 +554,15 @@ function makeBone(name: string, parentName: string, t: number[], r: number[], x:
   const rotation = Float32Array.from(r);
   convertVectors(translation);
   convertRotations(rotation);
+  positiveZeros(translation);
+  positiveZeros(rotation);
+  // Raw values kept at import (−0, non-unit rotations) win while the node still matches them.
+  if (Array.isArray(x?.rawTranslation) && x.rawTranslation.length === 3) {
+    const raw = bitsToFloats(x.rawTranslation);
+    if (raw.every((v, k) => v === translation[k])) translation.set(raw);
+  }
   if (Array.isArray(x?.rawRotation) && x.rawRotation.length === 4) {
-    // Only restore the raw rotation when the node still holds its normalized form.
-    const raw = Float32Array.from(x.rawRotation, (v: unknown) => num(v));
+    const raw = bitsToFloats(x.rawRotation);
     const len = Math.hypot(...raw) || 1;
     if (raw.every((v, k) => Math.abs(v / len - rotation[k]) < 1e-6)) rotation.set(raw);
   }
@@ -679,8 +709,8 @@ function restoreAnimation(x: Record<string, any>, channels: Map<string, { values
       pool.set(vals, first * size);
     }
   }
-  for (const e of (x.rawT ?? []) as number[][]) if (e[0] < tCount) translations.set(e.slice(1).map((v) => num(v)), e[0] * 3);
-  for (const e of (x.rawR ?? []) as number[][]) if (e[0] < rCount) rotations.set(e.slice(1).map((v) => num(v)), e[0] * 4);
+  for (const e of (x.rawT ?? []) as number[][]) if (e[0] < tCount) translations.set(bitsToFloats(e.slice(1, 4)), e[0] * 3);
+  for (const e of (x.rawR ?? []) as number[][]) if (e[0] < rCount) rotations.set(bitsToFloats(e.slice(1, 5)), e[0] * 4);
   return {
     version: num(x.version, 2),
     name: typeof x.name === 'string' ? x.name : '',

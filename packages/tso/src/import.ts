@@ -5,7 +5,20 @@ import type { TsoAnimation } from './anim.js';
 import type { TsoMesh } from './mesh.js';
 import type { TsoSkeleton } from './skel.js';
 import { skeletonParents } from './skel.js';
-import { convertRotations, convertVectors, inv, mat, mul, transformDir, transformPoint, trMatrix } from './space.js';
+import {
+  convertRotations,
+  convertVectors,
+  floatJson,
+  floatsToBits,
+  hasNegativeZero,
+  inv,
+  mat,
+  mul,
+  positiveZeros,
+  transformDir,
+  transformPoint,
+  trMatrix,
+} from './space.js';
 
 /** Options of {@link importTso}. */
 export interface TsoImportOptions {
@@ -104,13 +117,18 @@ export function importTso(input: TsoImportInput, options: TsoImportOptions = {},
         canTranslate: b.canTranslate,
         canRotate: b.canRotate,
         canBlend: b.canBlend,
-        wiggleValue: b.wiggleValue,
-        wigglePower: b.wigglePower,
+        wiggleValue: floatJson(b.wiggleValue),
+        wigglePower: floatJson(b.wigglePower),
         parentName: b.parentName,
       };
+      // Node values go through JSON, which has no −0: keep such raw values as bits.
+      positiveZeros(t);
+      positiveZeros(r);
+      if (hasNegativeZero(b.translation)) extras.rawTranslation = floatsToBits(b.translation);
+      if (hasNegativeZero(b.rotation)) extras.rawRotation = floatsToBits(b.rotation);
       const len = Math.hypot(r[0], r[1], r[2], r[3]);
       if (Math.abs(len - 1) > 1e-6) {
-        extras.rawRotation = Array.from(b.rotation);
+        extras.rawRotation = floatsToBits(b.rotation);
         if (len > 0) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
         else r.splice(0, 4, 0, 0, 0, 1);
         warnings.warn('VALUE_NORMALIZED', 'a bone rotation was not a unit quaternion; normalized (raw value kept in extras)');
@@ -315,8 +333,9 @@ function buildMesh(
       bindings: mesh.bindings.map((b) => [b.boneIndex, b.firstRealVertex, b.realVertexCount, b.firstBlendVertex, b.blendVertexCount]),
       blend: {
         data: Array.from(mesh.blendData),
-        vertices: Array.from(mesh.blendVertices),
-        realPositions: blendedReal,
+        // Float32 bit patterns (exact through JSON, including −0).
+        vertices: floatsToBits(mesh.blendVertices),
+        realPositions: floatsToBits(blendedReal),
       },
       trailing: Array.from(mesh.trailing),
     },
@@ -398,7 +417,7 @@ function importAnimation(
         const len = Math.hypot(values[k * 4], values[k * 4 + 1], values[k * 4 + 2], values[k * 4 + 3]);
         if (Math.abs(len - 1) > 1e-6) {
           const at = m.firstRotation + k;
-          rawR.push([at, ...anim.rotations.subarray(at * 4, at * 4 + 4)]);
+          rawR.push([at, ...floatsToBits(anim.rotations.subarray(at * 4, at * 4 + 4))]);
           for (let c = 0; c < 4; c++) values[k * 4 + c] = len > 0 ? values[k * 4 + c] / len : c === 3 ? 1 : 0;
           warnings.warn('VALUE_NORMALIZED', 'an animation rotation was not a unit quaternion; normalized (raw value kept in extras)');
         }
@@ -412,20 +431,20 @@ function importAnimation(
   warnings.warn('ANIM_BONE_MISSING', `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`, missing);
   // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
   const rawT: number[][] = [];
-  for (let k = 0; k < tCount; k++) if (!coveredT[k]) rawT.push([k, ...anim.translations.subarray(k * 3, k * 3 + 3)]);
-  for (let k = 0; k < rCount; k++) if (!coveredR[k]) rawR.push([k, ...anim.rotations.subarray(k * 4, k * 4 + 4)]);
+  for (let k = 0; k < tCount; k++) if (!coveredT[k]) rawT.push([k, ...floatsToBits(anim.translations.subarray(k * 3, k * 3 + 3))]);
+  for (let k = 0; k < rCount; k++) if (!coveredR[k]) rawR.push([k, ...floatsToBits(anim.rotations.subarray(k * 4, k * 4 + 4))]);
   gAnim.setExtras({
     tso: {
       file: fileName,
       version: anim.version,
       name: anim.name,
-      duration: anim.duration,
-      distance: anim.distance,
+      duration: floatJson(anim.duration),
+      distance: floatJson(anim.distance),
       isMoving: anim.isMoving,
       translationCount: tCount,
       rotationCount: rCount,
       fps,
-      motions: anim.motions,
+      motions: anim.motions.map((m) => ({ ...m, duration: floatJson(m.duration) })),
       rawT,
       rawR,
       trailing: Array.from(anim.trailing),

@@ -84,3 +84,56 @@ export function isIdentity(m: ArrayLike<number>): boolean {
   for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
   return true;
 }
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** Bit pattern of a float32 (keeps −0 and NaN payloads, which JSON numbers cannot). */
+export function f32Bits(v: number): number {
+  f32[0] = v;
+  return u32[0];
+}
+
+/** Float32 from its bit pattern. */
+export function bitsF32(b: number): number {
+  u32[0] = b >>> 0;
+  return f32[0];
+}
+
+/** Float32 values as JSON-safe bit patterns (for extras). */
+export function floatsToBits(a: ArrayLike<number>): number[] {
+  const out = new Array<number>(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = f32Bits(a[i]);
+  return out;
+}
+
+/** Bit patterns back to float32 values. */
+export function bitsToFloats(a: readonly unknown[]): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = bitsF32(typeof a[i] === 'number' ? (a[i] as number) : 0);
+  return out;
+}
+
+/** A float for JSON extras: a plain number, or `{ f32: bits }` for −0, NaN and ±Infinity. */
+export function floatJson(v: number): number | { f32: number } {
+  return Number.isFinite(v) && !Object.is(v, -0) ? v : { f32: f32Bits(v) };
+}
+
+/** Reads a value written by {@link floatJson} (`fallback` when absent or malformed). */
+export function jsonFloat(x: unknown, fallback = 0): number {
+  if (typeof x === 'number') return x;
+  if (x && typeof x === 'object' && typeof (x as { f32?: unknown }).f32 === 'number') return bitsF32((x as { f32: number }).f32);
+  return fallback;
+}
+
+/** True when any value is −0 (a sign JSON would lose). */
+export function hasNegativeZero(a: ArrayLike<number>): boolean {
+  for (let i = 0; i < a.length; i++) if (Object.is(a[i], -0)) return true;
+  return false;
+}
+
+/** Replaces −0 with +0 in place (glTF node values go through JSON). */
+export function positiveZeros<T extends { length: number; [i: number]: number }>(a: T): T {
+  for (let i = 0; i < a.length; i++) if (a[i] === 0) a[i] = 0;
+  return a;
+}
