@@ -112,6 +112,16 @@ function boneTRS(bindPose: Float32Array, i: number): { t: number[]; r: number[];
   return { t, r, s };
 }
 
+/** True when `v` is within 1e-4 of `def` in every component but not equal to it. */
+function nearDefault(v: readonly number[], def: readonly number[]): boolean {
+  let equal = true;
+  for (let k = 0; k < v.length; k++) {
+    if (Math.abs(v[k] - def[k]) > 1e-4) return false;
+    if (v[k] !== def[k]) equal = false;
+  }
+  return !equal;
+}
+
 function setTRS(node: Node, trs: { t: number[]; r: number[]; s: number[] }): void {
   node.setTranslation(trs.t as [number, number, number]);
   // Rotations in files are close to unit length; glTF requires unit quaternions.
@@ -440,8 +450,10 @@ function blockToAnimation(
       for (let e = c; e < codes.length; e += 3) if (codes[e] !== 0) allZero = false;
       if (allZero && size === 0) return;
       if (size > 0 && Number.isFinite(min) && rangeU16Float32Safe(min, size)) return;
+      // Codes with unflagged frames carried forward (what the frame holds, not what is stored).
       const list: number[] = new Array(codes.length / 3);
-      for (let e = 0; e < list.length; e++) list[e] = codes[e * 3 + c];
+      const nbk = block.bones.length;
+      for (let e = 0; e < list.length; e++) list[e] = block.flags[e] & (bit << c) ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
       raw[`${kind}${c}`] = list;
     };
     for (let c = 0; c < 3; c++) {
@@ -506,11 +518,17 @@ export function toDocument(
       }
       const node = doc.createNode(bones[i].name);
       created.add(node);
+      const nodeExtras: Record<string, unknown> = {};
       if (bindPose.length >= (i + 1) * TRS_FLOATS) {
-        setTRS(node, boneTRS(bindPose, i));
-        bindByName.set(bones[i].name, bindPoseFloats(bindPose, i));
+        const trs = boneTRS(bindPose, i);
+        setTRS(node, trs);
+        const raw = bindPoseFloats(bindPose, i);
+        bindByName.set(bones[i].name, raw);
+        // glTF writers drop a TRS part that is within ~1e-5 of its default: keep such values.
+        if (nearDefault(trs.t, [0, 0, 0]) || nearDefault(trs.r, [0, 0, 0, 1]) || nearDefault(trs.s, [1, 1, 1])) nodeExtras.bind = raw;
       }
-      if (animOnly) node.setExtras({ unigine: { animOnly: true } });
+      if (animOnly) nodeExtras.animOnly = true;
+      if (Object.keys(nodeExtras).length) node.setExtras({ unigine: nodeExtras });
       if (!nodeByName.has(bones[i].name)) nodeByName.set(bones[i].name, node);
       nodes.push(node);
     }

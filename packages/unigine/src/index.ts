@@ -1,1 +1,120 @@
-export {};
+/**
+ * @gltf-legacy/unigine — UNIGINE ms11 `.mesh` and an10 `.anim` ⇄ glTF 2.0.
+ *
+ * ```ts
+ * import { legacyFormat } from '@gltf-legacy/unigine';
+ * const { document } = await legacyFormat.import(new Map([['arm.mesh', bytes], ['arm.anim', anim]]), { main: 'arm.mesh' });
+ * ```
+ */
+import { type FileSet, type ImportOptions, type InspectSection, type LegacyFormat, extName, mainFile } from '@gltf-legacy/core';
+import { readAnim } from './anim.js';
+import { unigineMagic } from './common.js';
+import { exportUnigine } from './export.js';
+import { animCompanions, importUnigine } from './import.js';
+import { readMesh } from './mesh.js';
+
+export * from './anim.js';
+export * from './axes.js';
+export * from './block.js';
+export * from './common.js';
+export * from './export.js';
+export * from './import.js';
+export * from './int2.js';
+export * from './mesh.js';
+
+const round = (v: number) => Number(v.toPrecision(6));
+const boundsText = (b: Float32Array) => `min (${[b[0], b[1], b[2]].map(round).join(', ')}) max (${[b[3], b[4], b[5]].map(round).join(', ')}) sphere (${[b[6], b[7], b[8]].map(round).join(', ')}) r ${round(b[9])}`;
+
+/**
+ * Facts about UNIGINE files (file model, not glTF): version, counts, names, bounds.
+ *
+ * ```ts
+ * inspectUnigine(new Map([['box.mesh', bytes]])); // [{ title: 'box.mesh (ms11 mesh)', facts: {...}, ... }]
+ * ```
+ */
+export function inspectUnigine(files: FileSet, options: ImportOptions = {}): InspectSection[] {
+  const [main] = mainFile(files, options);
+  const sections: InspectSection[] = [];
+  const names = [main, ...[...files.keys()].filter((f) => f !== main)];
+  for (const name of names) {
+    const bytes = files.get(name) as Uint8Array;
+    const kind = unigineMagic(bytes)?.kind;
+    if (kind === 'anim') {
+      const a = readAnim(bytes, name);
+      sections.push({
+        title: `${name} (an10 animation)`,
+        facts: { version: a.magic, bones: a.bones.length, animations: a.animations.length, encoding: a.encoding, bounds: boundsText(a.bounds) },
+        columns: ['animation', 'animated bones', 'frames', 'component mask', 'position box', 'scale box'],
+        rows: a.animations.map((b, i) => [
+          a.animationNames[i],
+          b.bones.length,
+          b.numFrames,
+          `0x${b.componentMask.toString(16)}`,
+          b.boxes ? Array.from(b.boxes.subarray(0, 6), round).join(' ') : '',
+          b.boxes ? Array.from(b.boxes.subarray(6, 12), round).join(' ') : '',
+        ]),
+      });
+    } else {
+      const m = readMesh(bytes, name);
+      sections.push({
+        title: `${name} (ms11 mesh)`,
+        facts: {
+          version: m.magic,
+          surfaces: m.surfaces.length,
+          bones: m.bones.length,
+          embeddedAnimations: m.animationNames.join(', ') || 'none',
+          encoding: m.encoding,
+          bounds: boundsText(m.bounds),
+        },
+        columns: ['surface', 'coordinate vertices', 'triangle vertices', 'triangles', 'weights', 'uv0', 'uv1', 'colours', 'targets', 'bounds'],
+        rows: m.surfaces.map((s) => [
+          s.name,
+          s.targets[0].length / 3,
+          s.tangents.length / 4,
+          s.triIndices.length / 3,
+          s.weightCounts.length,
+          s.uv0.length / 2,
+          s.uv1.length / 2,
+          s.colors.length / 4,
+          s.targetNames.length,
+          boundsText(s.bounds),
+        ]),
+      });
+      if (m.bones.length) {
+        sections.push({
+          title: `${name} bones`,
+          columns: ['index', 'name', 'parent'],
+          rows: m.bones.map((b, i) => [i, b.name, b.parent]),
+        });
+      }
+    }
+  }
+  return sections;
+}
+
+/** The UNIGINE format as the CLI registers it. */
+export const legacyFormat: LegacyFormat = {
+  id: 'unigine',
+  label: 'UNIGINE mesh (ms11) + animation (an10)',
+  extensions: ['.mesh', '.anim'],
+  mainExtension: '.mesh',
+  capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
+  /** By magic: `ms11`/`an10`, and the other UNIGINE versions so they get an UNSUPPORTED_VERSION error. */
+  sniff(bytes: Uint8Array): boolean {
+    return unigineMagic(bytes) !== null;
+  },
+  companions(name: string, siblings: string[]): string[] {
+    if (extName(name) !== '.mesh') return [];
+    return animCompanions(name, siblings.filter((s) => s !== name));
+  },
+  async import(files, options) {
+    return importUnigine(files, options ?? {});
+  },
+  async export(document, options) {
+    const { files, warnings } = exportUnigine(document, options ?? {});
+    return { files, warnings };
+  },
+  inspect(files, options) {
+    return inspectUnigine(files, options ?? {});
+  },
+};

@@ -1,0 +1,1190 @@
+import {
+  type ExportOptions,
+  ExportError,
+  type FileSet,
+  type Warning,
+  WarningCollector,
+  accessorFloats,
+  convertQuaternions,
+  convertScale,
+  convertVec3,
+  readInfluences,
+  readSampler,
+  sampleAt,
+  type SamplerData,
+} from '@gltf-legacy/core';
+import { encodeRangeU16, encodeSnorm16, encodeWeightU16, decodeRangeU16, decodeSnorm16 } from '@gltf-legacy/quantize';
+import type { Animation, Document, Node, Primitive, Skin } from '@gltf-transform/core';
+import { mat4, quat, vec3 } from 'gl-matrix';
+import { type AnimFile, writeAnim } from './anim.js';
+import { GLTF_TO_UNIGINE } from './axes.js';
+import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
+import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
+import {
+  ATTR_COORD,
+  ATTR_TBN,
+  ATTR_TRI,
+  ATTR_WBONES,
+  ATTR_WCOUNT,
+  ATTR_WVALUES,
+  type AnimFileExtras,
+  type UnigineAnimationExtras,
+  type UnigineRootExtras,
+  type UnigineSurfaceExtras,
+} from './import.js';
+import { composeTRS, quatFromBasis } from './math.js';
+import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
+
+/** Options of {@link exportUnigine}. */
+export interface UnigineExportOptions {
+  /** Base name of the written files: `NAME.mesh`, `NAME_<animation>.anim`. */
+  name: string;
+  /** Frame rate animations are sampled at when they carry no UNIGINE frame data. */
+  fps: number;
+}
+
+export const UNIGINE_EXPORT_DEFAULTS: UnigineExportOptions = { name: 'model', fps: 30 };
+
+/** The file models an export produced, besides their bytes. */
+export interface UnigineExportResult {
+  files: FileSet;
+  warnings: Warning[];
+  mesh: MeshFile | null;
+  anims: { file: string; anim: AnimFile }[];
+}
+
+type M4 = Float64Array;
+const asMat = (m: M4) => m as unknown as mat4;
+
+const EMPTY_BOX = [1e9, 1e9, 1e9, -2e9, -2e9, -2e9];
+
+function worldMatrix(node: Node): M4 {
+  const m = new Float64Array(16);
+  const w = node.getWorldMatrix();
+  for (let i = 0; i < 16; i++) m[i] = w[i];
+  return m;
+}
+
+function isIdentity(m: ArrayLike<number>, eps = 1e-9): boolean {
+  for (let i = 0; i < 16; i++) if (Math.abs(m[i] - (i % 5 === 0 ? 1 : 0)) > eps) return false;
+  return true;
+}
+
+function sanitize(s: string): string {
+  return s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'anim';
+}
+
+function unigineExtras(obj: { getExtras(): Record<string, unknown> }): Record<string, unknown> | undefined {
+  const u = obj.getExtras()?.unigine;
+  return u && typeof u === 'object' ? (u as Record<string, unknown>) : undefined;
+}
+
+/** Local TRS (glTF axes) of a node, as plain arrays. */
+function nodeTRS(node: Node): { t: number[]; r: number[]; s: number[] } {
+  return { t: [...node.getTranslation()], r: [...node.getRotation()], s: [...node.getScale()] };
+}
+
+function decompose(m: M4): { t: number[]; r: number[]; s: number[] } {
+  const t = vec3.create();
+  const s = vec3.create();
+  const r = quat.create();
+  mat4.getTranslation(t, asMat(m));
+  mat4.getScaling(s, asMat(m));
+  // Negative determinant: put the mirror into the X scale.
+  const det = mat4.determinant(asMat(m));
+  if (det < 0) s[0] = -s[0];
+  const n = new Float64Array(m);
+  for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) n[c * 4 + k] = s[c] !== 0 ? m[c * 4 + k] / s[c] : c === k ? 1 : 0;
+  mat4.getRotation(r, asMat(n));
+  quat.normalize(r, r);
+  return { t: [t[0], t[1], t[2]], r: [r[0], r[1], r[2], r[3]], s: [s[0], s[1], s[2]] };
+}
+
+/**
+ * Bind pose of a node in file axes: its TRS, or the exact floats kept in `extras.unigine.bind`
+ * by the importer when they still describe the same transform.
+ */
+function nodeBind(node: Node): number[] {
+  const mine = toFileTRS(nodeTRS(node));
+  const kept = unigineExtras(node)?.bind;
+  if (Array.isArray(kept) && kept.length === 10 && kept.every((v, k) => typeof v === 'number' && Math.abs(v - mine[k]) <= 1e-4 * Math.max(1, Math.abs(v)))) {
+    return kept as number[];
+  }
+  return mine;
+}
+
+/** TRS (glTF axes) → the 10 bind-pose floats in file axes. */
+function toFileTRS(trs: { t: number[]; r: number[]; s: number[] }): number[] {
+  const t = trs.t.slice();
+  const r = trs.r.slice();
+  const s = trs.s.slice();
+  convertVec3(GLTF_TO_UNIGINE, t);
+  convertQuaternions(GLTF_TO_UNIGINE, r);
+  convertScale(GLTF_TO_UNIGINE, s);
+  return [...t, ...r, ...s];
+}
+
+interface Skeleton {
+  nodes: Node[];
+  index: Map<Node, number>;
+  bones: UnigineBone[];
+  /** Bind pose per bone, file axes (10 floats each). */
+  bind: number[][];
+  /** For root bones whose node has a transformed parent: that parent's world matrix (glTF). */
+  parentFix: (M4 | null)[];
+}
+
+function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
+  const nodes: Node[] = [];
+  const index = new Map<Node, number>();
+  const bindWorld = new Map<Node, M4>();
+  for (const skin of doc.getRoot().listSkins()) {
+    const joints = skin.listJoints();
+    const ibm = skin.getInverseBindMatrices();
+    const ibmData = ibm ? accessorFloats(ibm) : null;
+    joints.forEach((j, i) => {
+      if (!index.has(j)) {
+        index.set(j, nodes.length);
+        nodes.push(j);
+      }
+      if (!bindWorld.has(j)) {
+        const w = new Float64Array(16);
+        if (ibmData && ibmData.length >= (i + 1) * 16) {
+          const m = new Float64Array(ibmData.subarray(i * 16, i * 16 + 16));
+          if (!mat4.invert(asMat(w), asMat(m))) w.set(worldMatrix(j));
+        } else w.set(worldMatrix(j));
+        bindWorld.set(j, w);
+      }
+    });
+  }
+  if (nodes.length > 32767) throw new ExportError('TOO_MANY_BONES', `${nodes.length} joints; UNIGINE bone indices are 16-bit (at most 32767 bones)`);
+  const bones: UnigineBone[] = [];
+  const bind: number[][] = [];
+  const parentFix: (M4 | null)[] = [];
+  const local = new Float64Array(16);
+  const inv = new Float64Array(16);
+  let derived = 0;
+  for (const node of nodes) {
+    let p = node.getParentNode();
+    while (p && !index.has(p)) p = p.getParentNode();
+    const parent = p ? (index.get(p) as number) : -1;
+    bones.push({ name: node.getName() || `bone_${bones.length}`, parent });
+    // Local bind transform relative to the parent bone.
+    const w = bindWorld.get(node) as M4;
+    const want = new Float64Array(16);
+    if (parent >= 0 && mat4.invert(asMat(inv), asMat(bindWorld.get(nodes[parent]) as M4))) mat4.multiply(asMat(want), asMat(inv), asMat(w));
+    else want.set(w);
+    const trs = nodeTRS(node);
+    composeTRS(trs.t, trs.r, trs.s, local);
+    let scale = 1;
+    for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(want[i]));
+    let same = true;
+    for (let i = 0; i < 16; i++) if (Math.abs(local[i] - want[i]) > 1e-4 * scale) same = false;
+    if (same) bind.push(nodeBind(node));
+    else {
+      derived++;
+      bind.push(toFileTRS(decompose(want)));
+    }
+    // Root bones: animation keys are relative to the node's parent, which UNIGINE does not have.
+    const pn = node.getParentNode();
+    const pw = parent < 0 && pn ? worldMatrix(pn) : null;
+    parentFix.push(pw && !isIdentity(pw) ? pw : null);
+  }
+  if (derived) warnings.warn('BIND_POSE_FROM_IBM', 'bone bind poses were taken from the inverse bind matrices (the joint nodes were not in bind pose)', derived);
+  return { nodes, index, bones, bind, parentFix };
+}
+
+function f32Bounds(min: number[], max: number[], center: number[], radius: number): Float32Array {
+  return Float32Array.from([...min, ...max, ...center, radius]);
+}
+
+/** bbox + bounding sphere (bbox centre, farthest point) of packed positions. */
+function computeBounds(p: Float32Array): Float32Array {
+  const n = p.length / 3;
+  if (n === 0) return f32Bounds([0, 0, 0], [0, 0, 0], [0, 0, 0], 0);
+  const min = [p[0], p[1], p[2]];
+  const max = [p[0], p[1], p[2]];
+  for (let i = 0; i < p.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      const v = p[i + c];
+      if (v < min[c]) min[c] = v;
+      if (v > max[c]) max[c] = v;
+    }
+  }
+  const center = [0, 1, 2].map((c) => Math.fround((min[c] + max[c]) / 2));
+  let r2 = 0;
+  for (let i = 0; i < p.length; i += 3) {
+    const dx = p[i] - center[0];
+    const dy = p[i + 1] - center[1];
+    const dz = p[i + 2] - center[2];
+    r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
+  }
+  return f32Bounds(min, max, center, Math.sqrt(r2));
+}
+
+/** Keeps stored bounds when their box still matches the data (they carry the sphere exactly). */
+function chooseBounds(computed: Float32Array, stored: unknown): Float32Array {
+  if (Array.isArray(stored) && stored.length === 10 && stored.every((v) => typeof v === 'number')) {
+    const s = Float32Array.from(stored as number[]);
+    let same = true;
+    for (let i = 0; i < 6; i++) if (!Object.is(s[i], computed[i])) same = false;
+    if (same) return s;
+  }
+  return computed;
+}
+
+/** Mesh bounds: union box; sphere grown to hold every surface sphere. */
+function unionBounds(list: Float32Array[]): Float32Array {
+  if (!list.length) return f32Bounds([0, 0, 0], [0, 0, 0], [0, 0, 0], 0);
+  const min = [list[0][0], list[0][1], list[0][2]];
+  const max = [list[0][3], list[0][4], list[0][5]];
+  let c = [list[0][6], list[0][7], list[0][8]];
+  let r = list[0][9];
+  for (const b of list) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], b[k]);
+      max[k] = Math.max(max[k], b[3 + k]);
+    }
+  }
+  for (const b of list.slice(1)) {
+    const d = Math.hypot(b[6] - c[0], b[7] - c[1], b[8] - c[2]);
+    if (d + b[9] <= r) continue;
+    if (d + r <= b[9]) {
+      c = [b[6], b[7], b[8]];
+      r = b[9];
+      continue;
+    }
+    const nr = (d + r + b[9]) / 2;
+    const k = d > 0 ? (nr - r) / d : 0;
+    c = [c[0] + (b[6] - c[0]) * k, c[1] + (b[7] - c[1]) * k, c[2] + (b[8] - c[2]) * k];
+    r = nr;
+  }
+  return f32Bounds(min, max, c, r);
+}
+
+function primitiveIndices(prim: Primitive, n: number, warnings: WarningCollector, label: string): Uint32Array | null {
+  const idx = prim.getIndices()?.getArray();
+  const raw = idx ? Uint32Array.from(idx) : Uint32Array.from({ length: n }, (_, i) => i);
+  const mode = prim.getMode();
+  if (mode === 4) return raw.slice(0, raw.length - (raw.length % 3));
+  if (mode === 5 || mode === 6) {
+    const out = new Uint32Array(Math.max(0, raw.length - 2) * 3);
+    for (let i = 0; i + 2 < raw.length; i++) {
+      if (mode === 5) {
+        const even = i % 2 === 0;
+        out[i * 3] = raw[i];
+        out[i * 3 + 1] = even ? raw[i + 1] : raw[i + 2];
+        out[i * 3 + 2] = even ? raw[i + 2] : raw[i + 1];
+      } else {
+        out[i * 3] = raw[0];
+        out[i * 3 + 1] = raw[i + 1];
+        out[i * 3 + 2] = raw[i + 2];
+      }
+    }
+    warnings.warn('PRIMITIVE_TRIANGULATED', `${label}: triangle strip/fan converted to a triangle list`);
+    return out;
+  }
+  warnings.warn('PRIMITIVE_SKIPPED', `${label}: points and lines cannot be stored in a UNIGINE mesh; skipped`);
+  return null;
+}
+
+/** Smooth normals by area-weighted face normals per vertex. */
+function generateNormals(pos: Float32Array, idx: Uint32Array): Float32Array {
+  const out = new Float32Array(pos.length);
+  for (let i = 0; i + 2 < idx.length; i += 3) {
+    const a = idx[i] * 3;
+    const b = idx[i + 1] * 3;
+    const c = idx[i + 2] * 3;
+    const ux = pos[b] - pos[a];
+    const uy = pos[b + 1] - pos[a + 1];
+    const uz = pos[b + 2] - pos[a + 2];
+    const vx = pos[c] - pos[a];
+    const vy = pos[c + 1] - pos[a + 1];
+    const vz = pos[c + 2] - pos[a + 2];
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    for (const v of [a, b, c]) {
+      out[v] += nx;
+      out[v + 1] += ny;
+      out[v + 2] += nz;
+    }
+  }
+  for (let i = 0; i < out.length; i += 3) {
+    const l = Math.hypot(out[i], out[i + 1], out[i + 2]);
+    if (l > 0) {
+      out[i] /= l;
+      out[i + 1] /= l;
+      out[i + 2] /= l;
+    } else out[i + 2] = 1;
+  }
+  return out;
+}
+
+/** Per-vertex tangents (xyz + handedness) from per-triangle UV derivatives, accumulated. */
+function generateTangents(pos: Float32Array, nrm: Float32Array, uv: Float32Array | null, idx: Uint32Array): Float32Array {
+  const n = pos.length / 3;
+  const t = new Float64Array(n * 3);
+  const b = new Float64Array(n * 3);
+  if (uv) {
+    for (let i = 0; i + 2 < idx.length; i += 3) {
+      const i0 = idx[i];
+      const i1 = idx[i + 1];
+      const i2 = idx[i + 2];
+      const e1 = [pos[i1 * 3] - pos[i0 * 3], pos[i1 * 3 + 1] - pos[i0 * 3 + 1], pos[i1 * 3 + 2] - pos[i0 * 3 + 2]];
+      const e2 = [pos[i2 * 3] - pos[i0 * 3], pos[i2 * 3 + 1] - pos[i0 * 3 + 1], pos[i2 * 3 + 2] - pos[i0 * 3 + 2]];
+      const du1 = uv[i1 * 2] - uv[i0 * 2];
+      const dv1 = uv[i1 * 2 + 1] - uv[i0 * 2 + 1];
+      const du2 = uv[i2 * 2] - uv[i0 * 2];
+      const dv2 = uv[i2 * 2 + 1] - uv[i0 * 2 + 1];
+      const det = du1 * dv2 - du2 * dv1;
+      if (Math.abs(det) < 1e-20) continue;
+      const r = 1 / det;
+      for (let c = 0; c < 3; c++) {
+        const tc = (e1[c] * dv2 - e2[c] * dv1) * r;
+        const bc = (e2[c] * du1 - e1[c] * du2) * r;
+        for (const v of [i0, i1, i2]) {
+          t[v * 3 + c] += tc;
+          b[v * 3 + c] += bc;
+        }
+      }
+    }
+  }
+  const out = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    const nx = nrm[v * 3];
+    const ny = nrm[v * 3 + 1];
+    const nz = nrm[v * 3 + 2];
+    let tx = t[v * 3];
+    let ty = t[v * 3 + 1];
+    let tz = t[v * 3 + 2];
+    const d = tx * nx + ty * ny + tz * nz;
+    tx -= nx * d;
+    ty -= ny * d;
+    tz -= nz * d;
+    let l = Math.hypot(tx, ty, tz);
+    if (l < 1e-12) {
+      // Any vector perpendicular to the normal.
+      if (Math.abs(nx) < 0.9) {
+        tx = 0;
+        ty = nz;
+        tz = -ny;
+      } else {
+        tx = -nz;
+        ty = 0;
+        tz = nx;
+      }
+      l = Math.hypot(tx, ty, tz) || 1;
+    }
+    out[v * 4] = tx / l;
+    out[v * 4 + 1] = ty / l;
+    out[v * 4 + 2] = tz / l;
+    // Handedness: does cross(N, T) point along the UV bitangent?
+    const cx = ny * tz - nz * ty;
+    const cy = nz * tx - nx * tz;
+    const cz = nx * ty - ny * tx;
+    out[v * 4 + 3] = cx * b[v * 3] + cy * b[v * 3 + 1] + cz * b[v * 3 + 2] < 0 ? -1 : 1;
+  }
+  return out;
+}
+
+/** Encodes normal + tangent (file axes) as UNIGINE tangent quaternions (i16 x, y, z, w). */
+export function encodeTangentFrames(nrm: ArrayLike<number>, tan: ArrayLike<number>, count: number, out = new Int16Array(count * 4)): Int16Array {
+  const q = new Float64Array(4);
+  for (let v = 0; v < count; v++) {
+    let nx = nrm[v * 3];
+    let ny = nrm[v * 3 + 1];
+    let nz = nrm[v * 3 + 2];
+    let l = Math.hypot(nx, ny, nz);
+    if (!(l > 1e-12)) {
+      nx = 0;
+      ny = 0;
+      nz = 1;
+      l = 1;
+    }
+    nx /= l;
+    ny /= l;
+    nz /= l;
+    let tx = tan[v * 4];
+    let ty = tan[v * 4 + 1];
+    let tz = tan[v * 4 + 2];
+    const h = tan[v * 4 + 3] < 0 ? -1 : 1;
+    const d = tx * nx + ty * ny + tz * nz;
+    tx -= nx * d;
+    ty -= ny * d;
+    tz -= nz * d;
+    l = Math.hypot(tx, ty, tz);
+    if (!(l > 1e-9)) {
+      if (Math.abs(nx) < 0.9) {
+        tx = 0;
+        ty = nz;
+        tz = -ny;
+      } else {
+        tx = -nz;
+        ty = 0;
+        tz = nx;
+      }
+      l = Math.hypot(tx, ty, tz);
+    }
+    tx /= l;
+    ty /= l;
+    tz /= l;
+    const bx = ny * tz - nz * ty;
+    const by = nz * tx - nx * tz;
+    const bz = nx * ty - ny * tx;
+    quatFromBasis(tx, ty, tz, bx, by, bz, nx, ny, nz, q);
+    const s = (q[3] < 0 ? -1 : 1) === h ? 1 : -1;
+    out[v * 4] = encodeSnorm16(q[0] * s);
+    out[v * 4 + 1] = encodeSnorm16(q[1] * s);
+    out[v * 4 + 2] = encodeSnorm16(q[2] * s);
+    let w = encodeSnorm16(q[3] * s);
+    if (w === 0) w = h; // keep the handedness bit
+    out[v * 4 + 3] = w;
+  }
+  return out;
+}
+
+function intArray(prim: Primitive, name: string, n: number): ArrayLike<number> | null {
+  const a = prim.getAttribute(name);
+  if (!a || a.getCount() !== n) return null;
+  return a.getArray();
+}
+
+interface SurfaceInput {
+  prim: Primitive;
+  node: Node;
+  skin: Skin | null;
+  label: string;
+  defaultName: string;
+}
+
+function buildSurface(
+  input: SurfaceInput,
+  skel: Skeleton,
+  warnings: WarningCollector,
+): MeshSurface | null {
+  const { prim, node, skin, label } = input;
+  const posAcc = prim.getAttribute('POSITION');
+  if (!posAcc) {
+    warnings.warn('PRIMITIVE_SKIPPED', `${label}: no POSITION; skipped`);
+    return null;
+  }
+  const n = posAcc.getCount();
+  const idx = primitiveIndices(prim, n, warnings, label);
+  if (!idx) return null;
+  const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
+  // Positions and normals: static meshes are baked into model space.
+  const pos = Float32Array.from(accessorFloats(posAcc));
+  let nrm: Float32Array | null = prim.getAttribute('NORMAL') ? Float32Array.from(accessorFloats(prim.getAttribute('NORMAL') as NonNullable<ReturnType<Primitive['getAttribute']>>)) : null;
+  let tan: Float32Array | null = prim.getAttribute('TANGENT') ? Float32Array.from(accessorFloats(prim.getAttribute('TANGENT') as NonNullable<ReturnType<Primitive['getAttribute']>>)) : null;
+  if (nrm && nrm.length !== n * 3) nrm = null;
+  if (tan && tan.length !== n * 4) tan = null;
+  if (!skin) {
+    const w = worldMatrix(node);
+    if (!isIdentity(w)) {
+      const p = vec3.create();
+      for (let v = 0; v < n; v++) {
+        vec3.set(p, pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
+        vec3.transformMat4(p, p, asMat(w));
+        pos.set(p, v * 3);
+      }
+      const nm = mat4.create();
+      mat4.invert(nm, asMat(w));
+      mat4.transpose(nm, nm);
+      const tmp = vec3.create();
+      const dirs = (a: Float32Array | null, stride: number, m: mat4) => {
+        if (!a) return;
+        for (let v = 0; v < n; v++) {
+          vec3.set(tmp, a[v * stride], a[v * stride + 1], a[v * stride + 2]);
+          vec3.transformMat4(tmp, tmp, m);
+          vec3.sub(tmp, tmp, vec3.transformMat4(vec3.create(), [0, 0, 0], m));
+          vec3.normalize(tmp, tmp);
+          a[v * stride] = tmp[0];
+          a[v * stride + 1] = tmp[1];
+          a[v * stride + 2] = tmp[2];
+        }
+      };
+      dirs(nrm, 3, nm);
+      dirs(tan, 4, asMat(w));
+      if (mat4.determinant(asMat(w)) < 0) {
+        for (let i = 0; i + 2 < idx.length; i += 3) {
+          const t = idx[i + 1];
+          idx[i + 1] = idx[i + 2];
+          idx[i + 2] = t;
+        }
+        if (tan) for (let v = 0; v < n; v++) tan[v * 4 + 3] = -tan[v * 4 + 3];
+      }
+    }
+  }
+  convertVec3(GLTF_TO_UNIGINE, pos);
+  const uv0Acc = prim.getAttribute('TEXCOORD_0');
+  const uv0 = uv0Acc && uv0Acc.getCount() === n ? accessorFloats(uv0Acc) : null;
+  const uv1Acc = prim.getAttribute('TEXCOORD_1');
+  const uv1 = uv1Acc && uv1Acc.getCount() === n ? accessorFloats(uv1Acc) : null;
+  for (const sem of prim.listSemantics()) {
+    if (/^(TEXCOORD_[2-9]|COLOR_[1-9]|JOINTS_[1-9]|WEIGHTS_[1-9])/.test(sem)) {
+      warnings.warn('ATTRIBUTE_DROPPED', `${label}: ${sem} has no place in a UNIGINE mesh; dropped`);
+    }
+  }
+  // Triangle vertices (attributes) and coordinate vertices (positions + weights).
+  const triAttr = intArray(prim, ATTR_TRI, n);
+  let numTri = n;
+  let triOf: Uint32Array;
+  if (triAttr) {
+    triOf = Uint32Array.from(triAttr);
+    let max = -1;
+    for (const t of triOf) max = Math.max(max, t);
+    numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
+  } else {
+    triOf = new Uint32Array(n);
+    for (let v = 0; v < n; v++) triOf[v] = v;
+  }
+  // Influences per glTF vertex, as bone indices + u16 codes.
+  let infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null = null;
+  if (skin && skel.nodes.length) {
+    const rc = intArray(prim, ATTR_WCOUNT, n);
+    const rb = intArray(prim, ATTR_WBONES, n);
+    const rv = intArray(prim, ATTR_WVALUES, n);
+    if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4) {
+      infl = { count: Uint8Array.from(rc), bones: Int16Array.from(rb), values: Uint16Array.from(rv) };
+    } else {
+      const inf = readInfluences(prim, 4);
+      if (inf) {
+        warnings.warn('WEIGHTS_TRUNCATED', `${label}: vertices with more than 4 influences kept the 4 largest`, inf.truncated);
+        const joints = skin.listJoints();
+        const count = new Uint8Array(n);
+        const bones = new Int16Array(n * 4);
+        const values = new Uint16Array(n * 4);
+        let quantized = 0;
+        for (let v = 0; v < n; v++) {
+          let k = 0;
+          for (let i = 0; i < 4; i++) {
+            const w = inf.weights[v * 4 + i];
+            const code = encodeWeightU16(w);
+            if (code === 0) continue;
+            const joint = joints[inf.joints[v * 4 + i]];
+            const b = joint ? skel.index.get(joint) : undefined;
+            if (b === undefined) continue;
+            bones[v * 4 + k] = b;
+            values[v * 4 + k] = code;
+            k++;
+            if (w > 0) quantized++;
+          }
+          count[v] = k;
+        }
+        warnings.warn('VALUE_QUANTIZED', `${label}: skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`, quantized ? 1 : 0);
+        infl = { count, bones, values };
+      }
+    }
+  }
+  const coordAttr = intArray(prim, ATTR_COORD, n);
+  let numCoord: number;
+  const coordOf = new Uint32Array(n);
+  if (coordAttr) {
+    let max = -1;
+    for (let v = 0; v < n; v++) {
+      coordOf[v] = coordAttr[v];
+      max = Math.max(max, coordOf[v]);
+    }
+    numCoord = typeof ex.numCoordVerts === 'number' && ex.numCoordVerts > max ? ex.numCoordVerts : max + 1;
+  } else {
+    // De-duplicate positions (with their influences) into coordinate vertices.
+    const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+    const map = new Map<string, number>();
+    numCoord = 0;
+    for (let v = 0; v < n; v++) {
+      let key = `${bits[v * 3]},${bits[v * 3 + 1]},${bits[v * 3 + 2]}`;
+      if (infl) {
+        const c = infl.count[v];
+        key += `|${c}`;
+        for (let k = 0; k < c; k++) key += `,${infl.bones[v * 4 + k]}:${infl.values[v * 4 + k]}`;
+      }
+      let c = map.get(key);
+      if (c === undefined) {
+        c = numCoord++;
+        map.set(key, c);
+      }
+      coordOf[v] = c;
+    }
+  }
+  const coordPos = new Float32Array(numCoord * 3);
+  const firstVertexOf = new Int32Array(numCoord).fill(-1);
+  for (let v = n - 1; v >= 0; v--) firstVertexOf[coordOf[v]] = v;
+  for (let c = 0; c < numCoord; c++) {
+    const v = firstVertexOf[c];
+    if (v >= 0) coordPos.set(pos.subarray(v * 3, v * 3 + 3), c * 3);
+  }
+  // Tangent frames per triangle vertex.
+  let tangents: Int16Array;
+  const tbn = intArray(prim, ATTR_TBN, n);
+  const perTriSlots = new Int32Array(numTri).fill(-1);
+  for (let v = 0; v < n; v++) perTriSlots[triOf[v]] = v;
+  if (tbn && tbn.length === n * 4) {
+    tangents = new Int16Array(numTri * 4);
+    for (let t = 0; t < numTri; t++) {
+      const v = perTriSlots[t];
+      if (v >= 0) for (let k = 0; k < 4; k++) tangents[t * 4 + k] = tbn[v * 4 + k];
+    }
+  } else {
+    // glTF-space positions for generation (the frame is converted after).
+    const gpos = Float32Array.from(pos);
+    convertVec3({ axis: [0, 2, 1], sign: [1, 1, -1] }, gpos);
+    let normals = nrm;
+    if (!normals) {
+      normals = generateNormals(gpos, idx);
+      warnings.warn('NORMALS_GENERATED', `${label}: no normals; smooth normals were generated`);
+    }
+    let tangentsIn = tan;
+    if (!tangentsIn) {
+      tangentsIn = generateTangents(gpos, normals, uv0, idx);
+      warnings.warn('TANGENTS_GENERATED', `${label}: no tangents; per-triangle tangent frames were generated from ${uv0 ? 'UV set 0' : 'the normals (no UVs)'}`);
+    }
+    const fn = Float32Array.from(normals);
+    const ft = Float32Array.from(tangentsIn);
+    convertVec3(GLTF_TO_UNIGINE, fn);
+    convertVec3(GLTF_TO_UNIGINE, ft, 4);
+    const all = encodeTangentFrames(fn, ft, n);
+    tangents = new Int16Array(numTri * 4);
+    for (let t = 0; t < numTri; t++) {
+      const v = perTriSlots[t];
+      if (v >= 0) tangents.set(all.subarray(v * 4, v * 4 + 4), t * 4);
+    }
+  }
+  const scatter = (src: ArrayLike<number> | null, size: number, out: Float32Array | Uint8Array, map: (x: number) => number) => {
+    if (!src) return out;
+    for (let t = 0; t < numTri; t++) {
+      const v = perTriSlots[t];
+      if (v >= 0) for (let k = 0; k < size; k++) out[t * size + k] = map(src[v * size + k]);
+    }
+    return out;
+  };
+  const id = (x: number) => x;
+  const uvOut0 = uv0 ? (scatter(uv0, 2, new Float32Array(numTri * 2), id) as Float32Array) : new Float32Array(0);
+  const uvOut1 = uv1 ? (scatter(uv1, 2, new Float32Array(numTri * 2), id) as Float32Array) : new Float32Array(0);
+  let colors: Uint8Array = new Uint8Array(0);
+  const colAcc = prim.getAttribute('COLOR_0');
+  if (colAcc && colAcc.getCount() === n) {
+    const cf = accessorFloats(colAcc);
+    const size = colAcc.getElementSize();
+    const rgba = new Float32Array(n * 4);
+    for (let v = 0; v < n; v++) for (let k = 0; k < 4; k++) rgba[v * 4 + k] = k < size ? cf[v * size + k] : 1;
+    colors = scatter(rgba, 4, new Uint8Array(numTri * 4), (x) => Math.max(0, Math.min(255, Math.round(x * 255)))) as Uint8Array;
+    if (colAcc.getComponentType() !== 5121) warnings.warn('VALUE_QUANTIZED', `${label}: vertex colours quantized to 8 bits`);
+  }
+  // Weights per coordinate vertex.
+  let weightCounts = new Uint8Array(0);
+  let weightStarts = new Uint32Array(1);
+  let weightBones = new Int16Array(0);
+  let weightValues = new Uint16Array(0);
+  if (infl) {
+    weightCounts = new Uint8Array(numCoord);
+    weightStarts = new Uint32Array(numCoord + 1);
+    let total = 0;
+    for (let c = 0; c < numCoord; c++) {
+      const v = firstVertexOf[c];
+      weightCounts[c] = v >= 0 ? infl.count[v] : 0;
+      weightStarts[c] = total;
+      total += weightCounts[c];
+    }
+    weightStarts[numCoord] = total;
+    weightBones = new Int16Array(total);
+    weightValues = new Uint16Array(total);
+    for (let c = 0; c < numCoord; c++) {
+      const v = firstVertexOf[c];
+      for (let k = 0; k < weightCounts[c]; k++) {
+        weightBones[weightStarts[c] + k] = infl.bones[v * 4 + k];
+        weightValues[weightStarts[c] + k] = infl.values[v * 4 + k];
+      }
+    }
+  }
+  // Morph targets.
+  const targets: Float32Array[] = [coordPos];
+  const names = Array.isArray(ex.targetNames) ? (ex.targetNames as string[]) : [''];
+  const meshNames = ((prim.listParents().find((p) => p.propertyType === 'Mesh')?.getExtras()?.targetNames as string[]) ?? []).slice();
+  const gTargets = prim.listTargets();
+  const realCount = Array.isArray(ex.targetNames) ? Math.min(gTargets.length, names.length - 1) : gTargets.length;
+  const targetNames = [names[0] ?? ''];
+  for (let t = 0; t < realCount; t++) {
+    const acc = gTargets[t].getAttribute('POSITION');
+    if (!acc || acc.getCount() !== n) {
+      warnings.warn('MORPH_TARGET_DROPPED', `${label}: morph target ${t} has no POSITION for every vertex; dropped`);
+      continue;
+    }
+    if (gTargets[t].listSemantics().some((s) => s !== 'POSITION')) warnings.warn('ATTRIBUTE_DROPPED', `${label}: morph target normals/tangents have no place in a UNIGINE mesh; dropped`);
+    const d = Float32Array.from(accessorFloats(acc));
+    convertVec3(GLTF_TO_UNIGINE, d);
+    const tp = new Float32Array(numCoord * 3);
+    for (let c = 0; c < numCoord; c++) {
+      const v = firstVertexOf[c];
+      if (v >= 0) for (let k = 0; k < 3; k++) tp[c * 3 + k] = coordPos[c * 3 + k] + d[v * 3 + k];
+    }
+    targets.push(tp);
+    targetNames.push(names[t + 1] ?? gTargets[t].getName() ?? meshNames[t] ?? `target_${t}`);
+  }
+  const coordIndices = new Uint32Array(idx.length);
+  const triIndices = new Uint32Array(idx.length);
+  for (let i = 0; i < idx.length; i++) {
+    coordIndices[i] = coordOf[idx[i]];
+    triIndices[i] = triOf[idx[i]];
+  }
+  const name = typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
+  return {
+    name,
+    bounds: chooseBounds(computeBounds(coordPos), ex.bounds),
+    targetNames,
+    targets,
+    tangents,
+    weightCounts,
+    weightStarts,
+    weightBones,
+    weightValues,
+    uv0: uvOut0,
+    uv1: uvOut1,
+    colors,
+    coordIndices,
+    triIndices,
+  };
+}
+
+interface Track {
+  node: Node;
+  t?: SamplerData;
+  r?: SamplerData;
+  s?: SamplerData;
+}
+
+/** Values of a sampler at frame times: the keys themselves when they fall on the frames. */
+function frameValues(s: SamplerData, frames: number, fps: number, size: number, out: Float64Array, warn: () => void): void {
+  const direct = s.interpolation !== 'CUBICSPLINE' && s.times.length === frames && s.times.every((t, f) => Math.abs(t - f / fps) < 1e-5);
+  const tmp = new Float64Array(size);
+  for (let f = 0; f < frames; f++) {
+    if (direct) for (let k = 0; k < size; k++) out[f * size + k] = s.values[f * size + k];
+    else {
+      sampleAt(s, f / fps, tmp);
+      out.set(tmp, f * size);
+    }
+  }
+  if (!direct) warn();
+}
+
+interface BlockResult {
+  block: AnimationBlock;
+  maxPosError: number;
+  maxRotError: number;
+}
+
+/**
+ * Builds an animated-bone block from glTF tracks. `quantized` selects the an10 variant (u16 in
+ * range boxes); the float variant is the one embedded in ms11 meshes.
+ */
+function buildBlock(
+  tracks: (Track | null)[],
+  boneIdx: number[],
+  rest: number[][],
+  parentFix: (M4 | null)[],
+  frames: number,
+  fps: number,
+  quantized: boolean,
+  ex: Partial<UnigineAnimationExtras>,
+  warnResampled: () => void,
+): BlockResult {
+  const nb = boneIdx.length;
+  const pos = new Float64Array(frames * nb * 3);
+  const rot = new Float64Array(frames * nb * 4);
+  const scl = new Float64Array(frames * nb * 3);
+  let hasScale = false;
+  let hasPos = false;
+  let hasRot = false;
+  const tmpT = new Float64Array(frames * 3);
+  const tmpR = new Float64Array(frames * 4);
+  const tmpS = new Float64Array(frames * 3);
+  const m = new Float64Array(16);
+  for (let b = 0; b < nb; b++) {
+    const tr = tracks[b];
+    const r0 = rest[b];
+    // Rest values are in file axes; channel values in glTF axes: bring rest to glTF first.
+    const restT = [r0[0], r0[1], r0[2]];
+    const restR = [r0[3], r0[4], r0[5], r0[6]];
+    const restS = [r0[7], r0[8], r0[9]];
+    convertVec3({ axis: [0, 2, 1], sign: [1, 1, -1] }, restT);
+    convertQuaternions({ axis: [0, 2, 1], sign: [1, 1, -1] }, restR);
+    convertScale({ axis: [0, 2, 1], sign: [1, 1, -1] }, restS);
+    const fill = (s: SamplerData | undefined, size: number, out: Float64Array, restV: number[]) => {
+      if (s && s.times.length) frameValues(s, frames, fps, size, out, warnResampled);
+      else for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = restV[k];
+    };
+    fill(tr?.t, 3, tmpT, restT);
+    fill(tr?.r, 4, tmpR, restR);
+    fill(tr?.s, 3, tmpS, restS);
+    if (tr?.t) hasPos = true;
+    if (tr?.r) hasRot = true;
+    if (tr?.s) hasScale = true;
+    const fix = parentFix[b];
+    for (let f = 0; f < frames; f++) {
+      let t = [tmpT[f * 3], tmpT[f * 3 + 1], tmpT[f * 3 + 2]];
+      let r = [tmpR[f * 4], tmpR[f * 4 + 1], tmpR[f * 4 + 2], tmpR[f * 4 + 3]];
+      let s = [tmpS[f * 3], tmpS[f * 3 + 1], tmpS[f * 3 + 2]];
+      if (fix) {
+        composeTRS(t, r, s, m);
+        mat4.multiply(asMat(m), asMat(fix), asMat(m));
+        ({ t, r, s } = decompose(m));
+      }
+      convertVec3(GLTF_TO_UNIGINE, t);
+      convertQuaternions(GLTF_TO_UNIGINE, r);
+      convertScale(GLTF_TO_UNIGINE, s);
+      const e = f * nb + b;
+      pos.set(t, e * 3);
+      rot.set(r, e * 4);
+      scl.set(s, e * 3);
+    }
+  }
+  let mask: number;
+  if (typeof ex.componentMask === 'number') mask = ex.componentMask & 0x7f;
+  else {
+    mask = FLAG_POS | FLAG_ROT;
+    if (hasScale) {
+      let differs = false;
+      for (const v of scl) if (Math.abs(v - 1) > 1e-6) differs = true;
+      if (differs) mask |= FLAG_SCALE;
+    }
+    void hasPos;
+    void hasRot;
+  }
+  const entries = frames * nb;
+  const flags = new Uint8Array(entries);
+  const positions = quantized ? new Uint16Array(entries * 3) : new Float32Array(entries * 3);
+  const rotations = new Int16Array(entries * 4);
+  const scales = quantized ? new Uint16Array(entries * 3) : new Float32Array(entries * 3);
+  let boxes: Float32Array | null = null;
+  let maxPosError = 0;
+  let maxRotError = 0;
+  if (quantized) {
+    boxes = new Float32Array(12);
+    const stored = Array.isArray(ex.boxes) && ex.boxes.length === 12 ? Float32Array.from(ex.boxes) : null;
+    const box = (data: Float64Array, bit: number, at: number, empty: number[]) => {
+      for (let c = 0; c < 3; c++) {
+        if (!(mask & (bit << c))) {
+          boxes![at + c] = stored ? stored[at + c] : empty[c];
+          boxes![at + 3 + c] = stored ? stored[at + 3 + c] : empty[3 + c];
+          continue;
+        }
+        let lo = Number.POSITIVE_INFINITY;
+        let hi = Number.NEGATIVE_INFINITY;
+        for (let e = 0; e < entries; e++) {
+          lo = Math.min(lo, data[e * 3 + c]);
+          hi = Math.max(hi, data[e * 3 + c]);
+        }
+        if (!Number.isFinite(lo)) {
+          lo = 0;
+          hi = 0;
+        }
+        if (stored) {
+          const so = stored[at + c];
+          const ss = stored[at + 3 + c];
+          const slack = Math.abs(ss) / 65535 + 1e-6 * Math.max(1, Math.abs(so));
+          if (lo >= so - slack && hi <= so + ss + slack) {
+            boxes![at + c] = so;
+            boxes![at + 3 + c] = ss;
+            continue;
+          }
+        }
+        boxes![at + c] = Math.fround(lo);
+        boxes![at + 3 + c] = Math.fround(hi - Math.fround(lo));
+        // Make sure the top value still fits after float32 rounding of the box.
+        if (boxes![at + c] + boxes![at + 3 + c] < hi) boxes![at + 3 + c] = Math.fround(boxes![at + 3 + c] * (1 + 2 ** -20));
+      }
+    };
+    box(pos, 1, 0, EMPTY_BOX);
+    box(scl, 16, 6, EMPTY_BOX);
+  }
+  const raw = ex.rawCodes ?? {};
+  const rawOk = (key: string) => Array.isArray(raw[key]) && raw[key].length === entries;
+  for (let e = 0; e < entries; e++) {
+    for (let c = 0; c < 3; c++) {
+      if (quantized && boxes) {
+        const pk = `pos${c}`;
+        const sk = `scale${c}`;
+        const pq = rawOk(pk) ? raw[pk][e] : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
+        const sq = rawOk(sk) ? raw[sk][e] : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
+        positions[e * 3 + c] = pq;
+        scales[e * 3 + c] = sq;
+        if (mask & (1 << c)) maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(pq, boxes[c], boxes[3 + c]) - pos[e * 3 + c]));
+        if (mask & (16 << c)) maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(sq, boxes[6 + c], boxes[9 + c]) - scl[e * 3 + c]));
+      } else {
+        positions[e * 3 + c] = pos[e * 3 + c];
+        scales[e * 3 + c] = scl[e * 3 + c];
+      }
+    }
+    for (let c = 0; c < 4; c++) {
+      const q = encodeSnorm16(rot[e * 4 + c]);
+      rotations[e * 4 + c] = q;
+      maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - rot[e * 4 + c]));
+    }
+  }
+  // Flags: frame 0 stores every component of the mask; later frames only what changed.
+  for (let f = 0; f < frames; f++) {
+    for (let b = 0; b < nb; b++) {
+      const e = f * nb + b;
+      if (f === 0) {
+        flags[e] = mask;
+        continue;
+      }
+      const p = e - nb;
+      let fl = 0;
+      for (let c = 0; c < 3; c++) {
+        if (positions[e * 3 + c] !== positions[p * 3 + c]) fl |= 1 << c;
+        if (scales[e * 3 + c] !== scales[p * 3 + c]) fl |= 16 << c;
+      }
+      for (let c = 0; c < 4; c++) if (rotations[e * 4 + c] !== rotations[p * 4 + c]) fl |= FLAG_ROT;
+      flags[e] = fl & mask;
+    }
+  }
+  // Zero what the file does not store (the file model mirrors the bytes).
+  for (let e = 0; e < entries; e++) {
+    const fl = flags[e];
+    for (let c = 0; c < 3; c++) {
+      if (!(fl & (1 << c))) positions[e * 3 + c] = 0;
+      if (!(fl & (16 << c))) scales[e * 3 + c] = 0;
+    }
+    if (!(fl & FLAG_ROT)) rotations.fill(0, e * 4, e * 4 + 4);
+  }
+  return {
+    block: { bones: Int16Array.from(boneIdx), boxes, componentMask: mask, numFrames: frames, flags, positions, rotations, scales },
+    maxPosError,
+    maxRotError,
+  };
+}
+
+function tracksOf(anim: Animation, warnings: WarningCollector): Map<Node, Track> {
+  const map = new Map<Node, Track>();
+  for (const ch of anim.listChannels()) {
+    const node = ch.getTargetNode();
+    const path = ch.getTargetPath();
+    const sampler = ch.getSampler();
+    if (!node || !sampler) continue;
+    if (path === 'weights') {
+      warnings.warn('ANIMATION_DROPPED', `animation "${anim.getName()}": morph-weight tracks have no place in UNIGINE an10; dropped`);
+      continue;
+    }
+    const tr = map.get(node) ?? { node };
+    if (path === 'translation') tr.t = readSampler(sampler, false, 3);
+    else if (path === 'rotation') tr.r = readSampler(sampler, true, 4);
+    else if (path === 'scale') tr.s = readSampler(sampler, false, 3);
+    map.set(node, tr);
+  }
+  return map;
+}
+
+function animDuration(anim: Animation): number {
+  let d = 0;
+  for (const s of anim.listSamplers()) {
+    const input = s.getInput();
+    if (input) d = Math.max(d, input.getMax([0])[0] ?? 0);
+  }
+  return d;
+}
+
+/**
+ * Exports a glTF document as a UNIGINE ms11 `.mesh` plus one an10 `.anim` per animation file.
+ * Documents imported by this package come back byte for byte; other glTF is converted (positions
+ * welded into coordinate vertices, tangent frames computed, animations quantized) with warnings.
+ *
+ * ```ts
+ * const { files, warnings } = exportUnigine(document, { name: 'actor_00' });
+ * for (const [file, bytes] of files) fs.writeFileSync(file, bytes);
+ * ```
+ */
+export function exportUnigine(document: Document, options: ExportOptions & Partial<UnigineExportOptions> = {}): UnigineExportResult {
+  const warnings = new WarningCollector();
+  const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
+  const fps = typeof options.fps === 'number' && options.fps > 0 ? options.fps : UNIGINE_EXPORT_DEFAULTS.fps;
+  const root = document.getRoot();
+  const rx = (unigineExtras(root) ?? {}) as Partial<UnigineRootExtras>;
+  const skel = buildSkeleton(document, warnings);
+  const nodeByName = new Map<string, Node>();
+  for (const n of root.listNodes()) if (!nodeByName.has(n.getName())) nodeByName.set(n.getName(), n);
+
+  // Surfaces from every mesh instance of the scene(s).
+  const inputs: SurfaceInput[] = [];
+  const scenes = root.getDefaultScene() ? [root.getDefaultScene()!] : root.listScenes();
+  const visited = new Set<Node>();
+  const visit = (node: Node) => {
+    if (visited.has(node)) return;
+    visited.add(node);
+    const mesh = node.getMesh();
+    if (mesh) {
+      const skin = node.getSkin();
+      mesh.listPrimitives().forEach((prim, i) => {
+        const base = mesh.getName() || node.getName() || 'mesh';
+        inputs.push({ prim, node, skin, label: `mesh "${base}" primitive ${i}`, defaultName: mesh.listPrimitives().length > 1 ? `${base}_${i}` : base });
+      });
+    }
+    for (const c of node.listChildren()) visit(c);
+  };
+  for (const scene of scenes) for (const c of scene.listChildren()) visit(c);
+  if (root.listCameras().length) warnings.warn('CAMERA_DROPPED', 'cameras have no place in a UNIGINE mesh; dropped', root.listCameras().length);
+  if (root.listTextures().length) warnings.warn('TEXTURE_DROPPED', 'textures and materials are not stored in .mesh files (surfaces keep the material names)', root.listTextures().length);
+  const surfaces: MeshSurface[] = [];
+  for (const input of inputs) {
+    const s = buildSurface(input, skel, warnings);
+    if (s) surfaces.push(s);
+  }
+  if (surfaces.length > 32767) throw new ExportError('TOO_MANY_SURFACES', `${surfaces.length} surfaces; a UNIGINE mesh holds at most 32767`);
+
+  // Animations: embedded ones (from a mesh) and .anim files.
+  const meshAnims: { anim: Animation; ex: Partial<UnigineAnimationExtras> }[] = [];
+  const fileGroups = new Map<string, { anim: Animation; ex: Partial<UnigineAnimationExtras> }[]>();
+  const meshStem = rx.mesh?.file ? rx.mesh.file.replace(/\.[^.]*$/, '') : null;
+  for (const anim of root.listAnimations()) {
+    const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
+    if (ex.source === 'mesh' && surfaces.length) {
+      meshAnims.push({ anim, ex });
+      continue;
+    }
+    let file: string;
+    if (ex.source === 'anim' && typeof ex.file === 'string') {
+      file = ex.file;
+      if (meshStem && file.toLowerCase().startsWith(meshStem.toLowerCase())) file = name + file.slice(meshStem.length);
+      else if (!meshStem && (rx.animFiles?.length ?? 0) === 1) file = `${name}.anim`;
+    } else {
+      file = `${name}_${sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`)}.anim`;
+    }
+    const g = fileGroups.get(file) ?? [];
+    g.push({ anim, ex });
+    fileGroups.set(file, g);
+  }
+  let maxPos = 0;
+  let maxRot = 0;
+  let resampled = 0;
+  const warnResampled = () => {
+    resampled++;
+  };
+  const bindOfName = (n: string, bones: UnigineBone[]): number[] | null => {
+    const node = nodeByName.get(n);
+    if (!node) return null;
+    const i = skel.index.get(node);
+    if (i !== undefined) return skel.bind[i];
+    void bones;
+    return nodeBind(node);
+  };
+  const makeBlock = (
+    anim: Animation,
+    ex: Partial<UnigineAnimationExtras>,
+    bones: UnigineBone[],
+    rest: number[][],
+    quantized: boolean,
+  ): AnimationBlock | null => {
+    const tracks = tracksOf(anim, warnings);
+    const boneOfName = new Map<string, number>();
+    bones.forEach((b, i) => {
+      if (!boneOfName.has(b.name)) boneOfName.set(b.name, i);
+    });
+    let boneIdx: number[];
+    if (Array.isArray(ex.bones) && ex.bones.every((b) => boneOfName.has(b))) boneIdx = ex.bones.map((b) => boneOfName.get(b) as number);
+    else {
+      boneIdx = [];
+      for (const [node] of tracks) {
+        const i = boneOfName.get(node.getName());
+        if (i === undefined || !(skel.index.has(node) || nodeByName.get(node.getName()) === node)) {
+          warnings.warn('TRACK_DROPPED', `animation "${anim.getName()}": tracks of node "${node.getName()}", which is not a bone, were dropped`);
+          continue;
+        }
+        boneIdx.push(i);
+      }
+      boneIdx.sort((a, b) => a - b);
+    }
+    if (!boneIdx.length && !Array.isArray(ex.bones)) {
+      warnings.warn('ANIMATION_DROPPED', `animation "${anim.getName()}" animates no bone; dropped`);
+      return null;
+    }
+    const exFps = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
+    const frames = typeof ex.numFrames === 'number' && ex.numFrames >= 0 ? ex.numFrames : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
+    const trackList = boneIdx.map((i) => {
+      const node = nodeByName.get(bones[i].name);
+      return node ? (tracks.get(node) ?? null) : null;
+    });
+    const fixes = boneIdx.map((i) => {
+      const node = nodeByName.get(bones[i].name);
+      const si = node ? skel.index.get(node) : undefined;
+      return si !== undefined && !unigineExtras(anim) ? skel.parentFix[si] : null;
+    });
+    const res = buildBlock(trackList, boneIdx, boneIdx.map((i) => rest[i]), fixes, frames, exFps, quantized, ex, warnResampled);
+    if (!unigineExtras(anim) || ex.normalized) {
+      maxPos = Math.max(maxPos, res.maxPosError);
+      maxRot = Math.max(maxRot, res.maxRotError);
+    }
+    return res.block;
+  };
+
+  let mesh: MeshFile | null = null;
+  const files: FileSet = new Map();
+  const encoding = (rx.mesh?.encoding === 'latin1' ? 'latin1' : 'utf8') as TextEncoding;
+  if (surfaces.length) {
+    const bindPose = new Float32Array(skel.bones.length * TRS_FLOATS);
+    skel.bind.forEach((b, i) => bindPose.set(b, i * TRS_FLOATS));
+    const blocks: AnimationBlock[] = [];
+    const animationNames: string[] = [];
+    for (const { anim, ex } of meshAnims) {
+      const block = makeBlock(anim, ex, skel.bones, skel.bind, false);
+      if (block) {
+        blocks.push(block);
+        animationNames.push(typeof ex.name === 'string' ? ex.name : anim.getName());
+      }
+    }
+    const computed = unionBounds(surfaces.map((s) => s.bounds));
+    mesh = {
+      magic: 'ms11',
+      encoding,
+      bounds: chooseBounds(computed, rx.mesh?.bounds),
+      bones: skel.bones,
+      animationNames,
+      surfaces,
+      bindPose,
+      animations: blocks,
+    };
+    files.set(`${name}.mesh`, writeMesh(mesh));
+  }
+  const anims: { file: string; anim: AnimFile }[] = [];
+  for (const [file, group] of fileGroups) {
+    const first = group[0].ex;
+    const header: AnimFileExtras | undefined = rx.animFiles?.find((f) => f.file === first.file);
+    let bones: UnigineBone[];
+    if (header && Array.isArray(header.bones)) bones = header.bones.map(([n, p]) => ({ name: String(n), parent: Number(p) }));
+    else bones = skel.bones;
+    if (!bones.length) {
+      warnings.warn('ANIMATION_DROPPED', `animations of ${file} have no skeleton (the glTF has no skin); dropped`, group.length);
+      continue;
+    }
+    const rest: number[][] = bones.map((b, i) => header?.bindPoseOverrides?.[String(i)] ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    const ordered = group.slice().sort((a, b) => (a.ex.index ?? 0) - (b.ex.index ?? 0));
+    const blocks: AnimationBlock[] = [];
+    const animationNames: string[] = [];
+    for (const { anim, ex } of ordered) {
+      const block = makeBlock(anim, ex, bones, rest, true);
+      if (block) {
+        blocks.push(block);
+        animationNames.push(typeof ex.name === 'string' ? ex.name : anim.getName() || 'anim');
+      }
+    }
+    if (!blocks.length) continue;
+    const bindPose = new Float32Array(bones.length * TRS_FLOATS);
+    rest.forEach((r, i) => bindPose.set(r, i * TRS_FLOATS));
+    const animFile: AnimFile = {
+      magic: 'an10',
+      encoding: header?.encoding === 'latin1' ? 'latin1' : 'utf8',
+      bounds: Array.isArray(header?.bounds) && header.bounds.length === 10 ? Float32Array.from(header.bounds) : Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
+      bones,
+      animationNames,
+      bindPose,
+      animations: blocks,
+    };
+    anims.push({ file, anim: animFile });
+    files.set(file, writeAnim(animFile));
+  }
+  if (resampled) warnings.warn('ANIMATION_RESAMPLED', `animation tracks whose keys do not fall on ${fps} fps frames were resampled`, resampled);
+  if (maxPos > 0 || maxRot > 0) {
+    warnings.warn('VALUE_QUANTIZED', `animations quantized to an10 (u16 positions/scales in range boxes, i16 rotations): worst error ${maxPos.toExponential(2)} units, ${maxRot.toExponential(2)} per quaternion component`);
+  }
+  if (!files.size) throw new ExportError('NOTHING_TO_EXPORT', 'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim');
+  return { files, warnings: warnings.list(), mesh, anims };
+}
