@@ -128,12 +128,15 @@ export function readAnimation(bytes: Uint8Array, fileName?: string): TsoAnimatio
     });
     const m = motions[i];
     if (m.hasTranslation === 1 && (m.firstTranslation < 0 || m.firstTranslation + m.frameCount > tCount)) {
-      throw new FormatError(`translations ${m.firstTranslation}+${m.frameCount} exceed the pool of ${tCount}`, {
-        code: 'BAD_INDEX',
-        file: fileName,
-        offset: at,
-        field: `motions[${i}].firstTranslation`,
-      });
+      throw new FormatError(
+        `translations ${m.firstTranslation}+${m.frameCount} exceed the pool of ${tCount}`,
+        {
+          code: 'BAD_INDEX',
+          file: fileName,
+          offset: at,
+          field: `motions[${i}].firstTranslation`,
+        },
+      );
     }
     if (m.hasRotation === 1 && (m.firstRotation < 0 || m.firstRotation + m.frameCount > rCount)) {
       throw new FormatError(`rotations ${m.firstRotation}+${m.frameCount} exceed the pool of ${rCount}`, {

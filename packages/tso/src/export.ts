@@ -46,7 +46,12 @@ export interface TsoExportOptions extends ExportOptions {
   normalScale?: number;
 }
 
-export const TSO_EXPORT_DEFAULTS: { name: string; fps: number; skeleton: 'auto' | 'always' | 'never'; normalScale: number } = {
+export const TSO_EXPORT_DEFAULTS: {
+  name: string;
+  fps: number;
+  skeleton: 'auto' | 'always' | 'never';
+  normalScale: number;
+} = {
   name: 'model',
   fps: 36,
   skeleton: 'auto',
@@ -101,7 +106,9 @@ function triangles(prim: Primitive, warnings: WarningCollector): Uint32Array | n
   const mode = prim.getMode();
   const count = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const idxAcc = prim.getIndices();
-  const idx = idxAcc ? Uint32Array.from(idxAcc.getArray() ?? []) : Uint32Array.from({ length: count }, (_, i) => i);
+  const idx = idxAcc
+    ? Uint32Array.from(idxAcc.getArray() ?? [])
+    : Uint32Array.from({ length: count }, (_, i) => i);
   if (mode === 4) return idx.subarray(0, idx.length - (idx.length % 3));
   if (mode === 5 || mode === 6) {
     const out: number[] = [];
@@ -126,7 +133,10 @@ function triangles(prim: Primitive, warnings: WarningCollector): Uint32Array | n
  * const { files, warnings } = exportTso(doc, { name: 'axe' }); // axe.mesh, axe.skel, …
  * ```
  */
-export function exportTso(doc: Document, options: TsoExportOptions = {}): { files: FileSet; warnings: Warning[] } {
+export function exportTso(
+  doc: Document,
+  options: TsoExportOptions = {},
+): { files: FileSet; warnings: Warning[] } {
   const o = { ...TSO_EXPORT_DEFAULTS, ...(options as Partial<typeof TSO_EXPORT_DEFAULTS>) };
   const warnings = new WarningCollector();
   const root = doc.getRoot();
@@ -147,11 +157,16 @@ export function exportTso(doc: Document, options: TsoExportOptions = {}): { file
     if (skin) for (const j of skin.listJoints()) addBone(j);
     else addBone(n);
   }
-  for (const a of root.listAnimations()) for (const c of a.listChannels()) {
-    const t = c.getTargetNode();
-    if (t && (c.getTargetPath() === 'translation' || c.getTargetPath() === 'rotation')) addBone(t);
-  }
-  if (!boneNodes.length) throw new ExportError('NOTHING_TO_EXPORT', 'the document has no mesh, skin or animated node to write as TSO files');
+  for (const a of root.listAnimations())
+    for (const c of a.listChannels()) {
+      const t = c.getTargetNode();
+      if (t && (c.getTargetPath() === 'translation' || c.getTargetPath() === 'rotation')) addBone(t);
+    }
+  if (!boneNodes.length)
+    throw new ExportError(
+      'NOTHING_TO_EXPORT',
+      'the document has no mesh, skin or animated node to write as TSO files',
+    );
 
   // ---- bone hierarchy and rest frames
   const used = new Set<string>();
@@ -209,13 +224,18 @@ export function exportTso(doc: Document, options: TsoExportOptions = {}): { file
     }
     b.world = mul(parentWorld, trMatrix(b.t, b.r));
   }
-  warnings.warn('BONE_SCALE_DROPPED', 'TSO bones have no scale: scaled nodes became unscaled bones (geometry is baked at rest)', scaled);
+  warnings.warn(
+    'BONE_SCALE_DROPPED',
+    'TSO bones have no scale: scaled nodes became unscaled bones (geometry is baked at rest)',
+    scaled,
+  );
   const boneInv = bones.map((b) => inv(b.world));
 
   // ---- mesh
   const meshes = meshNodes.map((n) => n.getMesh()!);
   const prims: { node: Node; mesh: Mesh; prim: Primitive }[] = [];
-  for (let i = 0; i < meshNodes.length; i++) for (const prim of meshes[i].listPrimitives()) prims.push({ node: meshNodes[i], mesh: meshes[i], prim });
+  for (let i = 0; i < meshNodes.length; i++)
+    for (const prim of meshes[i].listPrimitives()) prims.push({ node: meshNodes[i], mesh: meshes[i], prim });
   let meshModel: TsoMesh | undefined;
   if (prims.length) {
     meshModel = exportMesh(prims, bones, boneIndex, boneInv, o, warnings);
@@ -224,11 +244,14 @@ export function exportTso(doc: Document, options: TsoExportOptions = {}): { file
 
   // ---- skeleton
   const skins = meshNodes.map((n) => n.getSkin()).filter((s): s is Skin => !!s);
-  const tsoOf = (x: { getExtras(): Record<string, unknown> }) => (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
+  const tsoOf = (x: { getExtras(): Record<string, unknown> }) =>
+    (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
   const placeholder = skins.some((s) => tsoOf(s)?.noSkeleton);
   const writeSkel = o.skeleton === 'always' || (o.skeleton === 'auto' && !placeholder);
   if (writeSkel) {
-    const info = skins.map((s) => tsoOf(s)?.skeleton).find((x) => x) ?? bones.map((b) => tsoOf(b.node)?.skeleton).find((x) => x);
+    const info =
+      skins.map((s) => tsoOf(s)?.skeleton).find((x) => x) ??
+      bones.map((b) => tsoOf(b.node)?.skeleton).find((x) => x);
     files.set(`${o.name}.skel`, writeSkeleton(exportSkeleton(bones, order, info, o.name, warnings)));
   }
 
@@ -236,14 +259,26 @@ export function exportTso(doc: Document, options: TsoExportOptions = {}): { file
   const animNames = new Set<string>();
   for (const a of root.listAnimations()) {
     const { anim, file } = exportAnimation(a, bones, boneIndex, o, warnings);
+    if (!anim.motions.length) {
+      warnings.warn(
+        'ANIMATION_DROPPED',
+        `animation "${a.getName()}" moves no bone (only scale or morph weights); not written`,
+      );
+      continue;
+    }
     const base = file ?? `${o.name}-${(anim.name || 'anim').replace(/[^A-Za-z0-9_.-]+/g, '_')}`;
     let name = `${base}.anim`;
     for (let k = 2; animNames.has(name.toLowerCase()); k++) name = `${base}_${k}.anim`;
     animNames.add(name.toLowerCase());
     files.set(name, writeAnimation(anim));
   }
-  for (const n of root.listNodes()) if (n.getCamera()) warnings.warn('CAMERA_DROPPED', 'TSO files hold no cameras; dropped');
-  if (root.listTextures().length) warnings.warn('TEXTURE_DROPPED', 'TSO meshes reference textures through .bnd/.apr files; textures not written');
+  for (const n of root.listNodes())
+    if (n.getCamera()) warnings.warn('CAMERA_DROPPED', 'TSO files hold no cameras; dropped');
+  if (root.listTextures().length)
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      'TSO meshes reference textures through .bnd/.apr files; textures not written',
+    );
   return { files, warnings: warnings.list() };
 }
 
@@ -272,16 +307,36 @@ function exportMesh(
     const posAcc = prim.getAttribute('POSITION');
     if (!tri || !posAcc) continue;
     for (const sem of prim.listSemantics()) {
-      if (!['POSITION', 'NORMAL', 'TEXCOORD_0', 'JOINTS_0', 'WEIGHTS_0', 'JOINTS_1', 'WEIGHTS_1', '_TSO_NORMAL'].includes(sem)) {
-        warnings.warn('ATTRIBUTE_DROPPED', `TSO meshes hold positions, normals and one UV set; ${sem} dropped`);
+      if (
+        ![
+          'POSITION',
+          'NORMAL',
+          'TEXCOORD_0',
+          'JOINTS_0',
+          'WEIGHTS_0',
+          'JOINTS_1',
+          'WEIGHTS_1',
+          '_TSO_NORMAL',
+        ].includes(sem)
+      ) {
+        warnings.warn(
+          'ATTRIBUTE_DROPPED',
+          `TSO meshes hold positions, normals and one UV set; ${sem} dropped`,
+        );
       }
     }
-    if (prim.listTargets().length) warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
+    if (prim.listTargets().length)
+      warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
     const P = accessorFloats(posAcc);
     const count = posAcc.getCount();
-    const N = prim.getAttribute('NORMAL') ? accessorFloats(prim.getAttribute('NORMAL')!) : faceNormals(P, tri, count);
-    const UV = prim.getAttribute('TEXCOORD_0') ? accessorFloats(prim.getAttribute('TEXCOORD_0')!) : new Float32Array(count * 2);
-    if (prims.length === 1 && prim.getAttribute('_TSO_NORMAL')) rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
+    const N = prim.getAttribute('NORMAL')
+      ? accessorFloats(prim.getAttribute('NORMAL')!)
+      : faceNormals(P, tri, count);
+    const UV = prim.getAttribute('TEXCOORD_0')
+      ? accessorFloats(prim.getAttribute('TEXCOORD_0')!)
+      : new Float32Array(count * 2);
+    if (prims.length === 1 && prim.getAttribute('_TSO_NORMAL'))
+      rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
     // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
     const skin = node.getSkin();
     const inf = skin ? readInfluences(prim, 2) : null;
@@ -297,7 +352,11 @@ function exportMesh(
         const m = ibm.length >= (k + 1) * 16 ? Float64Array.from(ibm.subarray(k * 16, k * 16 + 16)) : mat();
         return mul(boneInv[b], mul(nodeWorld(j), m));
       });
-      warnings.warn('WEIGHTS_TRUNCATED', 'TSO vertices have at most 2 influences (a real and a blend vertex); the smallest dropped', inf.truncated);
+      warnings.warn(
+        'WEIGHTS_TRUNCATED',
+        'TSO vertices have at most 2 influences (a real and a blend vertex); the smallest dropped',
+        inf.truncated,
+      );
     } else {
       const b = boneIndex.get(node)!;
       jointBones = [b];
@@ -307,7 +366,12 @@ function exportMesh(
     for (let v = 0; v < count; v++) {
       const j0 = inf ? inf.joints[v * 2] : 0;
       const m = jointMats[j0] ?? mat();
-      const vert: Vertex = { bone: jointBones[j0] ?? 0, p: new Float64Array(3), n: new Float64Array(3), uv: [UV[v * 2], UV[v * 2 + 1]] };
+      const vert: Vertex = {
+        bone: jointBones[j0] ?? 0,
+        p: new Float64Array(3),
+        n: new Float64Array(3),
+        uv: [UV[v * 2], UV[v * 2 + 1]],
+      };
       movePoint(m, P, v * 3, vert.p);
       dirInto(m, N, v * 3, vert.n, o.normalScale);
       if (inf && inf.weights[v * 2 + 1] > 0) {
@@ -316,7 +380,12 @@ function exportMesh(
         const q = encodeQ15(w, 0, 0x8000);
         if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
         const m1 = jointMats[j1] ?? mat();
-        const blend = { bone: jointBones[j1] ?? 0, weight: q, p: new Float64Array(3), n: new Float64Array(3) };
+        const blend = {
+          bone: jointBones[j1] ?? 0,
+          weight: q,
+          p: new Float64Array(3),
+          n: new Float64Array(3),
+        };
         movePoint(m1, P, v * 3, blend.p);
         dirInto(m1, N, v * 3, blend.n, o.normalScale);
         if (q > 0) vert.blend = blend;
@@ -325,11 +394,19 @@ function exportMesh(
     }
     for (let i = 0; i < tri.length; i++) tris.push(tri[i] + base);
   }
-  warnings.warn('VALUE_QUANTIZED', 'blend weights are stored as Q1.15 fixed point (error ≤ 1/65536)', quantized);
+  warnings.warn(
+    'VALUE_QUANTIZED',
+    'blend weights are stored as Q1.15 fixed point (error ≤ 1/65536)',
+    quantized,
+  );
 
   const extras = prims.length === 1 ? (prims[0].mesh.getExtras()?.tso as MeshExtras | undefined) : undefined;
   const fromExtras = extras && restoreFromExtras(extras, verts, bones, rawNormals);
-  if (extras && !fromExtras) warnings.warn('EXTRAS_STALE', 'extras.tso of the mesh no longer match its vertices; wrote the mesh from the glTF data');
+  if (extras && !fromExtras)
+    warnings.warn(
+      'EXTRAS_STALE',
+      'extras.tso of the mesh no longer match its vertices; wrote the mesh from the glTF data',
+    );
   if (fromExtras) {
     fromExtras.indices = Uint32Array.from(tris);
     flip(fromExtras);
@@ -388,7 +465,12 @@ function flip(mesh: TsoMesh): void {
 }
 
 /** Rebuilds the mesh exactly from extras.tso when they still describe these vertices. */
-function restoreFromExtras(x: MeshExtras, verts: Vertex[], bones: BoneInfo[], rawNormals?: Float32Array): TsoMesh | null {
+function restoreFromExtras(
+  x: MeshExtras,
+  verts: Vertex[],
+  bones: BoneInfo[],
+  rawNormals?: Float32Array,
+): TsoMesh | null {
   if (!x || !Array.isArray(x.boneNames) || !Array.isArray(x.bindings) || !x.blend) return null;
   const n = verts.length;
   const bindings: TsoBinding[] = x.bindings.map((b) => ({
@@ -400,7 +482,8 @@ function restoreFromExtras(x: MeshExtras, verts: Vertex[], bones: BoneInfo[], ra
   }));
   const blendData = Uint32Array.from(x.blend.data ?? []);
   const blendCount = blendData.length / 2;
-  if (x.blend.vertices.length !== blendCount * 6 || x.blend.realPositions.length !== blendCount * 3) return null;
+  if (x.blend.vertices.length !== blendCount * 6 || x.blend.realPositions.length !== blendCount * 3)
+    return null;
   // Every real vertex's bone must still be the bone its binding names.
   const names = x.boneNames.map((s) => s.toLowerCase());
   let covered = 0;
@@ -492,7 +575,13 @@ function assemble(verts: Vertex[], tris: number[], bones: BoneInfo[]): TsoMesh {
       real.set(v.n, at * 6 + 3);
       at++;
     }
-    bindings.push({ boneIndex: k, firstRealVertex: first, realVertexCount: at - first, firstBlendVertex: 0xffffffff, blendVertexCount: 0 });
+    bindings.push({
+      boneIndex: k,
+      firstRealVertex: first,
+      realVertexCount: at - first,
+      firstBlendVertex: 0xffffffff,
+      blendVertexCount: 0,
+    });
   }
   for (let k = 0; k < boneList.length; k++) {
     if (!blendByBone[k].length) continue;
@@ -525,7 +614,13 @@ function assemble(verts: Vertex[], tris: number[], bones: BoneInfo[]): TsoMesh {
   return mesh;
 }
 
-function exportSkeleton(bones: BoneInfo[], order: number[], info: any, name: string, warnings: WarningCollector): TsoSkeleton {
+function exportSkeleton(
+  bones: BoneInfo[],
+  order: number[],
+  info: any,
+  name: string,
+  warnings: WarningCollector,
+): TsoSkeleton {
   const roots = bones.filter((b) => b.parent < 0);
   const out: TsoBone[] = [];
   let extraRoot: string | undefined;
@@ -533,7 +628,10 @@ function exportSkeleton(bones: BoneInfo[], order: number[], info: any, name: str
     const used = new Set(bones.map((b) => b.name.toLowerCase()));
     extraRoot = uniqueName('ROOT', used, 'ROOT');
     out.push(makeBone(extraRoot, ROOT_PARENT, [0, 0, 0], [0, 0, 0, 1], undefined));
-    warnings.warn('SKELETON_ROOT_ADDED', `the joints have ${roots.length} roots; added a "${extraRoot}" bone above them`);
+    warnings.warn(
+      'SKELETON_ROOT_ADDED',
+      `the joints have ${roots.length} roots; added a "${extraRoot}" bone above them`,
+    );
   }
   for (const i of order) {
     const b = bones[i];
@@ -549,7 +647,13 @@ function exportSkeleton(bones: BoneInfo[], order: number[], info: any, name: str
   };
 }
 
-function makeBone(name: string, parentName: string, t: number[], r: number[], x: Record<string, any> | undefined): TsoBone {
+function makeBone(
+  name: string,
+  parentName: string,
+  t: number[],
+  r: number[],
+  x: Record<string, any> | undefined,
+): TsoBone {
   const translation = Float32Array.from(t);
   const rotation = Float32Array.from(r);
   convertVectors(translation);
@@ -567,7 +671,10 @@ function makeBone(name: string, parentName: string, t: number[], r: number[], x:
     if (raw.every((v, k) => Math.abs(v / len - rotation[k]) < 1e-6)) rotation.set(raw);
   }
   const props = (Array.isArray(x?.props) ? x.props : []) as PropertyList;
-  const parent = typeof x?.parentName === 'string' && x.parentName.toLowerCase() === parentName.toLowerCase() ? x.parentName : parentName;
+  const parent =
+    typeof x?.parentName === 'string' && x.parentName.toLowerCase() === parentName.toLowerCase()
+      ? x.parentName
+      : parentName;
   return {
     unknown: num(x?.unknown),
     name,
@@ -592,25 +699,38 @@ function exportAnimation(
   warnings: WarningCollector,
 ): { anim: TsoAnimation; file?: string } {
   const x = a.getExtras()?.tso as Record<string, any> | undefined;
-  const channels = new Map<string, { values: Float32Array; count: number; sampler: ReturnType<typeof readSampler> }>();
+  const channels = new Map<
+    string,
+    { values: Float32Array; count: number; sampler: ReturnType<typeof readSampler> }
+  >();
   for (const c of a.listChannels()) {
     const node = c.getTargetNode();
     const path = c.getTargetPath();
     const s = c.getSampler();
     if (!node || !s) continue;
     if (path !== 'translation' && path !== 'rotation') {
-      warnings.warn('ANIMATION_CHANNEL_DROPPED', `TSO animations move and rotate bones only; ${path} channels dropped`);
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `TSO animations move and rotate bones only; ${path} channels dropped`,
+      );
       continue;
     }
     const b = boneIndex.get(node);
     if (b === undefined) continue;
     const sampler = readSampler(s, path === 'rotation');
-    channels.set(`${bones[b].name.toLowerCase()}/${path}`, { values: sampler.values, count: sampler.times.length, sampler });
+    channels.set(`${bones[b].name.toLowerCase()}/${path}`, {
+      values: sampler.values,
+      count: sampler.times.length,
+      sampler,
+    });
   }
   if (x && Array.isArray(x.motions)) {
     const exact = restoreAnimation(x, channels);
     if (exact) return { anim: exact, file: typeof x.file === 'string' ? x.file : undefined };
-    warnings.warn('EXTRAS_STALE', `extras.tso of animation "${a.getName()}" no longer match its channels; resampled`);
+    warnings.warn(
+      'EXTRAS_STALE',
+      `extras.tso of animation "${a.getName()}" no longer match its channels; resampled`,
+    );
   }
   // Generic: resample every bone's channels at o.fps.
   const fps = o.fps;
@@ -665,8 +785,16 @@ function exportAnimation(
     }
     motions.push(motion);
   }
-  warnings.warn('ANIMATION_RESAMPLED', `TSO animations hold one key per frame; channels resampled at ${fps} fps`, resampled);
-  warnings.warn('ANIMATION_APPROXIMATED', 'a bone was animated through non-bone parents or scale; its keys were written as-is', approximated);
+  warnings.warn(
+    'ANIMATION_RESAMPLED',
+    `TSO animations hold one key per frame; channels resampled at ${fps} fps`,
+    resampled,
+  );
+  warnings.warn(
+    'ANIMATION_APPROXIMATED',
+    'a bone was animated through non-bone parents or scale; its keys were written as-is',
+    approximated,
+  );
   return {
     anim: {
       version: 2,
@@ -682,7 +810,10 @@ function exportAnimation(
   };
 }
 
-function restoreAnimation(x: Record<string, any>, channels: Map<string, { values: Float32Array; count: number }>): TsoAnimation | null {
+function restoreAnimation(
+  x: Record<string, any>,
+  channels: Map<string, { values: Float32Array; count: number }>,
+): TsoAnimation | null {
   const tCount = num(x.translationCount);
   const rCount = num(x.rotationCount);
   if (!Number.isInteger(tCount) || !Number.isInteger(rCount) || tCount < 0 || rCount < 0) return null;
@@ -709,8 +840,10 @@ function restoreAnimation(x: Record<string, any>, channels: Map<string, { values
       pool.set(vals, first * size);
     }
   }
-  for (const e of (x.rawT ?? []) as number[][]) if (e[0] < tCount) translations.set(bitsToFloats(e.slice(1, 4)), e[0] * 3);
-  for (const e of (x.rawR ?? []) as number[][]) if (e[0] < rCount) rotations.set(bitsToFloats(e.slice(1, 5)), e[0] * 4);
+  for (const e of (x.rawT ?? []) as number[][])
+    if (e[0] < tCount) translations.set(bitsToFloats(e.slice(1, 4)), e[0] * 3);
+  for (const e of (x.rawR ?? []) as number[][])
+    if (e[0] < rCount) rotations.set(bitsToFloats(e.slice(1, 5)), e[0] * 4);
   return {
     version: num(x.version, 2),
     name: typeof x.name === 'string' ? x.name : '',

@@ -62,7 +62,10 @@ export const TSO_IMPORT_WARNINGS = {
 const q = (v: number) => Math.fround(v);
 
 /** Frames per second of an animation, from its duration and largest frame count. */
-export function animationFps(anim: TsoAnimation, options: TsoImportOptions = {}): { fps: number; valid: boolean } {
+export function animationFps(
+  anim: TsoAnimation,
+  options: TsoImportOptions = {},
+): { fps: number; valid: boolean } {
   const o = { ...TSO_IMPORT_DEFAULTS, ...options };
   let frames = 0;
   for (const m of anim.motions) frames = Math.max(frames, m.frameCount);
@@ -84,7 +87,11 @@ export function animationFps(anim: TsoAnimation, options: TsoImportOptions = {})
  * const doc = importTso({ mesh: readMesh(meshBytes), skeleton: readSkeleton(skelBytes) }, {}, warnings);
  * ```
  */
-export function importTso(input: TsoImportInput, options: TsoImportOptions = {}, warnings = new WarningCollector()): Document {
+export function importTso(
+  input: TsoImportInput,
+  options: TsoImportOptions = {},
+  warnings = new WarningCollector(),
+): Document {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene('Scene');
@@ -131,7 +138,10 @@ export function importTso(input: TsoImportInput, options: TsoImportOptions = {},
         extras.rawRotation = floatsToBits(b.rotation);
         if (len > 0) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
         else r.splice(0, 4, 0, 0, 0, 1);
-        warnings.warn('VALUE_NORMALIZED', 'a bone rotation was not a unit quaternion; normalized (raw value kept in extras)');
+        warnings.warn(
+          'VALUE_NORMALIZED',
+          'a bone rotation was not a unit quaternion; normalized (raw value kept in extras)',
+        );
       }
       const node = doc
         .createNode(b.name)
@@ -174,7 +184,11 @@ export function importTso(input: TsoImportInput, options: TsoImportOptions = {},
     for (const name of mesh.boneNames) {
       let i = lookup(name);
       if (i === undefined) {
-        if (skeleton) warnings.warn('BONE_NOT_IN_SKELETON', `mesh bone "${name}" is not in the skeleton; placed at the skeleton root`);
+        if (skeleton)
+          warnings.warn(
+            'BONE_NOT_IN_SKELETON',
+            `mesh bone "${name}" is not in the skeleton; placed at the skeleton root`,
+          );
         const node = doc.createNode(name).setExtras({ tso: { meshOnly: true } });
         i = nodes.length;
         nodes.push(node);
@@ -193,23 +207,50 @@ export function importTso(input: TsoImportInput, options: TsoImportOptions = {},
       }
       meshBone.push(i);
     }
-    meshNode = buildMesh(doc, buffer, mesh, meshBone, nodes, worlds, rootNode, options.meshName ?? 'mesh', warnings);
+    meshNode = buildMesh(
+      doc,
+      buffer,
+      mesh,
+      meshBone,
+      nodes,
+      worlds,
+      rootNode,
+      options.meshName ?? 'mesh',
+      warnings,
+    );
     scene.addChild(meshNode);
   }
 
   // ---- skin extras for the skeleton itself
   if (skeleton) {
-    const skinExtras = { version: skeleton.version, name: skeleton.name, trailing: Array.from(skeleton.trailing) };
+    const skinExtras = {
+      version: skeleton.version,
+      name: skeleton.name,
+      trailing: Array.from(skeleton.trailing),
+    };
     const skin = meshNode?.getSkin();
     if (skin) skin.setExtras({ tso: { skeleton: skinExtras } });
-    else if (rootNode) rootNode.setExtras({ tso: { ...(rootNode.getExtras().tso as object), skeleton: skinExtras } });
+    else if (rootNode)
+      rootNode.setExtras({ tso: { ...(rootNode.getExtras().tso as object), skeleton: skinExtras } });
   } else {
     meshNode?.getSkin()?.setExtras({ tso: { noSkeleton: true } });
   }
 
   // ---- animations
   for (const { name, animation } of input.animations ?? []) {
-    importAnimation(doc, buffer, animation, name, nodes, register, lookup, !mesh && !skeleton, scene, options, warnings);
+    importAnimation(
+      doc,
+      buffer,
+      animation,
+      name,
+      nodes,
+      register,
+      lookup,
+      !mesh && !skeleton,
+      scene,
+      options,
+      warnings,
+    );
   }
   return doc;
 }
@@ -286,11 +327,13 @@ function buildMesh(
     for (let c = 0; c < 3; c++) src[c] = mesh.blendVertices[j * 6 + c];
     src[0] = -src[0];
     transformPoint(worlds[bone], src, 0, blendPos, 0);
-    for (let c = 0; c < 3; c++) position[target * 3 + c] = (1 - w) * position[target * 3 + c] + w * blendPos[c];
+    for (let c = 0; c < 3; c++)
+      position[target * 3 + c] = (1 - w) * position[target * 3 + c] + w * blendPos[c];
     // Scale the existing influences by (1 − w) and add the blend bone with w.
     let slot = -1;
     for (let k = 0; k < 4; k++) weights[target * 4 + k] *= 1 - w;
-    for (let k = 0; k < 4 && slot < 0; k++) if (weights[target * 4 + k] > 0 && joints[target * 4 + k] === bone) slot = k;
+    for (let k = 0; k < 4 && slot < 0; k++)
+      if (weights[target * 4 + k] > 0 && joints[target * 4 + k] === bone) slot = k;
     for (let k = 0; k < 4 && slot < 0; k++) if (weights[target * 4 + k] === 0) slot = k;
     if (slot < 0) {
       truncated++;
@@ -299,7 +342,11 @@ function buildMesh(
     joints[target * 4 + slot] = bone;
     weights[target * 4 + slot] += w;
   }
-  warnings.warn('WEIGHTS_TRUNCATED', 'a real vertex has more than 3 blend vertices; extra ones ignored', truncated);
+  warnings.warn(
+    'WEIGHTS_TRUNCATED',
+    'a real vertex has more than 3 blend vertices; extra ones ignored',
+    truncated,
+  );
 
   const indices = n < 65536 ? new Uint16Array(mesh.indices.length) : new Uint32Array(mesh.indices.length);
   for (let i = 0; i < mesh.indices.length; i += 3) {
@@ -308,8 +355,10 @@ function buildMesh(
     indices[i + 2] = mesh.indices[i + 1];
   }
 
-  const acc = (array: Float32Array | Uint16Array | Uint32Array, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4') =>
-    doc.createAccessor().setBuffer(buffer).setType(type).setArray(array);
+  const acc = (
+    array: Float32Array | Uint16Array | Uint32Array,
+    type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4',
+  ) => doc.createAccessor().setBuffer(buffer).setType(type).setArray(array);
   const material = doc.createMaterial('tso').setMetallicFactor(0).setRoughnessFactor(1);
   const prim = doc
     .createPrimitive()
@@ -330,7 +379,13 @@ function buildMesh(
       version: mesh.version,
       vertexCount2: mesh.vertexCount2,
       boneNames: mesh.boneNames,
-      bindings: mesh.bindings.map((b) => [b.boneIndex, b.firstRealVertex, b.realVertexCount, b.firstBlendVertex, b.blendVertexCount]),
+      bindings: mesh.bindings.map((b) => [
+        b.boneIndex,
+        b.firstRealVertex,
+        b.realVertexCount,
+        b.firstBlendVertex,
+        b.blendVertexCount,
+      ]),
       blend: {
         data: Array.from(mesh.blendData),
         // Float32 bit patterns (exact through JSON, including −0).
@@ -367,7 +422,11 @@ function importAnimation(
   warnings: WarningCollector,
 ): void {
   const { fps, valid } = animationFps(anim, options);
-  if (!valid) warnings.warn('ANIM_DURATION_INVALID', `animation "${anim.name || fileName}" has no usable duration; assumed ${fps} fps`);
+  if (!valid)
+    warnings.warn(
+      'ANIM_DURATION_INVALID',
+      `animation "${anim.name || fileName}" has no usable duration; assumed ${fps} fps`,
+    );
   const gAnim = doc.createAnimation(anim.name || fileName);
   const times = new Map<number, ReturnType<Document['createAccessor']>>();
   const timeAccessor = (frames: number) => {
@@ -407,8 +466,16 @@ function importAnimation(
       convertVectors(values);
       coveredT.fill(1, m.firstTranslation, m.firstTranslation + f);
       const out = doc.createAccessor().setBuffer(buffer).setType('VEC3').setArray(values);
-      const s = doc.createAnimationSampler().setInput(timeAccessor(f)).setOutput(out).setInterpolation('LINEAR');
-      gAnim.addSampler(s).addChannel(doc.createAnimationChannel().setTargetNode(target).setTargetPath('translation').setSampler(s));
+      const s = doc
+        .createAnimationSampler()
+        .setInput(timeAccessor(f))
+        .setOutput(out)
+        .setInterpolation('LINEAR');
+      gAnim
+        .addSampler(s)
+        .addChannel(
+          doc.createAnimationChannel().setTargetNode(target).setTargetPath('translation').setSampler(s),
+        );
     }
     if (m.hasRotation === 1) {
       const values = anim.rotations.slice(m.firstRotation * 4, (m.firstRotation + f) * 4);
@@ -419,20 +486,37 @@ function importAnimation(
           const at = m.firstRotation + k;
           rawR.push([at, ...floatsToBits(anim.rotations.subarray(at * 4, at * 4 + 4))]);
           for (let c = 0; c < 4; c++) values[k * 4 + c] = len > 0 ? values[k * 4 + c] / len : c === 3 ? 1 : 0;
-          warnings.warn('VALUE_NORMALIZED', 'an animation rotation was not a unit quaternion; normalized (raw value kept in extras)');
+          warnings.warn(
+            'VALUE_NORMALIZED',
+            'an animation rotation was not a unit quaternion; normalized (raw value kept in extras)',
+          );
         }
       }
       coveredR.fill(1, m.firstRotation, m.firstRotation + f);
       const out = doc.createAccessor().setBuffer(buffer).setType('VEC4').setArray(values);
-      const s = doc.createAnimationSampler().setInput(timeAccessor(f)).setOutput(out).setInterpolation('LINEAR');
-      gAnim.addSampler(s).addChannel(doc.createAnimationChannel().setTargetNode(target).setTargetPath('rotation').setSampler(s));
+      const s = doc
+        .createAnimationSampler()
+        .setInput(timeAccessor(f))
+        .setOutput(out)
+        .setInterpolation('LINEAR');
+      gAnim
+        .addSampler(s)
+        .addChannel(
+          doc.createAnimationChannel().setTargetNode(target).setTargetPath('rotation').setSampler(s),
+        );
     }
   }
-  warnings.warn('ANIM_BONE_MISSING', `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`, missing);
+  warnings.warn(
+    'ANIM_BONE_MISSING',
+    `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`,
+    missing,
+  );
   // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
   const rawT: number[][] = [];
-  for (let k = 0; k < tCount; k++) if (!coveredT[k]) rawT.push([k, ...floatsToBits(anim.translations.subarray(k * 3, k * 3 + 3))]);
-  for (let k = 0; k < rCount; k++) if (!coveredR[k]) rawR.push([k, ...floatsToBits(anim.rotations.subarray(k * 4, k * 4 + 4))]);
+  for (let k = 0; k < tCount; k++)
+    if (!coveredT[k]) rawT.push([k, ...floatsToBits(anim.translations.subarray(k * 3, k * 3 + 3))]);
+  for (let k = 0; k < rCount; k++)
+    if (!coveredR[k]) rawR.push([k, ...floatsToBits(anim.rotations.subarray(k * 4, k * 4 + 4))]);
   gAnim.setExtras({
     tso: {
       file: fileName,

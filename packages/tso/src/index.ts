@@ -32,7 +32,11 @@ export interface TsoFormatImportOptions extends ImportOptions, TsoImportOptions 
   skeleton?: Uint8Array | TsoSkeleton;
 }
 
-function chooseSkeleton(candidates: { name: string; skel: TsoSkeleton }[], mesh: TsoMesh | undefined, warnings: WarningCollector) {
+function chooseSkeleton(
+  candidates: { name: string; skel: TsoSkeleton }[],
+  mesh: TsoMesh | undefined,
+  warnings: WarningCollector,
+) {
   if (candidates.length <= 1) return candidates[0];
   const score = (s: TsoSkeleton) => {
     const names = new Set(s.bones.map((b) => b.name.toLowerCase()));
@@ -40,7 +44,10 @@ function chooseSkeleton(candidates: { name: string; skel: TsoSkeleton }[], mesh:
   };
   let best = candidates[0];
   for (const c of candidates) if (score(c.skel) > score(best.skel)) best = c;
-  warnings.warn('SKELETON_AMBIGUOUS', `${candidates.length} skeletons given; used "${best.name}" (most mesh bones)`);
+  warnings.warn(
+    'SKELETON_AMBIGUOUS',
+    `${candidates.length} skeletons given; used "${best.name}" (most mesh bones)`,
+  );
   return best;
 }
 
@@ -53,12 +60,17 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const skels: { name: string; skel: TsoSkeleton }[] = [];
   const animations: { name: string; animation: TsoAnimation }[] = [];
   const mainExt = extName(mainName);
-  if (kind === 'skel' || (!kind && mainExt === '.skel')) skels.push({ name: mainName, skel: readSkeleton(mainBytes, mainName) });
-  else if (kind === 'anim' || (!kind && mainExt === '.anim')) animations.push({ name: stem(mainName), animation: readAnimation(mainBytes, mainName) });
+  if (kind === 'skel' || (!kind && mainExt === '.skel'))
+    skels.push({ name: mainName, skel: readSkeleton(mainBytes, mainName) });
+  else if (kind === 'anim' || (!kind && mainExt === '.anim'))
+    animations.push({ name: stem(mainName), animation: readAnimation(mainBytes, mainName) });
   else mesh = readMesh(mainBytes, mainName);
 
   if (options.skeleton) {
-    const s = options.skeleton instanceof Uint8Array ? readSkeleton(options.skeleton, 'options.skeleton') : options.skeleton;
+    const s =
+      options.skeleton instanceof Uint8Array
+        ? readSkeleton(options.skeleton, 'options.skeleton')
+        : options.skeleton;
     skels.unshift({ name: 'options.skeleton', skel: s });
   }
   for (const [name, bytes] of files) {
@@ -70,7 +82,10 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       else warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO companion (.skel or .anim); ignored`);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO ${ext.slice(1)} file (${e.detail}); ignored`);
+      warnings.warn(
+        'COMPANION_IGNORED',
+        `"${name}" is not a TSO ${ext.slice(1)} file (${e.detail}); ignored`,
+      );
     }
   }
   const chosen = options.skeleton ? skels[0] : chooseSkeleton(skels, mesh, warnings);
@@ -111,7 +126,13 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
           note: 'vertex bounds are in bone space',
         },
         columns: ['bone', 'firstReal', 'realCount', 'firstBlend', 'blendCount'],
-        rows: m.bindings.map((b) => [m.boneNames[b.boneIndex] ?? `#${b.boneIndex}`, b.firstRealVertex, b.realVertexCount, b.firstBlendVertex | 0, b.blendVertexCount]),
+        rows: m.bindings.map((b) => [
+          m.boneNames[b.boneIndex] ?? `#${b.boneIndex}`,
+          b.firstRealVertex,
+          b.realVertexCount,
+          b.firstBlendVertex | 0,
+          b.blendVertexCount,
+        ]),
       });
     } else if (kind === 'skel') {
       const s = readSkeleton(bytes, name);
@@ -143,7 +164,14 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
           motions: a.motions.length,
         },
         columns: ['bone', 'frames', 'duration', 'translation', 'rotation', 'events'],
-        rows: a.motions.map((m) => [m.boneName, m.frameCount, m.duration, m.hasTranslation, m.hasRotation, m.timeProps.reduce((s, l) => s + l.length, 0)]),
+        rows: a.motions.map((m) => [
+          m.boneName,
+          m.frameCount,
+          m.duration,
+          m.hasTranslation,
+          m.hasRotation,
+          m.timeProps.reduce((s, l) => s + l.length, 0),
+        ]),
       });
     }
   }

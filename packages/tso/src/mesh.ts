@@ -98,26 +98,54 @@ export function readMesh(bytes: Uint8Array, fileName?: string): TsoMesh {
     new FormatError(msg, { code: 'BAD_INDEX', file: fileName, offset, field });
   for (let i = 0; i < indices.length; i++) {
     if (indices[i] >= realCount) {
-      throw bad(`index ${indices[i]} is not below the ${realCount} real vertices`, `indices[${i}]`, indicesAt + i * 4);
+      throw bad(
+        `index ${indices[i]} is not below the ${realCount} real vertices`,
+        `indices[${i}]`,
+        indicesAt + i * 4,
+      );
     }
   }
   for (let i = 0; i < bindingCount; i++) {
     const b = bindings[i];
     const at = bindingsAt + i * 20;
-    if (b.boneIndex >= boneCount) throw bad(`bone ${b.boneIndex} is not below the ${boneCount} bones`, `bindings[${i}].boneIndex`, at);
+    if (b.boneIndex >= boneCount)
+      throw bad(`bone ${b.boneIndex} is not below the ${boneCount} bones`, `bindings[${i}].boneIndex`, at);
     if (b.realVertexCount > 0 && b.firstRealVertex + b.realVertexCount > realCount) {
-      throw bad(`real vertices ${b.firstRealVertex}+${b.realVertexCount} exceed the ${realCount} real vertices`, `bindings[${i}].realVertexCount`, at + 8);
+      throw bad(
+        `real vertices ${b.firstRealVertex}+${b.realVertexCount} exceed the ${realCount} real vertices`,
+        `bindings[${i}].realVertexCount`,
+        at + 8,
+      );
     }
     if (b.blendVertexCount > 0 && b.firstBlendVertex + b.blendVertexCount > blendCount) {
-      throw bad(`blend vertices ${b.firstBlendVertex}+${b.blendVertexCount} exceed the ${blendCount} blend vertices`, `bindings[${i}].blendVertexCount`, at + 16);
+      throw bad(
+        `blend vertices ${b.firstBlendVertex}+${b.blendVertexCount} exceed the ${blendCount} blend vertices`,
+        `bindings[${i}].blendVertexCount`,
+        at + 16,
+      );
     }
   }
   for (let j = 0; j < blendCount; j++) {
     if (blendData[j * 2 + 1] >= realCount) {
-      throw bad(`blend target ${blendData[j * 2 + 1]} is not below the ${realCount} real vertices`, `blendData[${j}].otherVertex`, blendAt + j * 8 + 4);
+      throw bad(
+        `blend target ${blendData[j * 2 + 1]} is not below the ${realCount} real vertices`,
+        `blendData[${j}].otherVertex`,
+        blendAt + j * 8 + 4,
+      );
     }
   }
-  return { version, boneNames, indices, bindings, uvs, blendData, vertexCount2, realVertices, blendVertices, trailing };
+  return {
+    version,
+    boneNames,
+    indices,
+    bindings,
+    uvs,
+    blendData,
+    vertexCount2,
+    realVertices,
+    blendVertices,
+    trailing,
+  };
 }
 
 /**
@@ -130,7 +158,11 @@ export function readMesh(bytes: Uint8Array, fileName?: string): TsoMesh {
 export function writeMesh(mesh: TsoMesh): Uint8Array {
   const real = mesh.uvs.length / 2;
   const blend = mesh.blendData.length / 2;
-  const w = new ByteWriter({ littleEndian: false, encoding: 'latin1', capacity: 64 + real * 32 + blend * 32 + mesh.indices.length * 4 });
+  const w = new ByteWriter({
+    littleEndian: false,
+    encoding: 'latin1',
+    capacity: 64 + real * 32 + blend * 32 + mesh.indices.length * 4,
+  });
   w.u32be(mesh.version);
   w.u32be(mesh.boneNames.length);
   for (const n of mesh.boneNames) w.pstring8(n);
@@ -138,7 +170,11 @@ export function writeMesh(mesh: TsoMesh): Uint8Array {
   w.u32Array(mesh.indices, false);
   w.u32be(mesh.bindings.length);
   for (const b of mesh.bindings) {
-    w.u32be(b.boneIndex).u32be(b.firstRealVertex).u32be(b.realVertexCount).u32be(b.firstBlendVertex).u32be(b.blendVertexCount);
+    w.u32be(b.boneIndex)
+      .u32be(b.firstRealVertex)
+      .u32be(b.realVertexCount)
+      .u32be(b.firstBlendVertex)
+      .u32be(b.blendVertexCount);
   }
   w.u32be(real);
   w.f32Array(mesh.uvs, true);

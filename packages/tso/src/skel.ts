@@ -151,7 +151,11 @@ export function skeletonParents(skel: TsoSkeleton, fileName?: string, offsets?: 
  * ```
  */
 export function writeSkeleton(skel: TsoSkeleton): Uint8Array {
-  const w = new ByteWriter({ littleEndian: false, encoding: 'latin1', capacity: 64 + skel.bones.length * 96 });
+  const w = new ByteWriter({
+    littleEndian: false,
+    encoding: 'latin1',
+    capacity: 64 + skel.bones.length * 96,
+  });
   w.u32be(skel.version);
   w.pstring8(skel.name);
   w.u16be(skel.bones.length);

@@ -60,7 +60,13 @@ export function inv(m: Float64Array): Float64Array {
 }
 
 /** Transforms point (x, y, z) of `src` at `si` by `m` into `dst` at `di`. */
-export function transformPoint(m: ArrayLike<number>, src: ArrayLike<number>, si: number, dst: { [i: number]: number }, di: number): void {
+export function transformPoint(
+  m: ArrayLike<number>,
+  src: ArrayLike<number>,
+  si: number,
+  dst: { [i: number]: number },
+  di: number,
+): void {
   const x = src[si];
   const y = src[si + 1];
   const z = src[si + 2];
@@ -70,7 +76,13 @@ export function transformPoint(m: ArrayLike<number>, src: ArrayLike<number>, si:
 }
 
 /** Transforms direction (x, y, z) of `src` at `si` by the 3×3 part of `m`. */
-export function transformDir(m: ArrayLike<number>, src: ArrayLike<number>, si: number, dst: { [i: number]: number }, di: number): void {
+export function transformDir(
+  m: ArrayLike<number>,
+  src: ArrayLike<number>,
+  si: number,
+  dst: { [i: number]: number },
+  di: number,
+): void {
   const x = src[si];
   const y = src[si + 1];
   const z = src[si + 2];
@@ -122,7 +134,8 @@ export function floatJson(v: number): number | { f32: number } {
 /** Reads a value written by {@link floatJson} (`fallback` when absent or malformed). */
 export function jsonFloat(x: unknown, fallback = 0): number {
   if (typeof x === 'number') return x;
-  if (x && typeof x === 'object' && typeof (x as { f32?: unknown }).f32 === 'number') return bitsF32((x as { f32: number }).f32);
+  if (x && typeof x === 'object' && typeof (x as { f32?: unknown }).f32 === 'number')
+    return bitsF32((x as { f32: number }).f32);
   return fallback;
 }
 

@@ -27,30 +27,34 @@ describe('tso corpus', () => {
     expect(firstByteDiff(out, bytes)).toBe(-1);
   });
 
-  it.each(meshes.map((f) => [basename(f), f]))('%s imports to a valid glb and round-trips through a .glb on disk', async (_, f) => {
-    const bytes = readBytes(f);
-    const name = basename(f);
-    const { document, warnings } = await legacyFormat.import(new Map([[name, bytes]]), { main: name });
-    expect(warnings.map((w) => w.code)).toContain('SKELETON_MISSING');
-    const mesh = readMesh(bytes);
-    const prim = document.getRoot().listMeshes()[0].listPrimitives()[0];
-    expect(prim.getAttribute('POSITION')!.getCount()).toBe(mesh.uvs.length / 2);
-    expect(prim.getIndices()!.getCount()).toBe(mesh.indices.length);
-    // Weight sums are 1 for every vertex.
-    const w = prim.getAttribute('WEIGHTS_0')!.getArray()!;
-    for (let v = 0; v < w.length; v += 4) expect(Math.abs(w[v] + w[v + 1] + w[v + 2] + w[v + 3] - 1)).toBeLessThan(1e-6);
-    const io = new NodeIO();
-    const glb = await io.writeBinary(document);
-    const report = await validateGlb(glb);
-    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), 'tso-'));
-    const path = join(dir, 'm.glb');
-    writeFileSync(path, glb);
-    const back = await io.readBinary(new Uint8Array(readFileSync(path)));
-    const { files } = await legacyFormat.export!(back, { name: 'm' });
-    expect([...files.keys()]).toEqual(['m.mesh']);
-    expect(firstByteDiff(files.get('m.mesh')!, bytes)).toBe(-1);
-  });
+  it.each(meshes.map((f) => [basename(f), f]))(
+    '%s imports to a valid glb and round-trips through a .glb on disk',
+    async (_, f) => {
+      const bytes = readBytes(f);
+      const name = basename(f);
+      const { document, warnings } = await legacyFormat.import(new Map([[name, bytes]]), { main: name });
+      expect(warnings.map((w) => w.code)).toContain('SKELETON_MISSING');
+      const mesh = readMesh(bytes);
+      const prim = document.getRoot().listMeshes()[0].listPrimitives()[0];
+      expect(prim.getAttribute('POSITION')!.getCount()).toBe(mesh.uvs.length / 2);
+      expect(prim.getIndices()!.getCount()).toBe(mesh.indices.length);
+      // Weight sums are 1 for every vertex.
+      const w = prim.getAttribute('WEIGHTS_0')!.getArray()!;
+      for (let v = 0; v < w.length; v += 4)
+        expect(Math.abs(w[v] + w[v + 1] + w[v + 2] + w[v + 3] - 1)).toBeLessThan(1e-6);
+      const io = new NodeIO();
+      const glb = await io.writeBinary(document);
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const dir = mkdtempSync(join(tmpdir(), 'tso-'));
+      const path = join(dir, 'm.glb');
+      writeFileSync(path, glb);
+      const back = await io.readBinary(new Uint8Array(readFileSync(path)));
+      const { files } = await legacyFormat.export!(back, { name: 'm' });
+      expect([...files.keys()]).toEqual(['m.mesh']);
+      expect(firstByteDiff(files.get('m.mesh')!, bytes)).toBe(-1);
+    },
+  );
 
   it('sniffs every corpus mesh as tso and no Unigine file', () => {
     for (const f of meshes) expect(legacyFormat.sniff(readBytes(f), basename(f)), f).toBe(true);

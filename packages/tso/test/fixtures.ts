@@ -59,7 +59,13 @@ export function twoBoneMesh(): TsoMesh {
     boneNames: ['ROOT', 'ARM'],
     indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
     bindings: [
-      { boneIndex: 0, firstRealVertex: 0, realVertexCount: 2, firstBlendVertex: 0xffffffff, blendVertexCount: 0 },
+      {
+        boneIndex: 0,
+        firstRealVertex: 0,
+        realVertexCount: 2,
+        firstBlendVertex: 0xffffffff,
+        blendVertexCount: 0,
+      },
       { boneIndex: 1, firstRealVertex: 2, realVertexCount: 2, firstBlendVertex: 0, blendVertexCount: 1 },
     ],
     uvs: new Float32Array([0, 0, 1, 0, 1, 1, 0, 1]),

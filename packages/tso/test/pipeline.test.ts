@@ -5,7 +5,14 @@ import { expectClose, firstByteDiff, validateGlb, validatorErrors } from '@gltf-
 import { type Document, NodeIO, type Node } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { legacyFormat, readAnimation, readMesh, writeAnimation, writeMesh, writeSkeleton } from '../src/index.js';
+import {
+  legacyFormat,
+  readAnimation,
+  readMesh,
+  writeAnimation,
+  writeMesh,
+  writeSkeleton,
+} from '../src/index.js';
 import { twoBoneAnimation, twoBoneMesh, twoBoneSkeleton } from './fixtures.js';
 
 const S = Math.SQRT1_2;
@@ -36,7 +43,11 @@ function posed(doc: Document, k?: number): number[] {
   }
   const world = (n: Node): mat4 => {
     const o = override.get(n);
-    const local = mat4.fromRotationTranslation(mat4.create(), (o?.r ?? n.getRotation()) as any, (o?.t ?? n.getTranslation()) as any);
+    const local = mat4.fromRotationTranslation(
+      mat4.create(),
+      (o?.r ?? n.getRotation()) as any,
+      (o?.t ?? n.getTranslation()) as any,
+    );
     const p = n.getParentNode();
     return p ? mat4.multiply(mat4.create(), world(p), local) : local;
   };
@@ -83,10 +94,24 @@ describe('two-bone skeleton + mesh + animation through the whole pipeline', () =
 
     const prim = root.listMeshes()[0].listPrimitives()[0];
     // v0 ROOT (−1,0,0)+(−1,2,0); v1 blended ½(−1,2,1)+½(Rz90(−1,0,1)+(−1,3,0)); v2 ARM Rz90(−1,0,0)+(−1,3,0); v3 Rz90(0,2,0)+(−1,3,0)
-    expectClose(prim.getAttribute('POSITION')!.getArray()!, [-2, 2, 0, -1, 2, 1, -1, 2, 0, -3, 3, 0], EPS, 'POSITION');
-    expectClose(prim.getAttribute('NORMAL')!.getArray()!, [0, 0, 1, 0, 0, 1, 0, -1, 0, 0, 0, 1], EPS, 'NORMAL');
-    expect(Array.from(prim.getAttribute('JOINTS_0')!.getArray()!)).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
-    expect(Array.from(prim.getAttribute('WEIGHTS_0')!.getArray()!)).toEqual([1, 0, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+    expectClose(
+      prim.getAttribute('POSITION')!.getArray()!,
+      [-2, 2, 0, -1, 2, 1, -1, 2, 0, -3, 3, 0],
+      EPS,
+      'POSITION',
+    );
+    expectClose(
+      prim.getAttribute('NORMAL')!.getArray()!,
+      [0, 0, 1, 0, 0, 1, 0, -1, 0, 0, 0, 1],
+      EPS,
+      'NORMAL',
+    );
+    expect(Array.from(prim.getAttribute('JOINTS_0')!.getArray()!)).toEqual([
+      0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+    ]);
+    expect(Array.from(prim.getAttribute('WEIGHTS_0')!.getArray()!)).toEqual([
+      1, 0, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+    ]);
     expect(Array.from(prim.getIndices()!.getArray()!)).toEqual([0, 2, 1, 0, 3, 2]);
     // The skinned rest pose equals the stored positions (IBMs are the inverse rest worlds).
     expectClose(posed(doc), prim.getAttribute('POSITION')!.getArray()!, EPS, 'rest pose');
@@ -134,22 +159,36 @@ describe('two-bone skeleton + mesh + animation through the whole pipeline', () =
   });
 
   it('without a skeleton: bones at the origin, bone-space positions, SKELETON_MISSING', async () => {
-    const { document, warnings } = await legacyFormat.import(new Map([['twobone.mesh', writeMesh(twoBoneMesh())]]), { main: 'twobone.mesh' });
+    const { document, warnings } = await legacyFormat.import(
+      new Map([['twobone.mesh', writeMesh(twoBoneMesh())]]),
+      { main: 'twobone.mesh' },
+    );
     expect(warnings.map((w) => w.code)).toEqual(['SKELETON_MISSING']);
     const prim = document.getRoot().listMeshes()[0].listPrimitives()[0];
     // v1 = ½·(0,0,1) + ½·(−1,0,1); others are the raw positions with X negated.
-    expectClose(prim.getAttribute('POSITION')!.getArray()!, [-1, 0, 0, -0.5, 0, 1, -1, 0, 0, 0, 2, 0], 0, 'POSITION');
+    expectClose(
+      prim.getAttribute('POSITION')!.getArray()!,
+      [-1, 0, 0, -0.5, 0, 1, -1, 0, 0, 0, 2, 0],
+      0,
+      'POSITION',
+    );
     for (const n of document.getRoot().listNodes()) expect(Array.from(n.getTranslation())).toEqual([0, 0, 0]);
   });
 
   it('an .anim alone imports as one node per motion plus the animation', async () => {
-    const { document } = await legacyFormat.import(new Map([['twobone-wave.anim', writeAnimation(twoBoneAnimation())]]), {});
+    const { document } = await legacyFormat.import(
+      new Map([['twobone-wave.anim', writeAnimation(twoBoneAnimation())]]),
+      {},
+    );
     const root = document.getRoot();
     expect(root.listNodes().map((n) => n.getName())).toEqual(['ROOT', 'ARM']);
     expect(root.listAnimations()[0].listChannels().length).toBe(2);
     const { files: out } = await legacyFormat.export!(document, { name: 'x' });
     expect(firstByteDiff(out.get('twobone-wave.anim')!, writeAnimation(twoBoneAnimation()))).toBe(-1);
-    expect(readAnimation(out.get('twobone-wave.anim')!).motions[1].timeProps[0][0].props[0][0]).toEqual(['xevt', 'wave_sound']);
+    expect(readAnimation(out.get('twobone-wave.anim')!).motions[1].timeProps[0][0].props[0][0]).toEqual([
+      'xevt',
+      'wave_sound',
+    ]);
   });
 
   it('an .anim whose bones are not in the skeleton gives a warning, not an error', async () => {
