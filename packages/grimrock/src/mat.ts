@@ -12,6 +12,9 @@ export type QuatT = [number, number, number, number];
 export function mat4x3ToGltf(m: ArrayLike<number>): number[] {
   const out = [m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, m[6], m[7], m[8], 0, m[9], m[10], m[11], 1];
   convertMat4(AXES, out);
+  out[3] = 0;
+  out[7] = 0;
+  out[11] = 0;
   return out;
 }
 
