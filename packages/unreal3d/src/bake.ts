@@ -31,6 +31,9 @@ export interface BakeItem {
   joints?: Uint16Array;
   weights?: Float32Array;
   maxInfluences: number;
+  /** Cached skin joints and inverse bind matrices (filled by {@link poseAt}). */
+  jointNodes?: Node[];
+  ibm?: Float32Array | null;
   /** Offset of this item's first vertex in the merged vertex list. */
   base: number;
 }
@@ -176,6 +179,7 @@ export function poseAt(
   tracks: AnimationTracks | null,
   t: number,
   out: Float64Array,
+  parents?: Map<Node, Node | null>,
 ): void {
   const local = new Map<Node, { t: number[]; r: number[]; s: number[]; w?: number[] }>();
   const trsOf = (n: Node) => {
@@ -210,7 +214,11 @@ export function poseAt(
       v.t as [number, number, number],
       v.s as [number, number, number],
     );
-    const parent = n.getParentNode();
+    let parent = parents?.get(n);
+    if (parent === undefined) {
+      parent = n.getParentNode();
+      parents?.set(n, parent);
+    }
     if (parent) mat4.multiply(m, worldOf(parent), m);
     world.set(n, m);
     return m;
@@ -228,9 +236,13 @@ export function poseAt(
     }
     const o = it.base * 3;
     if (it.skin && it.joints && it.weights) {
-      const joints = it.skin.listJoints();
-      const ibmAcc = it.skin.getInverseBindMatrices();
-      const ibm = ibmAcc ? accessorFloats(ibmAcc) : null;
+      it.jointNodes ??= it.skin.listJoints();
+      const joints = it.jointNodes;
+      if (it.ibm === undefined) {
+        const ibmAcc = it.skin.getInverseBindMatrices();
+        it.ibm = ibmAcc ? accessorFloats(ibmAcc) : null;
+      }
+      const ibm = it.ibm;
       const jm = new Float64Array(joints.length * 16);
       const m = mat4.create();
       for (let j = 0; j < joints.length; j++) {

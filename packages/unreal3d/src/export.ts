@@ -534,8 +534,9 @@ function exportBaked(
   const frameCount = samples.length;
   const world = new Float64Array(frameCount * nv * 3); // Unreal axes, world units
   const tmp = new Float64Array(nv * 3);
+  const parents = new Map<Node, Node | null>();
   for (let f = 0; f < frameCount; f++) {
-    poseAt(items, samples[f].tracks, samples[f].t, tmp);
+    poseAt(items, samples[f].tracks, samples[f].t, tmp, parents);
     const o = f * nv * 3;
     for (let i = 0; i < nv; i++) {
       world[o + i * 3] = tmp[i * 3];

@@ -98,7 +98,7 @@ describe('sizes that disagree with the header', () => {
     const dv = new DataView(b.buffer);
     dv.setUint16(0, 1, true);
     dv.setUint16(2, 16, true);
-    [100, -200, 300, 0, -32768, 32767, 5, 1].forEach((v, i) => dv.setInt16(4 + i * 2, v, true));
+    for (const [i, v] of [100, -200, 300, 0, -32768, 32767, 5, 1].entries()) dv.setInt16(4 + i * 2, v, true);
     const a = readAniv(b, 'dx_a.3d', { numVertices: 2 });
     expect(a.layout).toBe('deusex');
     expect(Array.from(anivFrame(a, 0))).toEqual([100, -200, 300, -32768, 32767, 5]);
