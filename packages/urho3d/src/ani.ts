@@ -112,7 +112,8 @@ export function writeAni(anim: AniAnimation): Uint8Array {
     for (let k = 0; k < t.keyCount; k++) {
       w.f32(times[k]);
       if (t.channelMask & 1) for (let c = 0; c < 3; c++) w.f32(positions ? positions[k * 3 + c] : 0);
-      if (t.channelMask & 2) for (let c = 0; c < 4; c++) w.f32(rotations ? rotations[k * 4 + c] : c === 0 ? 1 : 0);
+      if (t.channelMask & 2)
+        for (let c = 0; c < 4; c++) w.f32(rotations ? rotations[k * 4 + c] : c === 0 ? 1 : 0);
       if (t.channelMask & 4) for (let c = 0; c < 3; c++) w.f32(scales ? scales[k * 3 + c] : 1);
     }
   }

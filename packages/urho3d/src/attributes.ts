@@ -6,20 +6,36 @@ import { ELEMENT_TYPE_SIZES, ElementType, SEMANTIC_NAMES, Semantic, type VertexE
 export const TYPE_NAMES = ['INT', 'FLOAT', 'VECTOR2', 'VECTOR3', 'VECTOR4', 'UBYTE4', 'UBYTE4_NORM'] as const;
 
 /** How an element's data is converted to its glTF attribute. */
-export type AttributeKind = 'position' | 'normal' | 'tangent' | 'plain' | 'color' | 'weights' | 'joints' | 'raw';
+export type AttributeKind =
+  | 'position'
+  | 'normal'
+  | 'tangent'
+  | 'plain'
+  | 'color'
+  | 'weights'
+  | 'joints'
+  | 'raw';
 
 /** glTF attribute name and conversion kind of a vertex element. */
 export function attributeFor(e: { type: number; semantic: number; index: number }): [string, AttributeKind] {
   const { type, semantic, index } = e;
-  if (semantic === Semantic.POSITION && index === 0 && type === ElementType.VECTOR3) return ['POSITION', 'position'];
-  if (semantic === Semantic.NORMAL && index === 0 && type === ElementType.VECTOR3) return ['NORMAL', 'normal'];
-  if (semantic === Semantic.TANGENT && index === 0 && type === ElementType.VECTOR4) return ['TANGENT', 'tangent'];
+  if (semantic === Semantic.POSITION && index === 0 && type === ElementType.VECTOR3)
+    return ['POSITION', 'position'];
+  if (semantic === Semantic.NORMAL && index === 0 && type === ElementType.VECTOR3)
+    return ['NORMAL', 'normal'];
+  if (semantic === Semantic.TANGENT && index === 0 && type === ElementType.VECTOR4)
+    return ['TANGENT', 'tangent'];
   if (semantic === Semantic.TEXCOORD && type === ElementType.VECTOR2) return [`TEXCOORD_${index}`, 'plain'];
-  if (semantic === Semantic.COLOR && (type === ElementType.UBYTE4_NORM || type === ElementType.VECTOR4 || type === ElementType.VECTOR3)) {
+  if (
+    semantic === Semantic.COLOR &&
+    (type === ElementType.UBYTE4_NORM || type === ElementType.VECTOR4 || type === ElementType.VECTOR3)
+  ) {
     return [`COLOR_${index}`, 'color'];
   }
-  if (semantic === Semantic.BLENDWEIGHTS && index === 0 && type === ElementType.VECTOR4) return ['WEIGHTS_0', 'weights'];
-  if (semantic === Semantic.BLENDINDICES && index === 0 && type === ElementType.UBYTE4) return ['JOINTS_0', 'joints'];
+  if (semantic === Semantic.BLENDWEIGHTS && index === 0 && type === ElementType.VECTOR4)
+    return ['WEIGHTS_0', 'weights'];
+  if (semantic === Semantic.BLENDINDICES && index === 0 && type === ElementType.UBYTE4)
+    return ['JOINTS_0', 'joints'];
   return [rawAttributeName(e), 'raw'];
 }
 
@@ -30,7 +46,9 @@ export function rawAttributeName(e: { type: number; semantic: number; index: num
 }
 
 /** Parses a name made by {@link rawAttributeName}. */
-export function parseRawAttributeName(name: string): { type: number; semantic: number; index: number } | null {
+export function parseRawAttributeName(
+  name: string,
+): { type: number; semantic: number; index: number } | null {
   const m = /^_URHO_([A-Z]+?)(\d+)_([A-Z0-9_]+)$/.exec(name);
   if (!m) return null;
   let semantic = (SEMANTIC_NAMES as readonly string[]).indexOf(m[1]);
@@ -42,7 +60,15 @@ export function parseRawAttributeName(name: string): { type: number; semantic: n
 
 /** Components per element of a type (INT is carried as two u16). */
 export function componentsOf(type: number): number {
-  return type === ElementType.INT ? 2 : type === ElementType.FLOAT ? 1 : type === ElementType.VECTOR2 ? 2 : type === ElementType.VECTOR3 ? 3 : 4;
+  return type === ElementType.INT
+    ? 2
+    : type === ElementType.FLOAT
+      ? 1
+      : type === ElementType.VECTOR2
+        ? 2
+        : type === ElementType.VECTOR3
+          ? 3
+          : 4;
 }
 
 /** True for float-typed elements. */

@@ -1,5 +1,1260 @@
-import type { Document } from '@gltf-transform/core';
-import type { ExportOptions, ExportResult } from '@gltf-legacy/core';
-export async function exportUrho(_doc: Document, _options: ExportOptions = {}): Promise<ExportResult> {
-  throw new Error('todo');
+/**
+ * Mapping: glTF-Transform Document → Urho3D file models (`.mdl` + one `.ani` per animation).
+ *
+ * Documents made by {@link importUrho} carry `extras.urho3d` hints (vertex layouts, buffer
+ * sharing, LOD levels, bone mappings, bounds, raw file values); every hint is checked against the
+ * glTF data before use, so an edited document falls back to freshly derived layouts.
+ */
+import {
+  type ExportOptions,
+  ExportError,
+  type ExportResult,
+  type FileSet,
+  readInfluences,
+  readSampler,
+  sampleAt,
+  type Warning,
+  WarningCollector,
+  accessorFloats,
+} from '@gltf-legacy/core';
+import type { Accessor, Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
+import { mat3, mat4, quat, vec3 } from 'gl-matrix';
+import { type AniAnimation, type AniTrack, writeAni } from './ani.js';
+import {
+  attributeFor,
+  parseRawAttributeName,
+  readElement,
+  sanitizeAttribute,
+  writeElement,
+} from './attributes.js';
+import type { UrhoModelExtras } from './import.js';
+import {
+  descriptorOf,
+  ELEMENT_TYPE_SIZES,
+  ElementType,
+  elementsFromDescriptors,
+  elementsFromMask,
+  type MdlBone,
+  type MdlGeometry,
+  type MdlIndexBuffer,
+  type MdlModel,
+  type MdlMorph,
+  type MdlVertexBuffer,
+  maskFromElements,
+  PrimitiveType,
+  Semantic,
+  type VertexElement,
+  writeMdl,
+} from './mdl.js';
+import {
+  applyZeroSigns,
+  flipTriangles,
+  floatFromJson,
+  mat4ToMatrix3x4,
+  mirrorMat4,
+  mirrorQuat,
+  mirrorVec3,
+} from './space.js';
+
+/** Options of {@link exportUrho}. */
+export interface ExportUrhoOptions extends ExportOptions {
+  /** Base name of the files (`NAME.mdl`, `NAME_<anim>.ani`). Default: the model's name or `model`. */
+  name?: string;
+  /** Bones one geometry may reference (Urho3D's hardware-skinning limit). Default 64. */
+  maxBones?: number;
+  /** Key rate used when resampling STEP / CUBICSPLINE animation channels. Default 30. */
+  fps?: number;
+}
+export const EXPORT_URHO_DEFAULTS = { maxBones: 64, fps: 30 } as const;
+
+/** An exported animation file. */
+export interface ExportedAnimation {
+  fileName: string;
+  animation: AniAnimation;
+}
+
+type AttrValues = Float32Array | Uint8Array | Uint16Array;
+
+/** One primitive (a geometry's LOD level) in Urho space, plain arrays. */
+interface VPrim {
+  geometry: number;
+  lod: number;
+  distance: number;
+  /** Primitives with the same key share a vertex buffer. */
+  vbKey: unknown;
+  vertexCount: number;
+  attrs: Map<string, { values: AttrValues; comps: number; normalizedU8: boolean }>;
+  /** Bone indices (4 per vertex) and weights, or null when not skinned. */
+  joints: Uint16Array | null;
+  weights: Float32Array | null;
+  rawBlend: Uint8Array | null;
+  indices: Uint32Array;
+  primitiveType: number;
+  targets: { key: string; pos?: Float32Array; nrm?: Float32Array; tan?: Float32Array }[];
+  hintVb?: number;
+  hintIb?: number;
+}
+
+const PRIM_TYPE_BY_MODE: Record<number, number> = {
+  0: PrimitiveType.POINT_LIST,
+  1: PrimitiveType.LINE_LIST,
+  3: PrimitiveType.LINE_STRIP,
+};
+
+function isIdentity(m: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
+}
+
+function modelExtrasOf(doc: Document): { top: Node; extras: UrhoModelExtras } | null {
+  for (const n of doc.getRoot().listNodes()) {
+    const e = (n.getExtras() as any)?.urho3d?.model;
+    if (e && Array.isArray(e.vertexBuffers) && Array.isArray(e.geometries))
+      return { top: n, extras: e as UrhoModelExtras };
+  }
+  return null;
+}
+
+function sameFloats(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(Math.fround(a[i]), Math.fround(b[i]))) return false;
+  return true;
+}
+
+/**
+ * Converts a document to an Urho3D model and animations (file models).
+ *
+ * ```ts
+ * const { model, animations, warnings } = exportUrhoModel(document, { name: 'Jack' });
+ * const mdl = writeMdl(model!);
+ * ```
+ */
+export function exportUrhoModel(
+  doc: Document,
+  options: ExportUrhoOptions = {},
+): { model: MdlModel | null; animations: ExportedAnimation[]; warnings: Warning[] } {
+  const warnings = new WarningCollector();
+  const root = doc.getRoot();
+  const maxBones = Math.max(4, Math.min(256, options.maxBones ?? EXPORT_URHO_DEFAULTS.maxBones));
+  const hint = modelExtrasOf(doc);
+  const hx = hint?.extras;
+  const name = options.name ?? hint?.top.getName() ?? 'model';
+
+  if (root.listCameras().length)
+    warnings.warn('CAMERA_DROPPED', 'Urho3D models hold no cameras; dropped', root.listCameras().length);
+  const lights = root.listExtensionsUsed().find((e) => e.extensionName === 'KHR_lights_punctual');
+  if (lights) warnings.warn('LIGHT_DROPPED', 'Urho3D models hold no lights; dropped');
+  if (root.listTextures().length)
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      'Urho3D .mdl holds no textures or materials; dropped',
+      root.listTextures().length,
+    );
+  const realMaterials = root.listMaterials().filter((m) => !(m.getExtras() as any)?.urho3d?.placeholder);
+  if (realMaterials.length) {
+    warnings.warn(
+      'MATERIAL_DROPPED',
+      'Urho3D .mdl holds no materials (they live in separate .xml files); only geometry order is kept',
+      realMaterials.length,
+    );
+  }
+
+  // --- Which primitives become geometries -------------------------------------------------
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const meshNodes: Node[] = [];
+  const visit = (n: Node) => {
+    if (n.getMesh()) meshNodes.push(n);
+    for (const c of n.listChildren()) visit(c);
+  };
+  if (scene) for (const n of scene.listChildren()) visit(n);
+  else for (const n of root.listNodes()) if (!n.getParentNode() && n.getMesh()) meshNodes.push(n);
+
+  // Skeleton: joints of every skin used (or of the hinted model's skin).
+  const skins: Skin[] = [];
+  for (const n of meshNodes) {
+    const s = n.getSkin();
+    if (s && !skins.includes(s)) skins.push(s);
+  }
+  if (!skins.length && hx && root.listSkins().length) skins.push(root.listSkins()[0]);
+  if (skins.length > 1)
+    warnings.warn('SKINS_MERGED', `${skins.length} skins merged into one Urho3D skeleton`);
+  const boneNodes: Node[] = [];
+  const boneIndex = new Map<Node, number>();
+  const ibmOf = new Map<Node, Float32Array>();
+  for (const s of skins) {
+    const ibm = s.getInverseBindMatrices();
+    const arr = ibm ? accessorFloats(ibm) : null;
+    s.listJoints().forEach((j, i) => {
+      if (!boneIndex.has(j)) {
+        boneIndex.set(j, boneNodes.length);
+        boneNodes.push(j);
+        if (arr) ibmOf.set(j, arr.slice(i * 16, i * 16 + 16));
+      }
+    });
+  }
+  const skinJointToBone = (s: Skin): Uint16Array =>
+    Uint16Array.from(s.listJoints(), (j) => boneIndex.get(j)!);
+
+  // --- Build VPrims ------------------------------------------------------------------------
+  const vprims: VPrim[] = [];
+  const convCache = new Map<Accessor, Map<string, AttrValues>>();
+  const cached = (acc: Accessor, key: string, make: () => AttrValues): AttrValues => {
+    let m = convCache.get(acc);
+    if (!m) convCache.set(acc, (m = new Map()));
+    let v = m.get(key);
+    if (!v) m.set(key, (v = make()));
+    return v;
+  };
+  const targetKeys: string[] = [];
+  const lodMeshes = new Map<number, Mesh>();
+  if (hx) {
+    for (const mesh of root.listMeshes()) {
+      const lvl = (mesh.getExtras() as any)?.urho3d?.lodLevel;
+      if (Number.isInteger(lvl) && lvl > 0) lodMeshes.set(lvl, mesh);
+    }
+  }
+  let geometryCount = 0;
+  for (const node of meshNodes) {
+    const mesh = node.getMesh()!;
+    const skin = node.getSkin();
+    const world = node.getWorldMatrix();
+    const bake = skin ? null : isIdentity(world) ? null : Float32Array.from(world);
+    const names: string[] = (mesh.getExtras() as any)?.targetNames ?? [];
+    const prims = mesh.listPrimitives();
+    const fromHint = !!hx && node.getParentNode() === hint!.top;
+    for (const prim of prims) {
+      const pe = (prim.getExtras() as any)?.urho3d;
+      const g = fromHint && Number.isInteger(pe?.geometry) ? pe.geometry : geometryCount;
+      const vp = makeVPrim(prim, g, 0, skin, bake, names, mesh.getName());
+      if (!vp) continue;
+      if (fromHint) {
+        const lodHint = hx!.geometries[g]?.lods[0];
+        if (lodHint) {
+          vp.distance = floatFromJson(lodHint.distance);
+          vp.hintVb = lodHint.vertexBuffer;
+          vp.hintIb = lodHint.indexBuffer;
+        }
+      }
+      vprims.push(vp);
+      geometryCount = Math.max(geometryCount, g + 1);
+      // Lower LOD levels of this geometry.
+      if (fromHint) {
+        for (const [lvl, lm] of lodMeshes) {
+          for (const lp of lm.listPrimitives()) {
+            const le = (lp.getExtras() as any)?.urho3d;
+            if (le?.geometry !== g || le?.lod !== lvl) continue;
+            const lv = makeVPrim(lp, g, lvl, skin, bake, [], lm.getName());
+            if (!lv) continue;
+            const lh = hx!.geometries[g]?.lods[lvl];
+            if (lh) {
+              lv.distance = floatFromJson(lh.distance);
+              lv.hintVb = lh.vertexBuffer;
+              lv.hintIb = lh.indexBuffer;
+            }
+            vprims.push(lv);
+          }
+        }
+      }
+    }
+  }
+
+  function makeVPrim(
+    prim: Primitive,
+    geometry: number,
+    lod: number,
+    skin: Skin | null,
+    bake: Float32Array | null,
+    targetNames: string[],
+    meshName: string,
+  ): VPrim | null {
+    const pos = prim.getAttribute('POSITION');
+    if (!pos) {
+      warnings.warn('PRIMITIVE_DROPPED', 'a primitive without POSITION was dropped');
+      return null;
+    }
+    const mode = prim.getMode();
+    const vertexCount = pos.getCount();
+    const bakeKey = bake ? Array.from(bake).join(',') : '';
+    const normalMat = bake ? mat3.normalFromMat4(mat3.create(), bake as unknown as mat4) : null;
+    const linear = bake ? mat3.fromMat4(mat3.create(), bake as unknown as mat4) : null;
+    const flipDet = bake ? mat3.determinant(linear!) < 0 : false;
+    const attrs: VPrim['attrs'] = new Map();
+    for (const sem of prim.listSemantics()) {
+      const acc = prim.getAttribute(sem)!;
+      if (acc.getCount() !== vertexCount) continue;
+      if (sem.startsWith('JOINTS_') || sem.startsWith('WEIGHTS_')) continue;
+      const comps = acc.getElementSize();
+      if (sem === 'POSITION' || sem === 'NORMAL' || sem === 'TANGENT') {
+        const values = cached(acc, `${sem}|${bakeKey}`, () => {
+          const v = accessorFloats(acc).slice();
+          const stride = comps;
+          if (bake) {
+            const t = vec3.create();
+            for (let i = 0; i + 2 < v.length; i += stride) {
+              vec3.set(t, v[i], v[i + 1], v[i + 2]);
+              if (sem === 'POSITION') vec3.transformMat4(t, t, bake as unknown as mat4);
+              else {
+                vec3.transformMat3(t, t, sem === 'NORMAL' ? normalMat! : linear!);
+                vec3.normalize(t, t);
+              }
+              v[i] = t[0];
+              v[i + 1] = t[1];
+              v[i + 2] = t[2];
+            }
+          }
+          mirrorVec3(v, stride);
+          return v;
+        });
+        attrs.set(sem, { values, comps, normalizedU8: false });
+      } else if (sem.startsWith('COLOR_') || sem.startsWith('TEXCOORD_') || sem.startsWith('_URHO_')) {
+        const raw = sem.startsWith('_URHO_');
+        const arr = acc.getArray()!;
+        const u8n = arr instanceof Uint8Array && acc.getNormalized() && comps === 4;
+        const values = raw || u8n ? (arr as AttrValues) : accessorFloats(acc);
+        attrs.set(sem, { values, comps, normalizedU8: u8n });
+      } else {
+        warnings.warn('ATTRIBUTE_DROPPED', `attribute ${sem} has no Urho3D vertex element; dropped`);
+      }
+    }
+    // Skin influences.
+    let joints: Uint16Array | null = null;
+    let weights: Float32Array | null = null;
+    let rawBlend: Uint8Array | null = null;
+    if (skin && prim.getAttribute('JOINTS_0') && prim.getAttribute('WEIGHTS_0')) {
+      const map = skinJointToBone(skin);
+      const j0 = prim.getAttribute('JOINTS_0')!;
+      const w0 = prim.getAttribute('WEIGHTS_0')!;
+      if (!prim.getAttribute('JOINTS_1') && j0.getElementSize() === 4) {
+        const ja = j0.getArray()!;
+        joints = new Uint16Array(ja.length);
+        for (let i = 0; i < ja.length; i++) joints[i] = map[ja[i]] ?? 0;
+        weights = accessorFloats(w0);
+      } else {
+        const inf = readInfluences(prim, 4)!;
+        if (inf.truncated) {
+          warnings.warn(
+            'WEIGHTS_TRUNCATED',
+            'more than 4 bone influences on a vertex; kept the 4 largest and renormalized',
+            inf.truncated,
+          );
+        }
+        joints = new Uint16Array(inf.joints.length);
+        for (let i = 0; i < joints.length; i++) joints[i] = map[inf.joints[i]] ?? 0;
+        weights = inf.weights;
+      }
+      const rb = prim.getAttribute('_URHO_BLENDINDICES');
+      if (rb?.getArray() instanceof Uint8Array && rb.getCount() === vertexCount)
+        rawBlend = rb.getArray() as Uint8Array;
+    }
+    attrs.delete('_URHO_BLENDINDICES');
+    // Indices in Urho winding.
+    const idxAcc = prim.getIndices();
+    const n = idxAcc ? idxAcc.getCount() : vertexCount;
+    const src = idxAcc?.getArray();
+    let idx = new Uint32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = src ? src[i] : i;
+    let primitiveType: number;
+    if (mode === 4 || mode === 5 || mode === 6) {
+      if (mode !== 4) {
+        const tris = Math.max(0, n - 2);
+        const list = new Uint32Array(tris * 3);
+        for (let i = 0; i < tris; i++) {
+          if (mode === 6) list.set([idx[0], idx[i + 1], idx[i + 2]], i * 3);
+          else if (i % 2 === 0) list.set([idx[i], idx[i + 1], idx[i + 2]], i * 3);
+          else list.set([idx[i + 1], idx[i], idx[i + 2]], i * 3);
+        }
+        idx = list;
+      }
+      if (!flipDet) flipTriangles(idx);
+      primitiveType = PrimitiveType.TRIANGLE_LIST;
+    } else if (mode === 2) {
+      const loop = new Uint32Array(n + 1);
+      loop.set(idx);
+      loop[n] = idx[0];
+      idx = loop;
+      primitiveType = PrimitiveType.LINE_STRIP;
+    } else primitiveType = PRIM_TYPE_BY_MODE[mode] ?? PrimitiveType.TRIANGLE_LIST;
+    // Morph targets.
+    const targets: VPrim['targets'] = [];
+    prim.listTargets().forEach((t, ti) => {
+      const key = targetNames[ti] ?? `${meshName}_${ti}`;
+      if (!targetKeys.includes(key)) targetKeys.push(key);
+      const conv = (sem: string): Float32Array | undefined => {
+        const acc = t.getAttribute(sem);
+        if (!acc || acc.getCount() !== vertexCount) return undefined;
+        return cached(acc, `target|${bakeKey}`, () => {
+          const v = accessorFloats(acc).slice();
+          if (linear) {
+            const tmp = vec3.create();
+            for (let i = 0; i + 2 < v.length; i += 3) {
+              vec3.set(tmp, v[i], v[i + 1], v[i + 2]);
+              vec3.transformMat3(tmp, tmp, sem === 'NORMAL' ? normalMat! : linear);
+              v.set(tmp, i);
+            }
+          }
+          mirrorVec3(v);
+          return v;
+        }) as Float32Array;
+      };
+      targets.push({ key, pos: conv('POSITION'), nrm: conv('NORMAL'), tan: conv('TANGENT') });
+    });
+    return {
+      geometry,
+      lod,
+      distance: 0,
+      vbKey: `${pos.getName()}#${convKey(pos)}|${bakeKey}`,
+      vertexCount,
+      attrs,
+      joints,
+      weights,
+      rawBlend,
+      indices: idx,
+      primitiveType,
+      targets,
+    };
+  }
+
+  // --- Bone mappings and geometry splitting -------------------------------------------------
+  const numBones = boneNodes.length;
+  const geomMappings: Uint32Array[] = [];
+  let useHintMappings = false;
+  if (hx && numBones) {
+    // The hinted mappings hold if raw blend indices map to the same bones as JOINTS_0.
+    useHintMappings = vprims.every((vp) => {
+      if (!vp.joints) return true;
+      if (!vp.rawBlend) return !(hx.geometries[vp.geometry]?.boneMapping.length ?? 0);
+      const map = hx.geometries[vp.geometry]?.boneMapping ?? [];
+      const used = new Uint8Array(vp.vertexCount);
+      for (const i of vp.indices) used[i] = 1;
+      for (let v = 0; v < vp.vertexCount; v++) {
+        if (!used[v]) continue;
+        for (let c = 0; c < 4; c++) {
+          const k = v * 4 + c;
+          if (!(vp.weights![k] > 0)) continue;
+          const local = vp.rawBlend[k];
+          const global = map.length ? map[local] : local;
+          if (global !== vp.joints[k]) return false;
+        }
+      }
+      return true;
+    });
+  }
+  if (numBones > maxBones && !useHintMappings) {
+    // Split geometries whose triangles use more than maxBones bones.
+    const out: VPrim[] = [];
+    const splitGeoms = new Set<number>();
+    for (const vp of vprims) {
+      if (!vp.joints || vp.lod > 0) continue;
+      if (usedBones(vp, vp.indices).size > maxBones) splitGeoms.add(vp.geometry);
+    }
+    let next = 0;
+    const renumber = new Map<number, number[]>();
+    for (let g = 0; g < geometryCount; g++) {
+      const lod0 = vprims.find((p) => p.geometry === g && p.lod === 0);
+      if (splitGeoms.has(g) && lod0) {
+        const chunks = splitByBones(lod0, maxBones);
+        warnings.warn(
+          'GEOMETRY_SPLIT',
+          `a geometry uses more than ${maxBones} bones; split into ${chunks.length} geometries`,
+        );
+        if (vprims.some((p) => p.geometry === g && p.lod > 0))
+          warnings.warn('LOD_DROPPED', 'LOD levels of a split geometry were dropped');
+        renumber.set(
+          g,
+          chunks.map(() => next++),
+        );
+        chunks.forEach((c, i) => {
+          c.geometry = renumber.get(g)![i];
+          out.push(c);
+        });
+      } else {
+        renumber.set(g, [next++]);
+        for (const p of vprims)
+          if (p.geometry === g) out.push({ ...p, geometry: renumber.get(g)![0], vbKey: `${p.vbKey}|g${g}` });
+      }
+    }
+    vprims.splice(0, vprims.length, ...out);
+    geometryCount = next;
+  }
+  for (let g = 0; g < geometryCount; g++) {
+    if (useHintMappings) geomMappings.push(Uint32Array.from(hx!.geometries[g]?.boneMapping ?? []));
+    else if (numBones > maxBones) {
+      const set = new Set<number>();
+      for (const vp of vprims) if (vp.geometry === g) for (const b of usedBones(vp, vp.indices)) set.add(b);
+      geomMappings.push(Uint32Array.from([...set].sort((a, b) => a - b)));
+    } else geomMappings.push(new Uint32Array(0));
+  }
+
+  // --- Vertex buffers ------------------------------------------------------------------------
+  const groups = new Map<unknown, VPrim[]>();
+  for (const vp of vprims) {
+    const list = groups.get(vp.vbKey);
+    if (list) list.push(vp);
+    else groups.set(vp.vbKey, [vp]);
+  }
+  const groupList = [...groups.values()];
+  // Hinted order of vertex buffers.
+  const hintOrder = (g: VPrim[]) =>
+    g.every((p) => p.hintVb === g[0].hintVb) && g[0].hintVb !== undefined ? g[0].hintVb : 1e9;
+  groupList.sort((a, b) => hintOrder(a) - hintOrder(b));
+  const vbIndexOf = new Map<VPrim, number>();
+  const vertexBuffers: MdlVertexBuffer[] = [];
+  let allHinted = !!hx && groupList.length === hx.vertexBuffers.length;
+  groupList.forEach((group, v) => {
+    for (const p of group) vbIndexOf.set(p, v);
+    const first = group[0];
+    const vbHint = hx && first.hintVb === v ? hx.vertexBuffers[v] : undefined;
+    let elements: VertexElement[] | null = null;
+    if (vbHint && vbHint.vertexCount === first.vertexCount) {
+      try {
+        elements = vbHint.descriptors
+          ? elementsFromDescriptors(Uint32Array.from(vbHint.descriptors))
+          : elementsFromMask(vbHint.elementMask);
+      } catch {
+        elements = null;
+      }
+      if (elements && !elements.every((e) => sourceAvailable(group, e))) elements = null;
+      // Every attribute must have a home in the hinted layout.
+      if (elements) {
+        const homes = new Set(elements.map((e) => attributeFor(e)[0]));
+        for (const a of first.attrs.keys()) if (!a.startsWith('_URHO_') && !homes.has(a)) elements = null;
+      }
+    }
+    if (!elements) {
+      allHinted = false;
+      elements = deriveElements(first, warnings);
+    }
+    const stride = elements.reduce((s, e) => s + ELEMENT_TYPE_SIZES[e.type], 0);
+    const data = new Uint8Array(first.vertexCount * stride);
+    const rawBackups = vbHint?.raw ?? {};
+    for (const e of elements) {
+      const values = elementValues(group, e, v, rawBackups);
+      writeElement(data, stride, first.vertexCount, e, values);
+    }
+    vertexBuffers.push({
+      vertexCount: first.vertexCount,
+      elementMask: 0,
+      descriptors: null,
+      elements,
+      stride,
+      morphRangeStart: 0,
+      morphRangeCount: 0,
+      data,
+    });
+  });
+  let magic: 'UMDL' | 'UMD2' = 'UMDL';
+  const masks = vertexBuffers.map((vb) => maskFromElements(vb.elements));
+  if (allHinted && hx) magic = hx.magic === 'UMDL' && masks.every((m) => m !== null) ? 'UMDL' : 'UMD2';
+  else magic = masks.every((m) => m !== null) ? 'UMDL' : 'UMD2';
+  vertexBuffers.forEach((vb, i) => {
+    if (magic === 'UMDL') vb.elementMask = masks[i]!;
+    else {
+      const h = allHinted ? hx!.vertexBuffers[i].descriptors : null;
+      const desc = Uint32Array.from(vb.elements, descriptorOf);
+      vb.descriptors =
+        h && h.length === desc.length && h.every((d, k) => (d & 0xffffff) === desc[k])
+          ? Uint32Array.from(h)
+          : desc;
+    }
+  });
+
+  function sourceAvailable(group: VPrim[], e: VertexElement): boolean {
+    const p = group[0];
+    const [attr, kind] = attributeFor(e);
+    if (kind === 'joints') return group.every((g) => g.joints);
+    if (kind === 'weights') return group.every((g) => g.weights);
+    const a = p.attrs.get(attr);
+    if (!a) return false;
+    if (kind === 'color' && e.type === ElementType.UBYTE4_NORM) return true;
+    if (kind === 'raw') {
+      const size = ELEMENT_TYPE_SIZES[e.type];
+      return a.values.BYTES_PER_ELEMENT * a.comps === size;
+    }
+    return true;
+  }
+
+  function elementValues(
+    group: VPrim[],
+    e: VertexElement,
+    vbi: number,
+    rawBackups: Record<string, string>,
+  ): ArrayLike<number> {
+    const p = group[0];
+    const n = p.vertexCount;
+    const [attr, kind] = attributeFor(e);
+    if (kind === 'joints') {
+      if (useHintMappings && group.every((g) => g.rawBlend === group[0].rawBlend) && group[0].rawBlend)
+        return group[0].rawBlend;
+      // Local indices through each geometry's mapping; vertices take the first primitive using them.
+      const out = new Uint8Array(n * 4);
+      const done = new Uint8Array(n);
+      for (const g of group) {
+        const mapping = geomMappings[g.geometry];
+        const inv = new Map<number, number>();
+        mapping.forEach((b, i) => {
+          inv.set(b, i);
+        });
+        const fill = (v: number) => {
+          for (let c = 0; c < 4; c++) {
+            const k = v * 4 + c;
+            const b = g.joints![k];
+            out[k] = mapping.length ? (inv.get(b) ?? 0) : b;
+          }
+          done[v] = 1;
+        };
+        for (const v of g.indices) if (!done[v]) fill(v);
+      }
+      if (group[0].joints) {
+        const g = group[0];
+        const mapping = geomMappings[g.geometry];
+        const inv = new Map<number, number>();
+        mapping.forEach((b, i) => {
+          inv.set(b, i);
+        });
+        for (let v = 0; v < n; v++) {
+          if (done[v]) continue;
+          for (let c = 0; c < 4; c++)
+            out[v * 4 + c] = mapping.length ? (inv.get(g.joints![v * 4 + c]) ?? 0) : g.joints![v * 4 + c];
+        }
+      }
+      return out;
+    }
+    if (kind === 'weights') {
+      const w = p.weights!;
+      return fromRaw(rawBackups.WEIGHTS_0, 'weights', w, 4) ?? w;
+    }
+    const a = p.attrs.get(attr)!;
+    if (kind === 'normal' || kind === 'tangent') {
+      return fromRaw(rawBackups[attr], kind, a.values as Float32Array, kind === 'normal' ? 3 : 4) ?? a.values;
+    }
+    if (kind === 'color' && e.type === ElementType.UBYTE4_NORM) {
+      if (a.normalizedU8) return a.values;
+      const out = new Uint8Array(n * 4);
+      for (let v = 0; v < n; v++) {
+        for (let c = 0; c < 4; c++) {
+          const x = c < a.comps ? a.values[v * a.comps + c] : 1;
+          out[v * 4 + c] = Math.round(Math.min(1, Math.max(0, x)) * 255);
+        }
+      }
+      return out;
+    }
+    void vbi;
+    return a.values;
+  }
+
+  function fromRaw(
+    accName: string | undefined,
+    kind: 'normal' | 'tangent' | 'weights',
+    current: Float32Array,
+    comps: number,
+  ) {
+    if (!accName) return null;
+    const acc = root.listAccessors().find((x) => x.getName() === accName);
+    const arr = acc?.getArray();
+    if (!(arr instanceof Uint16Array) || arr.length !== current.length * 2) return null;
+    const raw = new Float32Array(arr.slice().buffer);
+    const check = raw.slice();
+    if (kind !== 'weights') mirrorVec3(check, comps);
+    sanitizeAttribute(kind, check);
+    if (kind !== 'weights') mirrorVec3(check, comps); // back to Urho space, where `current` is
+    return sameFloats(check, current) ? raw : null;
+  }
+
+  // --- Index buffers and geometries --------------------------------------------------------
+  const indexBuffers: MdlIndexBuffer[] = [];
+  const geometries: MdlGeometry[] = [];
+  for (let g = 0; g < geometryCount; g++) geometries.push({ boneMapping: geomMappings[g], lods: [] });
+  let ibHinted = allHinted && !!hx && vprims.every((p) => p.hintIb !== undefined);
+  if (ibHinted && hx) {
+    for (const p of vprims) {
+      const lh = hx.geometries[p.geometry]?.lods[p.lod];
+      const ibh = lh && hx.indexBuffers[lh.indexBuffer];
+      if (
+        !lh ||
+        !ibh ||
+        lh.indexCount !== p.indices.length ||
+        lh.vertexBuffer !== vbIndexOf.get(p) ||
+        lh.indexStart + lh.indexCount > ibh.indexCount ||
+        (ibh.indexSize === 2 && p.vertexCount > 65536) ||
+        lh.primitiveType !== p.primitiveType
+      ) {
+        ibHinted = false;
+        break;
+      }
+    }
+  }
+  if (ibHinted && hx) {
+    for (const ibh of hx.indexBuffers)
+      indexBuffers.push({
+        indexCount: ibh.indexCount,
+        indexSize: ibh.indexSize,
+        data: new Uint8Array(ibh.indexCount * ibh.indexSize),
+      });
+    for (let g = 0; g < geometryCount; g++) {
+      const gh = hx.geometries[g];
+      gh.lods.forEach((lh, l) => {
+        geometries[g].lods.push({ ...lh, distance: floatFromJson(lh.distance) });
+        const p = vprims.find((x) => x.geometry === g && x.lod === l);
+        if (!p) return;
+        const ib = indexBuffers[lh.indexBuffer];
+        const dv = new DataView(ib.data.buffer);
+        for (let i = 0; i < p.indices.length; i++) {
+          if (ib.indexSize === 2) dv.setUint16((lh.indexStart + i) * 2, p.indices[i], true);
+          else dv.setUint32((lh.indexStart + i) * 4, p.indices[i], true);
+        }
+      });
+    }
+  } else {
+    // One index buffer per vertex buffer; geometry-major, LOD order.
+    const parts: VPrim[][] = groupList.map(() => []);
+    for (const p of vprims) parts[vbIndexOf.get(p)!].push(p);
+    parts.forEach((list, v) => {
+      list.sort((a, b) => a.geometry - b.geometry || a.lod - b.lod);
+      const count = list.reduce((s, p) => s + p.indices.length, 0);
+      const size = vertexBuffers[v].vertexCount > 65536 ? 4 : 2;
+      const data = new Uint8Array(count * size);
+      const dv = new DataView(data.buffer);
+      let at = 0;
+      for (const p of list) {
+        for (let i = 0; i < p.indices.length; i++) {
+          if (size === 2) dv.setUint16((at + i) * 2, p.indices[i], true);
+          else dv.setUint32((at + i) * 4, p.indices[i], true);
+        }
+        geometries[p.geometry].lods[p.lod] = {
+          distance: p.distance,
+          primitiveType: p.primitiveType,
+          vertexBuffer: v,
+          indexBuffer: v,
+          indexStart: at,
+          indexCount: p.indices.length,
+        };
+        at += p.indices.length;
+      }
+      indexBuffers.push({ indexCount: count, indexSize: size, data });
+    });
+    for (const g of geometries) g.lods = g.lods.filter(Boolean);
+  }
+
+  // --- Morphs ------------------------------------------------------------------------------
+  const morphs: MdlMorph[] = [];
+  targetKeys.forEach((key, mi) => {
+    const hm = hx?.morphs[mi];
+    const morph: MdlMorph = { name: key, buffers: [] };
+    groupList.forEach((group, v) => {
+      const t = group[0].targets.find((x) => x.key === key);
+      if (!t || (!t.pos && !t.nrm && !t.tan)) return;
+      const n = group[0].vertexCount;
+      const hb = hm?.buffers.find((b) => b.vertexBuffer === v);
+      const mask = hb ? hb.elementMask : (t.pos ? 1 : 0) | (t.nrm ? 2 : 0) | (t.tan ? 0x80 : 0);
+      const list: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const nz = (a?: Float32Array) => !!a && (a[i * 3] !== 0 || a[i * 3 + 1] !== 0 || a[i * 3 + 2] !== 0);
+        if (nz(t.pos) || nz(t.nrm) || nz(t.tan)) list.push(i);
+      }
+      const pick = (a: Float32Array | undefined, bit: number) => {
+        if (!(mask & bit)) return null;
+        const out = new Float32Array(list.length * 3);
+        if (a) {
+          list.forEach((x, k) => {
+            out.set(a.subarray(x * 3, x * 3 + 3), k * 3);
+          });
+        }
+        return out;
+      };
+      morph.buffers.push({
+        vertexBuffer: v,
+        elementMask: mask,
+        vertexCount: list.length,
+        indices: Uint32Array.from(list),
+        positions: pick(t.pos, 1),
+        normals: pick(t.nrm, 2),
+        tangents: pick(t.tan, 0x80),
+      });
+    });
+    morphs.push(morph);
+  });
+  vertexBuffers.forEach((vb, v) => {
+    const h = allHinted ? hx?.vertexBuffers[v] : undefined;
+    let lo = Infinity;
+    let hi = -1;
+    for (const m of morphs)
+      for (const b of m.buffers)
+        if (b.vertexBuffer === v)
+          for (const i of b.indices) {
+            lo = Math.min(lo, i);
+            hi = Math.max(hi, i);
+          }
+    const start = hi < 0 ? 0 : lo;
+    const count = hi < 0 ? 0 : hi - lo + 1;
+    const hintCovers =
+      h && (hi < 0 || (h.morphRangeStart <= start && h.morphRangeStart + h.morphRangeCount >= start + count));
+    vb.morphRangeStart = hintCovers ? h!.morphRangeStart : start;
+    vb.morphRangeCount = hintCovers ? h!.morphRangeCount : count;
+  });
+
+  // --- Bones -------------------------------------------------------------------------------
+  const bones: MdlBone[] = boneNodes.map((node, i) => {
+    let parentNode = node.getParentNode();
+    let between = mat4.create();
+    let direct = true;
+    while (parentNode && !boneIndex.has(parentNode)) {
+      const m = parentNode.getMatrix();
+      if (!isIdentity(m)) direct = false;
+      between = mat4.multiply(mat4.create(), m as unknown as mat4, between);
+      parentNode = parentNode.getParentNode();
+    }
+    const parent = parentNode ? boneIndex.get(parentNode)! : i;
+    void between;
+    let t: number[];
+    let r: number[];
+    let s: number[];
+    if (direct) {
+      t = [...node.getTranslation()];
+      r = [...node.getRotation()];
+      s = [...node.getScale()];
+    } else {
+      const world = node.getWorldMatrix() as unknown as mat4;
+      const local = parentNode
+        ? mat4.multiply(
+            mat4.create(),
+            mat4.invert(mat4.create(), parentNode.getWorldMatrix() as unknown as mat4) ?? mat4.create(),
+            world,
+          )
+        : world;
+      const q = quat.create();
+      const tv = vec3.create();
+      const sv = vec3.create();
+      mat4.decompose(q, tv, sv, local);
+      t = [...tv];
+      r = [...q];
+      s = [...sv];
+    }
+    mirrorVec3(t);
+    mirrorQuat(r);
+    const be = (node.getExtras() as any)?.urho3d?.bone ?? {};
+    let rotation = Float32Array.from([r[3], r[0], r[1], r[2]]);
+    const position = Float32Array.from(t);
+    const scale = Float32Array.from(s);
+    const zeros: number[] = Array.isArray(be.negativeZeros) ? be.negativeZeros : [];
+    applyZeroSigns(position, zeros);
+    applyZeroSigns(
+      rotation,
+      zeros.filter((z) => z >= 3 && z < 7).map((z) => z - 3),
+    );
+    applyZeroSigns(
+      scale,
+      zeros.filter((z) => z >= 7).map((z) => z - 7),
+    );
+    // File values the glTF writer rounded to the default (see import): use them while the node still matches.
+    const restore = (key: 'position' | 'scale', cur: Float32Array) => {
+      const raw =
+        Array.isArray(be[key]) && be[key].length === 3
+          ? Float32Array.from(be[key] as unknown[], floatFromJson)
+          : null;
+      if (raw && raw.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) cur.set(raw);
+    };
+    restore('position', position);
+    restore('scale', scale);
+    if (Array.isArray(be.rotation) && be.rotation.length === 4) {
+      const raw = Float32Array.from(be.rotation as unknown[], floatFromJson);
+      const q = [raw[1], raw[2], raw[3], raw[0]];
+      const len = Math.hypot(q[0], q[1], q[2], q[3]);
+      if (len > 1e-12) for (let c = 0; c < 4; c++) q[c] /= len;
+      mirrorQuat(q);
+      const cur = node.getRotation();
+      if (sameFloats(q, cur) || q.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) rotation = raw;
+    }
+    let offset: Float32Array;
+    const ibm = ibmOf.get(node);
+    if (ibm) {
+      const m = Float32Array.from(ibm);
+      mirrorMat4(m);
+      offset = mat4ToMatrix3x4(m);
+    } else {
+      const m = Float32Array.from(
+        mat4.invert(mat4.create(), node.getWorldMatrix() as unknown as mat4) ?? mat4.create(),
+      );
+      mirrorMat4(m);
+      offset = mat4ToMatrix3x4(m);
+    }
+    const collisionMask = Number.isInteger(be.collisionMask) ? be.collisionMask & 0xff : 0;
+    return {
+      name: node.getName(),
+      parent,
+      position,
+      rotation,
+      scale,
+      offsetMatrix: offset,
+      collisionMask,
+      radius: be.radius !== undefined ? floatFromJson(be.radius) : 0,
+      box:
+        collisionMask & 2
+          ? Float32Array.from(
+              Array.isArray(be.box) && be.box.length === 6 ? be.box : [0, 0, 0, 0, 0, 0],
+              floatFromJson,
+            )
+          : null,
+    };
+  });
+
+  // --- Bounds and geometry centres -----------------------------------------------------------
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  const centers: number[] = [];
+  for (let g = 0; g < geometryCount; g++) {
+    const gmin = [Infinity, Infinity, Infinity];
+    const gmax = [-Infinity, -Infinity, -Infinity];
+    for (const p of vprims) {
+      if (p.geometry !== g) continue;
+      const pos = p.attrs.get('POSITION')!.values;
+      for (const i of p.indices) {
+        for (let c = 0; c < 3; c++) {
+          const x = pos[i * 3 + c];
+          if (x < gmin[c]) gmin[c] = x;
+          if (x > gmax[c]) gmax[c] = x;
+        }
+      }
+    }
+    for (let c = 0; c < 3; c++) {
+      if (gmin[c] > gmax[c]) gmin[c] = gmax[c] = 0;
+      centers.push((gmin[c] + gmax[c]) / 2);
+    }
+  }
+  for (const group of groupList) {
+    const pos = group[0].attrs.get('POSITION')!.values;
+    for (let i = 0; i < pos.length; i += 3) {
+      for (let c = 0; c < 3; c++) {
+        if (pos[i + c] < min[c]) min[c] = pos[i + c];
+        if (pos[i + c] > max[c]) max[c] = pos[i + c];
+      }
+    }
+  }
+  for (let c = 0; c < 3; c++) if (min[c] > max[c]) min[c] = max[c] = 0;
+  let bounds = Float32Array.from([...min, ...max]);
+  if (hx?.bounds?.length === 6) {
+    const hb = Float32Array.from(hx.bounds, floatFromJson);
+    const encloses = [0, 1, 2].every((c) => hb[c] <= Math.fround(min[c]) && hb[c + 3] >= Math.fround(max[c]));
+    if (encloses) bounds = hb;
+  }
+  let geometryCenters = Float32Array.from(centers);
+  if (
+    hx &&
+    allHinted &&
+    Array.isArray(hx.geometryCenters) &&
+    hx.geometryCenters.length <= geometryCount * 3
+  ) {
+    geometryCenters = Float32Array.from(hx.geometryCenters, floatFromJson);
+  }
+
+  const hasModel = geometries.length > 0 || bones.length > 0;
+  const model: MdlModel | null = hasModel
+    ? {
+        magic,
+        vertexBuffers,
+        indexBuffers,
+        geometries,
+        morphs,
+        bones,
+        bounds,
+        geometryCenters,
+        trailing:
+          allHinted && Array.isArray(hx?.trailing) ? Uint8Array.from(hx!.trailing!) : new Uint8Array(0),
+      }
+    : null;
+
+  // --- Animations --------------------------------------------------------------------------
+  const oldBase = hint?.top.getName();
+  const animations: ExportedAnimation[] = [];
+  const usedFiles = new Set<string>();
+  for (const anim of root.listAnimations()) {
+    const a = exportAnimation(anim, options.fps ?? EXPORT_URHO_DEFAULTS.fps, warnings);
+    if (!a) continue;
+    const ae = (anim.getExtras() as any)?.urho3d;
+    let file: string;
+    if (typeof ae?.file === 'string' && ae.file) {
+      file = oldBase && ae.file.startsWith(oldBase) ? name + ae.file.slice(oldBase.length) : ae.file;
+    } else file = `${name}_${(anim.getName() || `Animation${animations.length}`).replace(/[^\w.-]+/g, '_')}`;
+    while (usedFiles.has(file)) file += '_';
+    usedFiles.add(file);
+    animations.push({ fileName: file, animation: a });
+  }
+  return { model, animations, warnings: warnings.list() };
+}
+
+function convKey(acc: Accessor): string {
+  // Identity of an accessor within one export run.
+  let id = accIds.get(acc);
+  if (id === undefined) accIds.set(acc, (id = nextAccId++));
+  return String(id);
+}
+const accIds = new WeakMap<Accessor, number>();
+let nextAccId = 0;
+
+function usedBones(vp: VPrim, indices: ArrayLike<number>): Set<number> {
+  const s = new Set<number>();
+  if (!vp.joints) return s;
+  for (let i = 0; i < indices.length; i++) {
+    const v = indices[i];
+    for (let c = 0; c < 4; c++) if (vp.weights![v * 4 + c] > 0) s.add(vp.joints[v * 4 + c]);
+  }
+  return s;
+}
+
+/** Splits a skinned triangle-list VPrim into chunks of at most `maxBones` bones (own vertices each). */
+function splitByBones(vp: VPrim, maxBones: number): VPrim[] {
+  const per =
+    vp.primitiveType === PrimitiveType.TRIANGLE_LIST
+      ? 3
+      : vp.primitiveType === PrimitiveType.LINE_LIST
+        ? 2
+        : 1;
+  const chunks: number[][] = [];
+  let cur: number[] = [];
+  let bones = new Set<number>();
+  for (let i = 0; i + per - 1 < vp.indices.length; i += per) {
+    const tri = Array.from(vp.indices.subarray(i, i + per));
+    const add = usedBones(vp, tri);
+    const merged = new Set([...bones, ...add]);
+    if (merged.size > maxBones && cur.length) {
+      chunks.push(cur);
+      cur = [];
+      bones = new Set(add);
+    } else bones = merged;
+    cur.push(...tri);
+  }
+  if (cur.length) chunks.push(cur);
+  return chunks.map((tris, k) => {
+    const remap = new Map<number, number>();
+    const order: number[] = [];
+    const idx = new Uint32Array(tris.length);
+    tris.forEach((v, i) => {
+      let n = remap.get(v);
+      if (n === undefined) {
+        n = order.length;
+        remap.set(v, n);
+        order.push(v);
+      }
+      idx[i] = n;
+    });
+    const sub = <T extends AttrValues>(a: T, comps: number): T => {
+      const out = new (a.constructor as any)(order.length * comps) as T;
+      order.forEach((v, i) => {
+        for (let c = 0; c < comps; c++) out[i * comps + c] = a[v * comps + c];
+      });
+      return out;
+    };
+    const attrs: VPrim['attrs'] = new Map();
+    for (const [k, a] of vp.attrs) attrs.set(k, { ...a, values: sub(a.values, a.comps) });
+    return {
+      ...vp,
+      vbKey: `${vp.vbKey}|split${k}`,
+      vertexCount: order.length,
+      attrs,
+      joints: vp.joints ? sub(vp.joints, 4) : null,
+      weights: vp.weights ? sub(vp.weights, 4) : null,
+      rawBlend: null,
+      indices: idx,
+      targets: vp.targets.map((t) => ({
+        key: t.key,
+        pos: t.pos && sub(t.pos, 3),
+        nrm: t.nrm && sub(t.nrm, 3),
+        tan: t.tan && sub(t.tan, 3),
+      })),
+      hintVb: undefined,
+      hintIb: undefined,
+    };
+  });
+}
+
+/** The AssetImporter element order for a primitive's attributes (fits the UMDL mask when it can). */
+function deriveElements(p: VPrim, warnings: WarningCollector): VertexElement[] {
+  const els: { type: number; semantic: number; index: number }[] = [];
+  const has = (a: string) => p.attrs.has(a);
+  els.push({ type: ElementType.VECTOR3, semantic: Semantic.POSITION, index: 0 });
+  if (has('NORMAL')) els.push({ type: ElementType.VECTOR3, semantic: Semantic.NORMAL, index: 0 });
+  const sets = (prefix: string) =>
+    [...p.attrs.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => Number(k.slice(prefix.length)))
+      .sort((a, b) => a - b);
+  for (const c of sets('COLOR_'))
+    els.push({ type: ElementType.UBYTE4_NORM, semantic: Semantic.COLOR, index: c });
+  for (const t of sets('TEXCOORD_')) {
+    if (p.attrs.get(`TEXCOORD_${t}`)!.comps !== 2) continue;
+    els.push({ type: ElementType.VECTOR2, semantic: Semantic.TEXCOORD, index: t });
+  }
+  if (has('TANGENT')) els.push({ type: ElementType.VECTOR4, semantic: Semantic.TANGENT, index: 0 });
+  if (p.joints && p.weights) {
+    els.push({ type: ElementType.VECTOR4, semantic: Semantic.BLENDWEIGHTS, index: 0 });
+    els.push({ type: ElementType.UBYTE4, semantic: Semantic.BLENDINDICES, index: 0 });
+  }
+  for (const k of p.attrs.keys()) {
+    if (!k.startsWith('_URHO_')) continue;
+    const e = parseRawAttributeName(k);
+    const a = p.attrs.get(k)!;
+    if (e && a.values.BYTES_PER_ELEMENT * a.comps === ELEMENT_TYPE_SIZES[e.type]) els.push(e);
+    else warnings.warn('ATTRIBUTE_DROPPED', `attribute ${k} has no Urho3D vertex element; dropped`);
+  }
+  let offset = 0;
+  return els.map((e) => {
+    const out = { ...e, offset };
+    offset += ELEMENT_TYPE_SIZES[e.type];
+    return out;
+  });
+}
+
+function exportAnimation(anim: Animation, fps: number, warnings: WarningCollector): AniAnimation | null {
+  const ae = (anim.getExtras() as any)?.urho3d;
+  const byNode = new Map<
+    Node,
+    {
+      translation?: ReturnType<typeof readSampler>;
+      rotation?: ReturnType<typeof readSampler>;
+      scale?: ReturnType<typeof readSampler>;
+      inputs: Accessor[];
+    }
+  >();
+  for (const ch of anim.listChannels()) {
+    const node = ch.getTargetNode();
+    const path = ch.getTargetPath();
+    const sampler = ch.getSampler();
+    if (!node || !sampler || !sampler.getInput() || !sampler.getOutput()) continue;
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') {
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `.ani tracks hold only position/rotation/scale; a "${path}" channel was dropped`,
+      );
+      continue;
+    }
+    let entry = byNode.get(node);
+    if (!entry) byNode.set(node, (entry = { inputs: [] }));
+    entry[path] = readSampler(sampler, path === 'rotation');
+    entry.inputs.push(sampler.getInput()!);
+  }
+  if (!byNode.size) return null;
+  const tracks: AniTrack[] = [];
+  let maxTime = 0;
+  let resampled = 0;
+  for (const [node, e] of byNode) {
+    const samplers = [e.translation, e.rotation, e.scale].filter(Boolean) as ReturnType<typeof readSampler>[];
+    const allLinear = samplers.every((s) => s.interpolation === 'LINEAR');
+    const first = samplers[0].times;
+    const shared = samplers.every((s) => sameFloats(s.times, first));
+    let times: Float32Array;
+    if (allLinear && shared) times = first.slice();
+    else {
+      const set = new Set<number>();
+      for (const s of samplers) for (const t of s.times) set.add(t);
+      if (!allLinear) {
+        resampled++;
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (const s of samplers) {
+          if (s.times.length) {
+            lo = Math.min(lo, s.times[0]);
+            hi = Math.max(hi, s.times[s.times.length - 1]);
+          }
+        }
+        for (let t = lo; t < hi; t += 1 / fps) set.add(Math.fround(t));
+      }
+      times = Float32Array.from([...set].sort((a, b) => a - b));
+    }
+    const n = times.length;
+    if (n) maxTime = Math.max(maxTime, times[n - 1]);
+    const tmp = [0, 0, 0, 0];
+    const sample = (
+      s: ReturnType<typeof readSampler> | undefined,
+      size: number,
+      direct: boolean,
+    ): Float32Array | null => {
+      if (!s) return null;
+      if (direct) return s.values.slice(0, n * size);
+      const out = new Float32Array(n * size);
+      for (let k = 0; k < n; k++) {
+        sampleAt(s, times[k], tmp);
+        for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
+      }
+      return out;
+    };
+    const direct = allLinear && shared;
+    const positions = sample(e.translation, 3, direct);
+    if (positions) mirrorVec3(positions);
+    const q = sample(e.rotation, 4, direct);
+    let rotations: Float32Array | null = null;
+    if (q) {
+      mirrorQuat(q);
+      rotations = new Float32Array(n * 4);
+      for (let k = 0; k < n; k++) rotations.set([q[k * 4 + 3], q[k * 4], q[k * 4 + 1], q[k * 4 + 2]], k * 4);
+    }
+    const scales = sample(e.scale, 3, direct);
+    tracks.push({
+      name: node.getName(),
+      channelMask: (positions ? 1 : 0) | (rotations ? 2 : 0) | (scales ? 4 : 0),
+      keyCount: n,
+      times,
+      positions,
+      rotations,
+      scales,
+    });
+  }
+  if (resampled) {
+    warnings.warn(
+      'ANIMATION_RESAMPLED',
+      `STEP / CUBICSPLINE channels were resampled to linear keys at ${fps} fps plus the original key times`,
+      resampled,
+    );
+  }
+  // Restore the file's track order, channel masks and empty tracks.
+  if (Array.isArray(ae?.tracks)) {
+    const ordered: AniTrack[] = [];
+    for (const [tn, mask, count] of ae.tracks as [string, number, number][]) {
+      const t = tracks.find((x) => x.name === tn && !ordered.includes(x));
+      if (t) {
+        if ((mask & 7) === t.channelMask) t.channelMask = mask;
+        ordered.push(t);
+      } else if (count === 0) {
+        ordered.push({
+          name: tn,
+          channelMask: mask,
+          keyCount: 0,
+          times: new Float32Array(0),
+          positions: null,
+          rotations: null,
+          scales: null,
+        });
+      }
+    }
+    for (const t of tracks) if (!ordered.includes(t)) ordered.push(t);
+    tracks.splice(0, tracks.length, ...ordered);
+  }
+  const length = ae?.length !== undefined ? floatFromJson(ae.length) : maxTime;
+  return {
+    name: anim.getName(),
+    length,
+    tracks,
+    ...(Array.isArray(ae?.trailing) ? { trailing: Uint8Array.from(ae.trailing) } : {}),
+  };
+}
+
+/**
+ * Exports a document as Urho3D files: `NAME.mdl` (when it has geometry or bones) and one
+ * `NAME_<anim>.ani` per animation.
+ *
+ * ```ts
+ * const { files, warnings } = await exportUrho(document, { name: 'Jack' });
+ * for (const [file, bytes] of files) writeFileSync(file, bytes);
+ * ```
+ */
+export async function exportUrho(doc: Document, options: ExportUrhoOptions = {}): Promise<ExportResult> {
+  const { model, animations, warnings } = exportUrhoModel(doc, options);
+  const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';
+  const files: FileSet = new Map();
+  if (model) files.set(`${name}.mdl`, writeMdl(model));
+  for (const a of animations) files.set(`${a.fileName}.ani`, writeAni(a.animation));
+  if (!files.size)
+    throw new ExportError(
+      'NOTHING_TO_EXPORT',
+      'the document has no meshes, skins or animations to write as Urho3D files',
+    );
+  return { files, warnings };
 }

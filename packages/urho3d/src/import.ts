@@ -2,11 +2,28 @@
  * Mapping: Urho3D file models (`.mdl` + `.ani`) → glTF-Transform Document.
  */
 import { FormatError, WarningCollector, type Warning } from '@gltf-legacy/core';
-import { type Accessor, Document, type Material, type Mesh, type Node, type Primitive, type Skin } from '@gltf-transform/core';
+import {
+  type Accessor,
+  Document,
+  type Material,
+  type Mesh,
+  type Node,
+  type Primitive,
+  type Skin,
+} from '@gltf-transform/core';
 import type { AniAnimation } from './ani.js';
 import { attributeFor, readElement, sanitizeAttribute } from './attributes.js';
 import { type MdlModel, PrimitiveType } from './mdl.js';
-import { flipTriangles, matrix3x4ToMat4, mirrorMat4, mirrorQuat, mirrorVec3 } from './space.js';
+import {
+  flipTriangles,
+  floatToJson,
+  floatsToJson,
+  matrix3x4ToMat4,
+  mirrorMat4,
+  mirrorQuat,
+  mirrorVec3,
+  negativeZeros,
+} from './space.js';
 
 /** Options of {@link importUrho}. */
 export interface ImportUrhoOptions {
@@ -37,11 +54,19 @@ export interface UrhoModelExtras {
   indexBuffers: { indexCount: number; indexSize: number }[];
   geometries: {
     boneMapping: number[];
-    lods: { distance: number; primitiveType: number; vertexBuffer: number; indexBuffer: number; indexStart: number; indexCount: number }[];
+    lods: {
+      distance: number | string;
+      primitiveType: number;
+      vertexBuffer: number;
+      indexBuffer: number;
+      indexStart: number;
+      indexCount: number;
+    }[];
   }[];
   morphs: { name: string; buffers: { vertexBuffer: number; elementMask: number; vertexCount: number }[] }[];
-  bounds: number[];
-  geometryCenters: number[];
+  /** Floats as written by `floatToJson` (-0 / NaN / Infinity as strings). */
+  bounds: (number | string)[];
+  geometryCenters: (number | string)[];
   trailing?: number[];
 }
 
@@ -74,7 +99,14 @@ export function importUrho(
   return { document: doc, warnings: warnings.list() };
 }
 
-function importModel(doc: Document, model: MdlModel, name: string, top: Node, nodesByName: Map<string, Node>, warnings: WarningCollector) {
+function importModel(
+  doc: Document,
+  model: MdlModel,
+  name: string,
+  top: Node,
+  nodesByName: Map<string, Node>,
+  warnings: WarningCollector,
+) {
   // Skeleton.
   const boneNodes: Node[] = model.bones.map((b, i) => {
     const node = doc.createNode(b.name);
@@ -84,14 +116,27 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
     mirrorQuat(q);
     const qlen = Math.hypot(q[0], q[1], q[2], q[3]);
     const boneExtras: Record<string, unknown> = { collisionMask: b.collisionMask };
-    if (b.collisionMask & 1) boneExtras.radius = b.radius;
-    if (b.box) boneExtras.box = Array.from(b.box);
+    if (b.collisionMask & 1) boneExtras.radius = floatToJson(b.radius);
+    if (b.box) boneExtras.box = floatsToJson(b.box);
+    // Node TRS are JSON numbers, which lose the sign of zero: record the file's -0 components.
+    // glTF-Transform writes a TRS within 1e-5 of its default as the default: keep such file values.
+    const nearDefault = (a: ArrayLike<number>, d: number[]) =>
+      d.some((x, k) => a[k] !== x) && d.every((x, k) => Math.abs(a[k] - x) <= 1e-5);
+    if (nearDefault(b.position, [0, 0, 0])) boneExtras.position = floatsToJson(b.position);
+    if (nearDefault(b.rotation, [1, 0, 0, 0]) || nearDefault(b.rotation, [-1, 0, 0, 0]))
+      boneExtras.rotation = floatsToJson(b.rotation);
+    if (nearDefault(b.scale, [1, 1, 1])) boneExtras.scale = floatsToJson(b.scale);
+    const zeros = negativeZeros([...b.position, ...b.rotation, ...b.scale]);
+    if (zeros.length) boneExtras.negativeZeros = zeros;
     if (Math.abs(qlen - 1) > 1e-6) {
       // glTF requires unit rotations: keep the file's value to restore it on export.
-      boneExtras.rotation = Array.from(b.rotation);
+      boneExtras.rotation = floatsToJson(b.rotation);
       if (qlen > 1e-12 && Number.isFinite(qlen)) for (let c = 0; c < 4; c++) q[c] /= qlen;
       else q.splice(0, 4, 0, 0, 0, 1);
-      warnings.warn('ROTATION_NORMALIZED', 'bone rotation was not a unit quaternion; normalized (file value kept in extras)');
+      warnings.warn(
+        'ROTATION_NORMALIZED',
+        'bone rotation was not a unit quaternion; normalized (file value kept in extras)',
+      );
     }
     node.setTranslation(t as [number, number, number]);
     node.setRotation(q as [number, number, number, number]);
@@ -126,7 +171,8 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
   const vbJoints: (Uint8Array | null)[] = [];
   const needRawJoints = model.vertexBuffers.map(() => false);
   const rawBackups: Record<string, string>[] = model.vertexBuffers.map(() => ({}));
-  for (const g of model.geometries) if (g.boneMapping.length) for (const l of g.lods) needRawJoints[l.vertexBuffer] = true;
+  for (const g of model.geometries)
+    if (g.boneMapping.length) for (const l of g.lods) needRawJoints[l.vertexBuffer] = true;
   model.vertexBuffers.forEach((vb, v) => {
     const attrs = new Map<string, Accessor>();
     vbJoints.push(null);
@@ -166,7 +212,9 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
           acc.setType('VEC2').setArray(values);
           break;
         case 'color':
-          acc.setType(values instanceof Uint8Array ? 'VEC4' : e.type === 3 ? 'VEC3' : 'VEC4').setArray(values);
+          acc
+            .setType(values instanceof Uint8Array ? 'VEC4' : e.type === 3 ? 'VEC3' : 'VEC4')
+            .setArray(values);
           if (values instanceof Uint8Array) acc.setNormalized(true);
           break;
         case 'joints':
@@ -197,10 +245,13 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
       for (let i = lod.indexStart; i < lod.indexStart + lod.indexCount; i++) {
         const x = ib.indexSize === 2 ? dv.getUint16(i * 2, true) : dv.getUint32(i * 4, true);
         if (x >= vc) {
-          throw new FormatError(`index ${x} is past the ${vc} vertices of vertex buffer ${lod.vertexBuffer}`, {
-            code: 'BAD_INDEX',
-            field: `indexBuffers[${lod.indexBuffer}][${i}]`,
-          });
+          throw new FormatError(
+            `index ${x} is past the ${vc} vertices of vertex buffer ${lod.vertexBuffer}`,
+            {
+              code: 'BAD_INDEX',
+              field: `indexBuffers[${lod.indexBuffer}][${i}]`,
+            },
+          );
         }
         used[x] = 1;
         if (own[x] < 0) own[x] = g;
@@ -278,7 +329,10 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
           }
         }
         mirrorVec3(dense);
-        out.set(attr, doc.createAccessor(`morph${mi}.vb${v}.${attr}`).setType('VEC3').setArray(dense).setSparse(true));
+        out.set(
+          attr,
+          doc.createAccessor(`morph${mi}.vb${v}.${attr}`).setType('VEC3').setArray(dense).setSparse(true),
+        );
       }
       return out;
     }),
@@ -328,7 +382,12 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
   });
   if (model.morphs.length) meshes[0].setExtras({ targetNames: model.morphs.map((m) => m.name) });
   for (const m of meshes.slice(1)) if (!m.listPrimitives().length) m.dispose();
-  if (badBones) warnings.warn('BAD_BONE_INDEX', 'a vertex blend index points past the bone mapping / skeleton; set to bone 0', badBones);
+  if (badBones)
+    warnings.warn(
+      'BAD_BONE_INDEX',
+      'a vertex blend index points past the bone mapping / skeleton; set to bone 0',
+      badBones,
+    );
   if (meshes[0].listPrimitives().length) {
     const meshNode = doc.createNode(`${name}_mesh`).setMesh(meshes[0]);
     if (anyJoints && skin) meshNode.setSkin(skin);
@@ -346,13 +405,20 @@ function importModel(doc: Document, model: MdlModel, name: string, top: Node, no
       ...(Object.keys(rawBackups[v]).length ? { raw: rawBackups[v] } : {}),
     })),
     indexBuffers: model.indexBuffers.map((ib) => ({ indexCount: ib.indexCount, indexSize: ib.indexSize })),
-    geometries: model.geometries.map((g) => ({ boneMapping: Array.from(g.boneMapping), lods: g.lods.map((l) => ({ ...l })) })),
+    geometries: model.geometries.map((g) => ({
+      boneMapping: Array.from(g.boneMapping),
+      lods: g.lods.map((l) => ({ ...l, distance: floatToJson(l.distance) })),
+    })),
     morphs: model.morphs.map((m) => ({
       name: m.name,
-      buffers: m.buffers.map((b) => ({ vertexBuffer: b.vertexBuffer, elementMask: b.elementMask, vertexCount: b.vertexCount })),
+      buffers: m.buffers.map((b) => ({
+        vertexBuffer: b.vertexBuffer,
+        elementMask: b.elementMask,
+        vertexCount: b.vertexCount,
+      })),
     })),
-    bounds: Array.from(model.bounds),
-    geometryCenters: Array.from(model.geometryCenters),
+    bounds: floatsToJson(model.bounds),
+    geometryCenters: floatsToJson(model.geometryCenters),
   };
   if (model.trailing.length) extras.trailing = Array.from(model.trailing);
   top.setExtras({ urho3d: { model: extras } });
@@ -366,7 +432,10 @@ function buildPrimitive(
 ): Primitive | null {
   const ib = model.indexBuffers[lod.indexBuffer];
   const vertexCount = model.vertexBuffers[lod.vertexBuffer].vertexCount;
-  const src = ib.data.subarray(lod.indexStart * ib.indexSize, (lod.indexStart + lod.indexCount) * ib.indexSize);
+  const src = ib.data.subarray(
+    lod.indexStart * ib.indexSize,
+    (lod.indexStart + lod.indexCount) * ib.indexSize,
+  );
   const aligned = src.byteOffset % ib.indexSize === 0 ? src : src.slice();
   const view =
     ib.indexSize === 2
@@ -374,10 +443,13 @@ function buildPrimitive(
       : new Uint32Array(aligned.buffer, aligned.byteOffset, lod.indexCount);
   for (let i = 0; i < view.length; i++) {
     if (view[i] >= vertexCount) {
-      throw new FormatError(`index ${view[i]} is past the ${vertexCount} vertices of vertex buffer ${lod.vertexBuffer}`, {
-        code: 'BAD_INDEX',
-        field: `indexBuffers[${lod.indexBuffer}][${lod.indexStart + i}]`,
-      });
+      throw new FormatError(
+        `index ${view[i]} is past the ${vertexCount} vertices of vertex buffer ${lod.vertexBuffer}`,
+        {
+          code: 'BAD_INDEX',
+          field: `indexBuffers[${lod.indexBuffer}][${lod.indexStart + i}]`,
+        },
+      );
     }
   }
   let indices: Uint16Array | Uint32Array;
@@ -465,18 +537,26 @@ function importAnimation(
     let ok = track.times[0] >= 0;
     for (let k = 1; k < track.keyCount && ok; k++) ok = track.times[k] > track.times[k - 1];
     if (!ok) {
-      warnings.warn('ANIMATION_KEYS_UNSORTED', `track "${track.name}" of "${ani.name}" has non-increasing key times; skipped`);
+      warnings.warn(
+        'ANIMATION_KEYS_UNSORTED',
+        `track "${track.name}" of "${ani.name}" has non-increasing key times; skipped`,
+      );
       continue;
     }
     matched++;
-    const times = doc.createAccessor(`${ani.name}.${track.name}.time`).setType('SCALAR').setArray(track.times.slice());
+    const times = doc
+      .createAccessor(`${ani.name}.${track.name}.time`)
+      .setType('SCALAR')
+      .setArray(track.times.slice());
     const add = (path: 'translation' | 'rotation' | 'scale', values: Float32Array, type: 'VEC3' | 'VEC4') => {
       const sampler = doc
         .createAnimationSampler()
         .setInput(times)
         .setOutput(doc.createAccessor(`${ani.name}.${track.name}.${path}`).setType(type).setArray(values))
         .setInterpolation('LINEAR');
-      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
+      anim
+        .addSampler(sampler)
+        .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
     };
     if (track.positions) {
       const p = track.positions.slice();
@@ -496,27 +576,39 @@ function importAnimation(
         const len = Math.hypot(q[k * 4], q[k * 4 + 1], q[k * 4 + 2], q[k * 4 + 3]);
         if (Math.abs(len - 1) > 1e-6) {
           fixed++;
-          for (let c = 0; c < 4; c++) q[k * 4 + c] = len > 1e-12 ? fround(q[k * 4 + c] / len) : c === 3 ? 1 : 0;
+          for (let c = 0; c < 4; c++)
+            q[k * 4 + c] = len > 1e-12 ? fround(q[k * 4 + c] / len) : c === 3 ? 1 : 0;
         }
       }
-      if (fixed) warnings.warn('ROTATION_NORMALIZED', 'animation rotation keys were not unit quaternions; normalized', fixed);
+      if (fixed)
+        warnings.warn(
+          'ROTATION_NORMALIZED',
+          'animation rotation keys were not unit quaternions; normalized',
+          fixed,
+        );
       mirrorQuat(q);
       add('rotation', q, 'VEC4');
     }
     if (track.scales) add('scale', track.scales.slice(), 'VEC3');
   }
   if (unmatched) {
-    warnings.warn('ANIMATION_TRACK_UNMATCHED', `${unmatched} track(s) of animation "${ani.name}" (${input.fileName}) name no bone; skipped`);
+    warnings.warn(
+      'ANIMATION_TRACK_UNMATCHED',
+      `${unmatched} track(s) of animation "${ani.name}" (${input.fileName}) name no bone; skipped`,
+    );
   }
   if (!matched) {
-    warnings.warn('ANIMATION_DROPPED', `animation "${ani.name}" (${input.fileName}) drives no bone of the model; dropped`);
+    warnings.warn(
+      'ANIMATION_DROPPED',
+      `animation "${ani.name}" (${input.fileName}) drives no bone of the model; dropped`,
+    );
     anim.dispose();
     return;
   }
   anim.setExtras({
     urho3d: {
       file: input.fileName,
-      length: ani.length,
+      length: floatToJson(ani.length),
       tracks: ani.tracks.map((t) => [t.name, t.channelMask, t.keyCount]),
       ...(ani.trailing ? { trailing: Array.from(ani.trailing) } : {}),
     },

@@ -48,10 +48,13 @@ export async function importUrhoFiles(files: FileSet, options: ImportOptions = {
   const magic = magicOf(bytes);
   const warnings = new WarningCollector();
   if (magic === 'UPAK' || magic === 'ULZ4') {
-    throw new FormatError('a .pak is a container: unpack it (legacyFormat.unpack / extractPak) and convert the models inside', {
-      code: 'CONTAINER',
-      file: main,
-    });
+    throw new FormatError(
+      'a .pak is a container: unpack it (legacyFormat.unpack / extractPak) and convert the models inside',
+      {
+        code: 'CONTAINER',
+        file: main,
+      },
+    );
   }
   const anims: UrhoAnimationInput[] = [];
   let model = null;
@@ -73,7 +76,14 @@ export const legacyFormat: LegacyFormat = {
   label: 'Urho3D / Dry model, animation and package',
   extensions: ['.mdl', '.ani', '.pak'],
   mainExtension: '.mdl',
-  capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true, container: true },
+  capabilities: {
+    import: true,
+    export: true,
+    skins: true,
+    morphTargets: true,
+    animations: true,
+    container: true,
+  },
   sniff(bytes: Uint8Array): boolean {
     const m = magicOf(bytes);
     return m === 'UMDL' || m === 'UMD2' || m === 'UANI' || m === 'UPAK' || m === 'ULZ4';

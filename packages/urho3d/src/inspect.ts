@@ -7,7 +7,14 @@ import { SEMANTIC_NAMES, readMdl } from './mdl.js';
 import { TYPE_NAMES } from './attributes.js';
 import { readPak } from './pak.js';
 
-const PRIMITIVE_NAMES = ['TRIANGLE_LIST', 'LINE_LIST', 'POINT_LIST', 'TRIANGLE_STRIP', 'LINE_STRIP', 'TRIANGLE_FAN'];
+const PRIMITIVE_NAMES = [
+  'TRIANGLE_LIST',
+  'LINE_LIST',
+  'POINT_LIST',
+  'TRIANGLE_STRIP',
+  'LINE_STRIP',
+  'TRIANGLE_FAN',
+];
 
 /**
  * Facts and tables about a `.mdl`, `.ani` or `.pak` file.
@@ -21,7 +28,16 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
   if (magic === 'UANI') {
     const a = readAni(bytes, name);
     return [
-      { title: 'Animation', facts: { magic, name: a.name, length: a.length, tracks: a.tracks.length, keys: a.tracks.reduce((s, t) => s + t.keyCount, 0) } },
+      {
+        title: 'Animation',
+        facts: {
+          magic,
+          name: a.name,
+          length: a.length,
+          tracks: a.tracks.length,
+          keys: a.tracks.reduce((s, t) => s + t.keyCount, 0),
+        },
+      },
       {
         title: 'Tracks',
         columns: ['name', 'channels', 'keys', 'first', 'last'],
@@ -38,12 +54,23 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
   if (magic === 'UPAK' || magic === 'ULZ4' || name?.toLowerCase().endsWith('.pak')) {
     const p = readPak(bytes, name);
     return [
-      { title: 'Package', facts: { magic: p.magic, entries: p.entries.length, checksum: p.checksum, size: p.trailer } },
-      { title: 'Entries', columns: ['name', 'size', 'stored', 'checksum'], rows: p.entries.map((e) => [e.name, e.size, e.stored.length, e.checksum]) },
+      {
+        title: 'Package',
+        facts: { magic: p.magic, entries: p.entries.length, checksum: p.checksum, size: p.trailer },
+      },
+      {
+        title: 'Entries',
+        columns: ['name', 'size', 'stored', 'checksum'],
+        rows: p.entries.map((e) => [e.name, e.size, e.stored.length, e.checksum]),
+      },
     ];
   }
   if (magic !== 'UMDL' && magic !== 'UMD2') {
-    throw new FormatError(`not an Urho3D file (magic "${magic}")`, { code: 'BAD_MAGIC', file: name, offset: 0 });
+    throw new FormatError(`not an Urho3D file (magic "${magic}")`, {
+      code: 'BAD_MAGIC',
+      file: name,
+      offset: 0,
+    });
   }
   const m = readMdl(bytes, name);
   const b = Array.from(m.bounds, (v) => +v.toFixed(4));
@@ -71,7 +98,9 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
         i,
         v.vertexCount,
         v.stride,
-        v.elements.map((e) => `${SEMANTIC_NAMES[e.semantic] ?? e.semantic}${e.index}:${TYPE_NAMES[e.type]}`).join(' '),
+        v.elements
+          .map((e) => `${SEMANTIC_NAMES[e.semantic] ?? e.semantic}${e.index}:${TYPE_NAMES[e.type]}`)
+          .join(' '),
         `${v.morphRangeStart}+${v.morphRangeCount}`,
       ]),
     },
@@ -79,13 +108,28 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
       title: 'Geometries',
       columns: ['#', 'lod', 'distance', 'primitive', 'vb', 'ib', 'start', 'count', 'bone mapping'],
       rows: m.geometries.flatMap((g, gi) =>
-        g.lods.map((l, li) => [gi, li, l.distance, PRIMITIVE_NAMES[l.primitiveType], l.vertexBuffer, l.indexBuffer, l.indexStart, l.indexCount, g.boneMapping.length]),
+        g.lods.map((l, li) => [
+          gi,
+          li,
+          l.distance,
+          PRIMITIVE_NAMES[l.primitiveType],
+          l.vertexBuffer,
+          l.indexBuffer,
+          l.indexStart,
+          l.indexCount,
+          g.boneMapping.length,
+        ]),
       ),
     },
     {
       title: 'Bones',
       columns: ['#', 'name', 'parent', 'collision'],
-      rows: m.bones.map((bn, i) => [i, bn.name, bn.parent === i ? '(root)' : m.bones[bn.parent].name, bn.collisionMask]),
+      rows: m.bones.map((bn, i) => [
+        i,
+        bn.name,
+        bn.parent === i ? '(root)' : m.bones[bn.parent].name,
+        bn.collisionMask,
+      ]),
     },
   ];
 }

@@ -57,7 +57,8 @@ export function lz4DecompressBlock(
     if (s + 2 > end) throw new Lz4Error('match offset runs past the block', s);
     const off = src[s] | (src[s + 1] << 8);
     s += 2;
-    if (off === 0 || off > d - dstStart) throw new Lz4Error(`match offset ${off} points before the output`, s - 2);
+    if (off === 0 || off > d - dstStart)
+      throw new Lz4Error(`match offset ${off} points before the output`, s - 2);
     let len = token & 15;
     if (len === 15) {
       let b: number;

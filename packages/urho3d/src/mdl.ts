@@ -5,7 +5,15 @@
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
 
 /** `VertexElementType` of the engine. */
-export const ElementType = { INT: 0, FLOAT: 1, VECTOR2: 2, VECTOR3: 3, VECTOR4: 4, UBYTE4: 5, UBYTE4_NORM: 6 } as const;
+export const ElementType = {
+  INT: 0,
+  FLOAT: 1,
+  VECTOR2: 2,
+  VECTOR3: 3,
+  VECTOR4: 4,
+  UBYTE4: 5,
+  UBYTE4_NORM: 6,
+} as const;
 /** Byte size of each {@link ElementType}. */
 export const ELEMENT_TYPE_SIZES = [4, 4, 8, 12, 16, 4, 4] as const;
 /** `VertexElementSemantic` of the engine. */
@@ -176,11 +184,15 @@ export function elementsFromMask(mask: number): VertexElement[] | null {
 }
 
 /** The legacy mask equal to `elements` (same order, all legacy, no duplicates), or null. */
-export function maskFromElements(elements: readonly { type: number; semantic: number; index: number }[]): number | null {
+export function maskFromElements(
+  elements: readonly { type: number; semantic: number; index: number }[],
+): number | null {
   let mask = 0;
   let lastBit = -1;
   for (const e of elements) {
-    const bit = LEGACY_ELEMENTS.findIndex((l) => l[0] === e.type && l[1] === e.semantic && l[2] === e.index && !l[3]);
+    const bit = LEGACY_ELEMENTS.findIndex(
+      (l) => l[0] === e.type && l[1] === e.semantic && l[2] === e.index && !l[3],
+    );
     if (bit < 0 || bit <= lastBit) return null;
     mask |= 1 << bit;
     lastBit = bit;
@@ -248,7 +260,13 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
           const at = r.offset;
           elementMask = r.u32('elementMask');
           const els = elementsFromMask(elementMask);
-          if (!els) throw r.error(`element mask 0x${elementMask.toString(16)} has unknown bits`, 'elementMask', 'BAD_ELEMENT_MASK', at);
+          if (!els)
+            throw r.error(
+              `element mask 0x${elementMask.toString(16)} has unknown bits`,
+              'elementMask',
+              'BAD_ELEMENT_MASK',
+              at,
+            );
           elements = els;
         } else {
           const n = r.count(r.u32('elementCount'), 4, 'elementCount');
@@ -266,7 +284,16 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
         }
         r.count(vertexCount, stride, 'vertexCount');
         const data = r.bytesView(vertexCount * stride, 'data');
-        return { vertexCount, elementMask, descriptors, elements, stride, morphRangeStart, morphRangeCount, data };
+        return {
+          vertexCount,
+          elementMask,
+          descriptors,
+          elements,
+          stride,
+          morphRangeStart,
+          morphRangeCount,
+          data,
+        };
       }),
     );
   }
@@ -279,7 +306,8 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
         const indexCount = r.u32('indexCount');
         const at = r.offset;
         const indexSize = r.u32('indexSize');
-        if (indexSize !== 2 && indexSize !== 4) throw r.error(`index size ${indexSize} is not 2 or 4`, 'indexSize', 'BAD_INDEX_SIZE', at);
+        if (indexSize !== 2 && indexSize !== 4)
+          throw r.error(`index size ${indexSize} is not 2 or 4`, 'indexSize', 'BAD_INDEX_SIZE', at);
         r.count(indexCount, indexSize, 'indexCount');
         return { indexCount, indexSize, data: r.bytesView(indexCount * indexSize, 'data') };
       }),
@@ -301,13 +329,21 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
               const distance = r.f32('distance');
               let at = r.offset;
               const primitiveType = r.u32('primitiveType');
-              if (primitiveType > 5) throw r.error(`unknown primitive type ${primitiveType}`, 'primitiveType', 'BAD_PRIMITIVE_TYPE', at);
+              if (primitiveType > 5)
+                throw r.error(
+                  `unknown primitive type ${primitiveType}`,
+                  'primitiveType',
+                  'BAD_PRIMITIVE_TYPE',
+                  at,
+                );
               at = r.offset;
               const vertexBuffer = r.u32('vertexBuffer');
-              if (vertexBuffer >= numVb) throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
+              if (vertexBuffer >= numVb)
+                throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
               at = r.offset;
               const indexBuffer = r.u32('indexBuffer');
-              if (indexBuffer >= numIb) throw r.error(`index buffer ${indexBuffer} of ${numIb}`, 'indexBuffer', 'BAD_INDEX', at);
+              if (indexBuffer >= numIb)
+                throw r.error(`index buffer ${indexBuffer} of ${numIb}`, 'indexBuffer', 'BAD_INDEX', at);
               at = r.offset;
               const indexStart = r.u32('indexStart');
               const indexCount = r.u32('indexCount');
@@ -339,9 +375,10 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
         for (let b = 0; b < nBuf; b++) {
           buffers.push(
             r.scope(`buffers[${b}]`, () => {
-              let at = r.offset;
+              const at = r.offset;
               const vertexBuffer = r.u32('vertexBuffer');
-              if (vertexBuffer >= numVb) throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
+              if (vertexBuffer >= numVb)
+                throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
               const elementMask = r.u32('elementMask');
               const vertexCount = r.u32('vertexCount');
               const rec = morphRecordSize(elementMask);
@@ -356,7 +393,12 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
               for (let v = 0; v < vertexCount; v++) {
                 const idx = view.getUint32(o, true);
                 if (idx >= limit) {
-                  throw r.error(`morph vertex index ${idx} ≥ vertex count ${limit}`, `indices[${v}]`, 'BAD_INDEX', o);
+                  throw r.error(
+                    `morph vertex index ${idx} ≥ vertex count ${limit}`,
+                    `indices[${v}]`,
+                    'BAD_INDEX',
+                    o,
+                  );
                 }
                 indices[v] = idx;
                 o += 4;
@@ -397,7 +439,8 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
         const name = r.cstring('name');
         const at = r.offset;
         const parent = r.u32('parent');
-        if (parent >= numBones) throw r.error(`parent ${parent} of ${numBones} bones`, 'parent', 'BAD_INDEX', at);
+        if (parent >= numBones)
+          throw r.error(`parent ${parent} of ${numBones} bones`, 'parent', 'BAD_INDEX', at);
         const position = r.f32Array(3, 'position', true);
         const rotation = r.f32Array(4, 'rotation', true);
         const scale = r.f32Array(3, 'scale', true);
@@ -441,7 +484,11 @@ export function checkBoneCycles(bones: readonly { parent: number; name: string }
       if (p === b) break;
       b = p;
       if (state[b] === 1) {
-        throw new FormatError(`bone "${bones[i].name}" has a parent cycle`, { code: 'BONE_CYCLE', file: fileName, field: `bones[${i}].parent` });
+        throw new FormatError(`bone "${bones[i].name}" has a parent cycle`, {
+          code: 'BONE_CYCLE',
+          file: fileName,
+          field: `bones[${i}].parent`,
+        });
       }
     }
     for (const k of path) state[k] = 2;

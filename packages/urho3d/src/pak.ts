@@ -88,7 +88,8 @@ export function readPak(bytes: Uint8Array, fileName?: string): PakFile {
       const offset = r.u32('offset');
       const size = r.u32('size');
       const checksum = r.u32('checksum');
-      if (offset > bytes.length - 4) throw r.error(`data offset ${offset} is past the end`, 'offset', 'BAD_OFFSET', at);
+      if (offset > bytes.length - 4)
+        throw r.error(`data offset ${offset} is past the end`, 'offset', 'BAD_OFFSET', at);
       entries.push({ name, offset, size, checksum, stored: new Uint8Array(0) });
     });
   }
@@ -100,14 +101,18 @@ export function readPak(bytes: Uint8Array, fileName?: string): PakFile {
   const offsets = [...new Set(entries.map((e) => e.offset))].sort((a, b) => a - b);
   if (offsets.length && offsets[0] < tableEnd) {
     const bad = entries.findIndex((e) => e.offset === offsets[0]);
-    throw new FormatError(`entry data offset ${offsets[0]} lies inside the entry table (ends at ${tableEnd})`, {
-      code: 'BAD_OFFSET',
-      file: fileName,
-      field: `entries[${bad}].offset`,
-    });
+    throw new FormatError(
+      `entry data offset ${offsets[0]} lies inside the entry table (ends at ${tableEnd})`,
+      {
+        code: 'BAD_OFFSET',
+        file: fileName,
+        field: `entries[${bad}].offset`,
+      },
+    );
   }
   const next = new Map<number, number>();
-  for (let i = 0; i < offsets.length; i++) next.set(offsets[i], i + 1 < offsets.length ? offsets[i + 1] : dataEnd);
+  for (let i = 0; i < offsets.length; i++)
+    next.set(offsets[i], i + 1 < offsets.length ? offsets[i + 1] : dataEnd);
   for (const e of entries) e.stored = bytes.subarray(e.offset, next.get(e.offset));
   const gap = bytes.slice(tableEnd, offsets.length ? offsets[0] : dataEnd);
   return { magic, checksum, entries, trailer, prefix, gap };
@@ -185,7 +190,12 @@ export function extractPakEntry(pak: PakFile, entry: PakEntry | string, fileName
   let d = 0;
   while (d < e.size) {
     if (s + 4 > src.length) {
-      throw new FormatError(`entry "${e.name}" block header runs past its data`, { code: 'TRUNCATED', file: fileName, offset: e.offset + s, field });
+      throw new FormatError(`entry "${e.name}" block header runs past its data`, {
+        code: 'TRUNCATED',
+        file: fileName,
+        offset: e.offset + s,
+        field,
+      });
     }
     const unpacked = src[s] | (src[s + 1] << 8);
     const packed = src[s + 2] | (src[s + 3] << 8);
@@ -203,7 +213,12 @@ export function extractPakEntry(pak: PakFile, entry: PakEntry | string, fileName
       if (got !== unpacked) throw new Lz4Error(`block decodes to ${got} bytes, not ${unpacked}`, s);
     } catch (err) {
       if (!(err instanceof Lz4Error)) throw err;
-      throw new FormatError(`entry "${e.name}": ${err.message}`, { code: 'BAD_LZ4', file: fileName, offset: e.offset + err.at, field });
+      throw new FormatError(`entry "${e.name}": ${err.message}`, {
+        code: 'BAD_LZ4',
+        file: fileName,
+        offset: e.offset + err.at,
+        field,
+      });
     }
     s += packed;
     d += unpacked;
@@ -226,8 +241,15 @@ export function extractPak(pak: PakFile, fileName?: string): FileSet {
 }
 
 /** A short listing of a package: name, size, stored size, checksum. */
-export function listPak(pak: PakFile): { name: string; size: number; storedSize: number; checksum: number }[] {
-  return pak.entries.map((e) => ({ name: e.name, size: e.size, storedSize: e.stored.length, checksum: e.checksum }));
+export function listPak(
+  pak: PakFile,
+): { name: string; size: number; storedSize: number; checksum: number }[] {
+  return pak.entries.map((e) => ({
+    name: e.name,
+    size: e.size,
+    storedSize: e.stored.length,
+    checksum: e.checksum,
+  }));
 }
 
 /** Options of {@link createPak}. */
@@ -297,5 +319,12 @@ export function createPak(files: FileSet, options: CreatePakOptions = {}): PakFi
     e.offset = offset;
     offset += e.stored.length;
   }
-  return { magic, checksum, entries, trailer: tableSize + dataSize + 4, prefix: new Uint8Array(0), gap: new Uint8Array(0) };
+  return {
+    magic,
+    checksum,
+    entries,
+    trailer: tableSize + dataSize + 4,
+    prefix: new Uint8Array(0),
+    gap: new Uint8Array(0),
+  };
 }

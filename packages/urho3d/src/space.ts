@@ -34,7 +34,10 @@ export function flipTriangles(indices: { length: number; [i: number]: number }):
 }
 
 /** Urho Matrix3x4 (row-major 12 floats) → glTF column-major 4×4 in Urho space. */
-export function matrix3x4ToMat4(m: ArrayLike<number>, out: Float32Array | number[] = new Array(16)): Float32Array | number[] {
+export function matrix3x4ToMat4(
+  m: ArrayLike<number>,
+  out: Float32Array | number[] = new Array(16),
+): Float32Array | number[] {
   out[0] = m[0];
   out[1] = m[4];
   out[2] = m[8];
@@ -55,7 +58,40 @@ export function matrix3x4ToMat4(m: ArrayLike<number>, out: Float32Array | number
 }
 
 /** glTF column-major 4×4 → Urho Matrix3x4 (row-major 12 floats); the last row is dropped. */
-export function mat4ToMatrix3x4(m: ArrayLike<number>, out: Float32Array = new Float32Array(12)): Float32Array {
+export function mat4ToMatrix3x4(
+  m: ArrayLike<number>,
+  out: Float32Array = new Float32Array(12),
+): Float32Array {
   for (let r = 0; r < 3; r++) for (let c = 0; c < 4; c++) out[r * 4 + c] = m[c * 4 + r];
   return out;
+}
+
+/**
+ * A float for JSON extras: -0, NaN and ±Infinity (which JSON cannot hold) become strings so the
+ * exact value survives a .glb round trip. {@link floatFromJson} reverses it.
+ */
+export function floatToJson(x: number): number | string {
+  return Object.is(x, -0) || !Number.isFinite(x) ? String(Object.is(x, -0) ? '-0' : x) : x;
+}
+
+/** Reverses {@link floatToJson} (other values pass through; non-numbers become NaN). */
+export function floatFromJson(x: unknown): number {
+  return typeof x === 'number' ? x : Number(x);
+}
+
+/** {@link floatToJson} over an array. */
+export function floatsToJson(a: ArrayLike<number>): (number | string)[] {
+  return Array.from(a, floatToJson);
+}
+
+/** Indices of the -0 components of `a` (kept in extras where glTF stores values as JSON numbers). */
+export function negativeZeros(a: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < a.length; i++) if (Object.is(a[i], -0)) out.push(i);
+  return out;
+}
+
+/** Gives zero components their recorded sign: -0 at `indices`, +0 elsewhere. */
+export function applyZeroSigns(a: Float32Array, indices: readonly number[] | undefined): void {
+  for (let i = 0; i < a.length; i++) if (a[i] === 0) a[i] = indices?.includes(i) ? -0 : 0;
 }

@@ -1,5 +1,12 @@
 import { basename } from 'node:path';
-import { corpusFiles, readBytes, validateGlb, validatorErrors, loadWithThree, expectClose } from '@gltf-legacy/test-utils';
+import {
+  corpusFiles,
+  readBytes,
+  validateGlb,
+  validatorErrors,
+  loadWithThree,
+  expectClose,
+} from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
@@ -30,11 +37,16 @@ describe('import corpus models to valid glTF', () => {
       const m = readMdl(readBytes(f));
       const min = [Infinity, Infinity, Infinity];
       const max = [-Infinity, -Infinity, -Infinity];
-      for (const mesh of document.getRoot().listMeshes()) for (const p of mesh.listPrimitives()) {
-        const a = p.getAttribute('POSITION')!;
-        const arr = a.getArray()!;
-        for (let i = 0; i < arr.length; i += 3) for (let c = 0; c < 3; c++) { min[c] = Math.min(min[c], arr[i + c]); max[c] = Math.max(max[c], arr[i + c]); }
-      }
+      for (const mesh of document.getRoot().listMeshes())
+        for (const p of mesh.listPrimitives()) {
+          const a = p.getAttribute('POSITION')!;
+          const arr = a.getArray()!;
+          for (let i = 0; i < arr.length; i += 3)
+            for (let c = 0; c < 3; c++) {
+              min[c] = Math.min(min[c], arr[i + c]);
+              max[c] = Math.max(max[c], arr[i + c]);
+            }
+        }
       const want = [m.bounds[0], m.bounds[1], -m.bounds[5], m.bounds[3], m.bounds[4], -m.bounds[2]];
       const got = [...min, ...max];
       if (basename(f) === 'Basis.mdl') {
@@ -61,7 +73,9 @@ describe('Jack in three.js', () => {
     const glb = await new NodeIO().writeBinary(document);
     const gltf = await loadWithThree(glb);
     const skinned: any[] = [];
-    gltf.scene.traverse((o: any) => { if (o.isSkinnedMesh) skinned.push(o); });
+    gltf.scene.traverse((o: any) => {
+      if (o.isSkinnedMesh) skinned.push(o);
+    });
     expect(skinned.length).toBeGreaterThan(0);
     expect(skinned[0].skeleton.bones.length).toBe(readMdl(readBytes(jack)).bones.length);
     expect(gltf.animations.length).toBe(1);
