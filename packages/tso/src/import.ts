@@ -12,6 +12,7 @@ import {
   floatsToBits,
   hasNegativeZero,
   inv,
+  isIdentity,
   mat,
   mul,
   positiveZeros,
@@ -297,15 +298,28 @@ function buildMesh(
     src[0] = -src[0];
     src[3] = -src[3];
     const w = vBone[v] >= 0 ? worlds[vBone[v]] : mat();
-    transformPoint(w, src, 0, position, v * 3);
-    transformDir(w, src, 3, tmp, 0);
+    // An identity bone copies exactly (arithmetic would turn −0 into +0).
+    const identity = isIdentity(w);
+    if (identity) for (let c = 0; c < 3; c++) position[v * 3 + c] = src[c];
+    else transformPoint(w, src, 0, position, v * 3);
+    if (identity) for (let c = 0; c < 3; c++) tmp[c] = src[3 + c];
+    else transformDir(w, src, 3, tmp, 0);
     const len = Math.hypot(tmp[0], tmp[1], tmp[2]);
-    if (Math.abs(Math.hypot(raw[v * 6 + 3], raw[v * 6 + 4], raw[v * 6 + 5]) - 1) > 1e-6) nonUnit = true;
     if (len > 0) {
       normal[v * 3] = tmp[0] / len;
       normal[v * 3 + 1] = tmp[1] / len;
       normal[v * 3 + 2] = tmp[2] / len;
     } else normal[v * 3 + 1] = 1;
+    // Keep raw normals when the glTF normal would not give the same bits back (FreeSO writes
+    // normals of length 3; bones with a skeleton rotate them).
+    if (
+      !identity ||
+      !Object.is(-normal[v * 3], raw[v * 6 + 3]) ||
+      !Object.is(normal[v * 3 + 1], raw[v * 6 + 4]) ||
+      !Object.is(normal[v * 3 + 2], raw[v * 6 + 5])
+    ) {
+      nonUnit = true;
+    }
   }
 
   // Skin influences: the real bone, then blend bones pulling on the vertex.
