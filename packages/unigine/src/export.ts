@@ -32,6 +32,7 @@ import {
   type UnigineRootExtras,
   type UnigineSurfaceExtras,
 } from './import.js';
+import { unpackF32 } from './jsonf32.js';
 import { composeTRS, quatFromBasis } from './math.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
@@ -70,6 +71,11 @@ function isIdentity(m: ArrayLike<number>, eps = 1e-9): boolean {
   return true;
 }
 
+function overrideOf(header: AnimFileExtras | undefined, i: number): number[] | null {
+  const o = unpackF32(header?.bindPoseOverrides?.[String(i)], 10);
+  return o ? Array.from(o) : null;
+}
+
 function sanitize(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'anim';
 }
@@ -106,10 +112,8 @@ function decompose(m: M4): { t: number[]; r: number[]; s: number[] } {
  */
 function nodeBind(node: Node): number[] {
   const mine = toFileTRS(nodeTRS(node));
-  const kept = unigineExtras(node)?.bind;
-  if (Array.isArray(kept) && kept.length === 10 && kept.every((v, k) => typeof v === 'number' && Math.abs(v - mine[k]) <= 1e-4 * Math.max(1, Math.abs(v)))) {
-    return kept as number[];
-  }
+  const kept = unpackF32(unigineExtras(node)?.bind, 10);
+  if (kept?.every((v, k) => Math.abs(v - mine[k]) <= 1e-4 * Math.max(1, Math.abs(v)))) return Array.from(kept);
   return mine;
 }
 
@@ -224,8 +228,8 @@ function computeBounds(p: Float32Array): Float32Array {
 
 /** Keeps stored bounds when their box still matches the data (they carry the sphere exactly). */
 function chooseBounds(computed: Float32Array, stored: unknown): Float32Array {
-  if (Array.isArray(stored) && stored.length === 10 && stored.every((v) => typeof v === 'number')) {
-    const s = Float32Array.from(stored as number[]);
+  const s = unpackF32(stored, 10);
+  if (s) {
     let same = true;
     for (let i = 0; i < 6; i++) if (!Object.is(s[i], computed[i])) same = false;
     if (same) return s;
@@ -860,7 +864,7 @@ function buildBlock(
   let maxRotError = 0;
   if (quantized) {
     boxes = new Float32Array(12);
-    const stored = Array.isArray(ex.boxes) && ex.boxes.length === 12 ? Float32Array.from(ex.boxes) : null;
+    const stored = unpackF32(ex.boxes, 12);
     const box = (data: Float64Array, bit: number, at: number, empty: number[]) => {
       for (let c = 0; c < 3; c++) {
         if (!(mask & (bit << c))) {
@@ -1155,7 +1159,7 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
       warnings.warn('ANIMATION_DROPPED', `animations of ${file} have no skeleton (the glTF has no skin); dropped`, group.length);
       continue;
     }
-    const rest: number[][] = bones.map((b, i) => header?.bindPoseOverrides?.[String(i)] ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    const rest: number[][] = bones.map((b, i) => overrideOf(header, i) ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
     const ordered = group.slice().sort((a, b) => (a.ex.index ?? 0) - (b.ex.index ?? 0));
     const blocks: AnimationBlock[] = [];
     const animationNames: string[] = [];
@@ -1172,7 +1176,7 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     const animFile: AnimFile = {
       magic: 'an10',
       encoding: header?.encoding === 'latin1' ? 'latin1' : 'utf8',
-      bounds: Array.isArray(header?.bounds) && header.bounds.length === 10 ? Float32Array.from(header.bounds) : Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
+      bounds: unpackF32(header?.bounds, 10) ?? Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
       bones,
       animationNames,
       bindPose,

@@ -17,6 +17,7 @@ import { type AnimFile, readAnim } from './anim.js';
 import { UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
 import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
+import { type JsonF32, packF32 } from './jsonf32.js';
 import { composeTRS, quatToNormalTangent } from './math.js';
 import { type MeshFile, type MeshSurface, readMesh } from './mesh.js';
 
@@ -44,18 +45,18 @@ export const ATTR_WVALUES = '_UNIGINE_WVALUES';
 
 /** What `extras.unigine` holds on the root (file-level fields glTF has no place for). */
 export interface UnigineRootExtras {
-  mesh?: { file: string; encoding: string; bounds: number[]; animationNames: string[] };
+  mesh?: { file: string; encoding: string; bounds: JsonF32; animationNames: string[] };
   animFiles: AnimFileExtras[];
 }
 
 export interface AnimFileExtras {
   file: string;
   encoding: string;
-  bounds: number[];
+  bounds: JsonF32;
   bones: [string, number][];
   animationNames: string[];
   /** Bind-pose entries (10 floats, file axes) that differ from the node of the same name. */
-  bindPoseOverrides?: Record<string, number[]>;
+  bindPoseOverrides?: Record<string, JsonF32>;
 }
 
 /** `extras.unigine` of a glTF animation made from a UNIGINE block. */
@@ -69,7 +70,7 @@ export interface UnigineAnimationExtras {
   componentMask: number;
   numFrames: number;
   fps: number;
-  boxes?: number[];
+  boxes?: JsonF32;
   /** u16 codes of axes whose range is too narrow for float32 ("pos0" … "scale2" → codes). */
   rawCodes?: Record<string, number[]>;
   /** Set when some rotations had to be normalized (the file's codes are then not restorable). */
@@ -79,15 +80,13 @@ export interface UnigineAnimationExtras {
 /** `extras.unigine` of a primitive made from a surface. */
 export interface UnigineSurfaceExtras {
   surface: string;
-  bounds: number[];
+  bounds: JsonF32;
   targetNames: string[];
   numCoordVerts: number;
   numTriVerts: number;
 }
 
-function f32(a: ArrayLike<number>): number[] {
-  return Array.from(a);
-}
+const f32 = packF32;
 
 function accessor(doc: Document, buffer: Buffer, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array, normalized = false): Accessor {
   return doc.createAccessor().setType(type).setArray(array).setBuffer(buffer).setNormalized(normalized);
@@ -117,7 +116,7 @@ function nearDefault(v: readonly number[], def: readonly number[]): boolean {
   let equal = true;
   for (let k = 0; k < v.length; k++) {
     if (Math.abs(v[k] - def[k]) > 1e-4) return false;
-    if (v[k] !== def[k]) equal = false;
+    if (!Object.is(v[k], def[k])) equal = false;
   }
   return !equal;
 }
@@ -478,7 +477,7 @@ export function animCompanions(name: string, siblings: readonly string[]): strin
 }
 
 function bindPoseFloats(bindPose: Float32Array, i: number): number[] {
-  return f32(bindPose.subarray(i * TRS_FLOATS, (i + 1) * TRS_FLOATS));
+  return Array.from(bindPose.subarray(i * TRS_FLOATS, (i + 1) * TRS_FLOATS));
 }
 
 /**
@@ -524,8 +523,11 @@ export function toDocument(
         setTRS(node, trs);
         const raw = bindPoseFloats(bindPose, i);
         bindByName.set(bones[i].name, raw);
-        // glTF writers drop a TRS part that is within ~1e-5 of its default: keep such values.
-        if (nearDefault(trs.t, [0, 0, 0]) || nearDefault(trs.r, [0, 0, 0, 1]) || nearDefault(trs.s, [1, 1, 1])) nodeExtras.bind = raw;
+        // glTF writers drop a TRS part within ~1e-5 of its default, and JSON has no −0: keep
+        // the exact floats in such cases.
+        if (nearDefault(trs.t, [0, 0, 0]) || nearDefault(trs.r, [0, 0, 0, 1]) || nearDefault(trs.s, [1, 1, 1]) || [...raw, ...trs.t, ...trs.r, ...trs.s].some((v) => Object.is(v, -0)) || Math.abs(Math.hypot(...trs.r) - 1) >= 1e-3) {
+          nodeExtras.bind = packF32(raw);
+        }
       }
       if (animOnly) nodeExtras.animOnly = true;
       if (Object.keys(nodeExtras).length) node.setExtras({ unigine: nodeExtras });
@@ -609,11 +611,11 @@ export function toDocument(
   for (const { file, anim } of anims) {
     // Bones the model lacks become plain nodes, so every track keeps a target.
     addSkeleton(anim.bones, anim.bindPose, true);
-    const overrides: Record<string, number[]> = {};
+    const overrides: Record<string, JsonF32> = {};
     anim.bones.forEach((b, i) => {
       const mine = bindPoseFloats(anim.bindPose, i);
       const theirs = bindByName.get(b.name);
-      if (!theirs || theirs.some((v, k) => !Object.is(v, mine[k]))) overrides[String(i)] = mine;
+      if (!theirs || theirs.some((v, k) => !Object.is(v, mine[k]))) overrides[String(i)] = packF32(mine);
     });
     const fx: AnimFileExtras = {
       file,

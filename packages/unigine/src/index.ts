@@ -20,6 +20,7 @@ export * from './common.js';
 export * from './export.js';
 export * from './import.js';
 export * from './int2.js';
+export * from './jsonf32.js';
 export * from './mesh.js';
 
 const round = (v: number) => Number(v.toPrecision(6));
