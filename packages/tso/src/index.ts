@@ -88,7 +88,14 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       );
     }
   }
-  const chosen = options.skeleton ? skels[0] : chooseSkeleton(skels, mesh, warnings);
+  let chosen = options.skeleton ? skels[0] : chooseSkeleton(skels, mesh, warnings);
+  if (chosen && mesh?.boneNames.length) {
+    const names = new Set(chosen.skel.bones.map((b) => b.name.toLowerCase()));
+    if (!mesh.boneNames.some((n) => names.has(n.toLowerCase()))) {
+      warnings.warn('SKELETON_MISMATCH', `skeleton "${chosen.name}" has none of the mesh's bones (${mesh.boneNames.join(', ')}); ignored`);
+      chosen = undefined;
+    }
+  }
   const document = importTso(
     { mesh, skeleton: chosen?.skel, animations },
     { ...options, meshName: options.meshName ?? stem(mainName) },

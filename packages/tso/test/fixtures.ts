@@ -187,3 +187,48 @@ export function syntheticAdultSkeleton(): TsoSkeleton {
     trailing: new Uint8Array(0),
   };
 }
+
+/**
+ * A unit cube (24 vertices, 12 triangles, normals of length 1) bound to R_HAND, like a hand-held
+ * accessory. Raw TSO space: counter-clockwise around the outward normals.
+ */
+export function handCube(): TsoMesh {
+  const faces: [number[], number[], number[]][] = [
+    // normal, u axis, v axis
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+    [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
+    [[0, 1, 0], [0, 0, 1], [1, 0, 0]],
+    [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
+    [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
+    [[0, 0, -1], [0, 1, 0], [1, 0, 0]],
+  ];
+  const verts: number[] = [];
+  const uvs: number[] = [];
+  const idx: number[] = [];
+  for (const [n, u, v] of faces) {
+    const base = verts.length / 6;
+    for (const [a, b] of [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ]) {
+      for (let c = 0; c < 3; c++) verts.push((n[c] + a * u[c] + b * v[c]) * 0.05);
+      verts.push(...n);
+      uvs.push((a + 1) / 2, (1 - b) / 2);
+    }
+    idx.push(base, base + 1, base + 2, base, base + 2, base + 3);
+  }
+  return {
+    version: 2,
+    boneNames: ['R_HAND'],
+    indices: Uint32Array.from(idx),
+    bindings: [{ boneIndex: 0, firstRealVertex: 0, realVertexCount: 24, firstBlendVertex: 0xffffffff, blendVertexCount: 0 }],
+    uvs: Float32Array.from(uvs),
+    blendData: new Uint32Array(0),
+    vertexCount2: 24,
+    realVertices: Float32Array.from(verts),
+    blendVertices: new Float32Array(0),
+    trailing: new Uint8Array(0),
+  };
+}
