@@ -17,7 +17,9 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
   const doc = await io.read(join(corpusRoot(), 'gltf', 'Fox.glb'));
   const { files, warnings } = await exportUnreal(doc, { name: 'Fox' });
   const data = readData(files.get('Fox_d.3d') as Uint8Array);
-  const aniv = readAniv(files.get('Fox_a.3d') as Uint8Array, 'Fox_a.3d', { numVertices: data.header.numVertices });
+  const aniv = readAniv(files.get('Fox_a.3d') as Uint8Array, 'Fox_a.3d', {
+    numVertices: data.header.numVertices,
+  });
   const uc = ucMesh(parseUc(new TextDecoder().decode(files.get('Fox.uc'))), 'Fox');
 
   it('writes one sequence per clip at 30 fps', () => {
@@ -40,7 +42,9 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
     const codes = warnings.map((w) => w.code);
     expect(codes).toContain('SKIN_BAKED');
     expect(codes).toContain('VALUE_QUANTIZED');
-    const q = warnings.find((w) => w.code === 'VALUE_QUANTIZED' && w.message.includes('positions')) as { message: string };
+    const q = warnings.find((w) => w.code === 'VALUE_QUANTIZED' && w.message.includes('positions')) as {
+      message: string;
+    };
     const worst = Number(/worst error ([0-9.e+-]+)/.exec(q.message)?.[1]);
     expect(worst).toBeLessThanOrEqual((Math.max(...uc.scale) / 2) * 1.001); // message rounds to 3 digits
   });
@@ -60,7 +64,12 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
         for (let v = 0; v < nv; v++) {
           // Unreal world = scale · (raw − origin); glTF = (X, Z, Y).
           const w = [0, 1, 2].map((c) => uc.scale[c] * (raw[v * 3 + c] - o[c]));
-          worst = Math.max(worst, Math.abs(w[0] - pose[v * 3]), Math.abs(w[2] - pose[v * 3 + 1]), Math.abs(w[1] - pose[v * 3 + 2]));
+          worst = Math.max(
+            worst,
+            Math.abs(w[0] - pose[v * 3]),
+            Math.abs(w[2] - pose[v * 3 + 1]),
+            Math.abs(w[1] - pose[v * 3 + 2]),
+          );
         }
         expect(worst).toBeLessThanOrEqual(Math.max(...uc.scale) / 2 + 1e-6);
       }
@@ -85,7 +94,9 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
   it('variant deusex writes 8-byte vertices with finer steps', async () => {
     const dx = await exportUnreal(doc, { name: 'Fox', variant: 'deusex', fps: 10 });
     const d = readData(dx.files.get('Fox_d.3d') as Uint8Array);
-    const a = readAniv(dx.files.get('Fox_a.3d') as Uint8Array, 'Fox_a.3d', { numVertices: d.header.numVertices });
+    const a = readAniv(dx.files.get('Fox_a.3d') as Uint8Array, 'Fox_a.3d', {
+      numVertices: d.header.numVertices,
+    });
     expect(a.layout).toBe('deusex');
     expect(a.frameSize).toBe(8 * 1728);
     const dxUc = ucMesh(parseUc(new TextDecoder().decode(dx.files.get('Fox.uc'))), 'Fox');
