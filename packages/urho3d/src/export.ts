@@ -20,13 +20,7 @@ import {
 import type { Accessor, Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat3, mat4, quat, vec3 } from 'gl-matrix';
 import { type AniAnimation, type AniTrack, writeAni } from './ani.js';
-import {
-  attributeFor,
-  parseRawAttributeName,
-  readElement,
-  sanitizeAttribute,
-  writeElement,
-} from './attributes.js';
+import { attributeFor, parseRawAttributeName, sanitizeAttribute, writeElement } from './attributes.js';
 import type { UrhoModelExtras } from './import.js';
 import {
   descriptorOf,
@@ -851,7 +845,7 @@ export function exportUrhoModel(
         Array.isArray(be[key]) && be[key].length === 3
           ? Float32Array.from(be[key] as unknown[], floatFromJson)
           : null;
-      if (raw && raw.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) cur.set(raw);
+      if (raw?.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) cur.set(raw);
     };
     restore('position', position);
     restore('scale', scale);
@@ -1118,7 +1112,7 @@ function exportAnimation(anim: Animation, fps: number, warnings: WarningCollecto
     const node = ch.getTargetNode();
     const path = ch.getTargetPath();
     const sampler = ch.getSampler();
-    if (!node || !sampler || !sampler.getInput() || !sampler.getOutput()) continue;
+    if (!node || !sampler?.getInput() || !sampler.getOutput()) continue;
     if (path !== 'translation' && path !== 'rotation' && path !== 'scale') {
       warnings.warn(
         'ANIMATION_CHANNEL_DROPPED',

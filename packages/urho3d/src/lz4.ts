@@ -133,7 +133,7 @@ export function lz4CompressBlock(src: Uint8Array, start = 0, end = src.length): 
     while (s + len < matchLimit && src[cand + len] === src[s + len]) len++;
     const lit = s - anchor;
     const tokenAt = d++;
-    let token = (lit >= 15 ? 15 : lit) << 4;
+    let token = Math.min(lit, 15) << 4;
     if (lit >= 15) d = writeLength(dst, d, lit - 15);
     dst.set(src.subarray(anchor, s), d);
     d += lit;
@@ -141,14 +141,14 @@ export function lz4CompressBlock(src: Uint8Array, start = 0, end = src.length): 
     dst[d++] = off & 255;
     dst[d++] = off >>> 8;
     const ml = len - MIN_MATCH;
-    token |= ml >= 15 ? 15 : ml;
+    token |= Math.min(ml, 15);
     if (ml >= 15) d = writeLength(dst, d, ml - 15);
     dst[tokenAt] = token;
     s += len;
     anchor = s;
   }
   const lit = end - anchor;
-  dst[d++] = (lit >= 15 ? 15 : lit) << 4;
+  dst[d++] = Math.min(lit, 15) << 4;
   if (lit >= 15) d = writeLength(dst, d, lit - 15);
   dst.set(src.subarray(anchor, end), d);
   d += lit;
