@@ -247,7 +247,7 @@ export function packArrays(
     else src = deriveSlot(prim, slot, layout, skinned, stats);
     const arr = packArray(layout, n, src?.values ?? null, src?.dim ?? 0);
     const patches = nonFinite[VERTEX_ARRAY_NAMES[slot]];
-    if (patches && raw && layout[0] === 3) {
+    if (patches && raw && (layout[0] === 3 || layout[0] === 2)) {
       const dv = new DataView(arr.data.buffer);
       for (const [i, bits] of patches) {
         const v = Math.floor(i / layout[1]);

@@ -547,10 +547,6 @@ function exportMesh(
       if (x > vmax[c]) vmax[c] = x;
     }
   }
-  for (let c = 0; c < 3; c++) {
-    if (!Number.isFinite(vmin[c])) vmin[c] = 0;
-    if (!Number.isFinite(vmax[c])) vmax[c] = 0;
-  }
   const b = ex?.bounds && {
     center: decodeFloats(ex.bounds.center, 3),
     radius: decodeFloat(ex.bounds.radius),
@@ -578,6 +574,10 @@ function exportMesh(
     boundMin = Float32Array.from(b.min);
     boundMax = Float32Array.from(b.max);
   } else {
+    for (let c = 0; c < 3; c++) {
+      if (!Number.isFinite(vmin[c])) vmin[c] = 0;
+      if (!Number.isFinite(vmax[c])) vmax[c] = 0;
+    }
     boundMin = Float32Array.from(vmin);
     boundMax = Float32Array.from(vmax);
     boundCenter = Float32Array.from([0, 1, 2].map((c) => (vmin[c] + vmax[c]) / 2));

@@ -484,11 +484,14 @@ function importMeshEntity(
     }
     const raw = new Float32Array(v.length);
     const patches: NonFinitePatch[] = [];
-    const bits = v instanceof Float32Array ? new Uint32Array(v.buffer, v.byteOffset, v.length) : null;
+    // Values a float accessor cannot hold (NaN/Infinity, int32 beyond 2^24) go to extras as bits.
+    // (Bits are read from the file bytes: NaN payloads do not survive a trip through numbers.)
+    const four = orig.dataType === 2 || orig.dataType === 3;
+    const dv = new DataView(orig.data.buffer, orig.data.byteOffset, orig.data.byteLength);
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (Number.isFinite(x)) raw[i] = x;
-      else if (bits) patches.push([i, bits[i]]);
+      if (Number.isFinite(x) && Math.fround(x) === x) raw[i] = x;
+      else if (four) patches.push([i, dv.getUint32(Math.floor(i / dim) * orig.stride + (i % dim) * 4, true)]);
     }
     if (patches.length) nonFinite[VERTEX_ARRAY_NAMES[slot]] = patches;
     const acc = floatAccessor(ctx, VEC_TYPES[dim], raw);
