@@ -57,6 +57,7 @@ export interface UnigineExportResult {
 type M4 = Float64Array;
 const asMat = (m: M4) => m as unknown as mat4;
 
+const UNUSED = 0xffffffff;
 const EMPTY_BOX = [1e9, 1e9, 1e9, -2e9, -2e9, -2e9];
 
 function worldMatrix(node: Node): M4 {
@@ -540,8 +541,12 @@ function buildSurface(
     for (const t of triOf) max = Math.max(max, t);
     numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
   } else {
-    triOf = new Uint32Array(n);
-    for (let v = 0; v < n; v++) triOf[v] = v;
+    // One triangle vertex per glTF vertex the indices use (unused vertices are dropped).
+    triOf = new Uint32Array(n).fill(UNUSED);
+    for (let i = 0; i < idx.length; i++) triOf[idx[i]] = 0;
+    numTri = 0;
+    for (let v = 0; v < n; v++) if (triOf[v] === 0) triOf[v] = numTri++;
+    warnings.warn('UNUSED_VERTICES_DROPPED', 'vertices no triangle uses were dropped', n - numTri);
   }
   // Influences per glTF vertex, as bone indices + u16 codes.
   let infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null = null;
@@ -576,7 +581,7 @@ function buildSurface(
           }
           count[v] = k;
         }
-        warnings.warn('VALUE_QUANTIZED', `${label}: skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`, quantized ? 1 : 0);
+        warnings.warn('VALUE_QUANTIZED', `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`, quantized ? 1 : 0);
         infl = { count, bones, values };
       }
     }
@@ -597,6 +602,10 @@ function buildSurface(
     const map = new Map<string, number>();
     numCoord = 0;
     for (let v = 0; v < n; v++) {
+      if (triOf[v] === UNUSED) {
+        coordOf[v] = UNUSED;
+        continue;
+      }
       let key = `${bits[v * 3]},${bits[v * 3 + 1]},${bits[v * 3 + 2]}`;
       if (infl) {
         const c = infl.count[v];
@@ -613,7 +622,7 @@ function buildSurface(
   }
   const coordPos = new Float32Array(numCoord * 3);
   const firstVertexOf = new Int32Array(numCoord).fill(-1);
-  for (let v = n - 1; v >= 0; v--) firstVertexOf[coordOf[v]] = v;
+  for (let v = n - 1; v >= 0; v--) if (coordOf[v] !== UNUSED) firstVertexOf[coordOf[v]] = v;
   for (let c = 0; c < numCoord; c++) {
     const v = firstVertexOf[c];
     if (v >= 0) coordPos.set(pos.subarray(v * 3, v * 3 + 3), c * 3);
@@ -622,7 +631,7 @@ function buildSurface(
   let tangents: Int16Array;
   const tbn = intArray(prim, ATTR_TBN, n);
   const perTriSlots = new Int32Array(numTri).fill(-1);
-  for (let v = 0; v < n; v++) perTriSlots[triOf[v]] = v;
+  for (let v = 0; v < n; v++) if (triOf[v] !== UNUSED) perTriSlots[triOf[v]] = v;
   if (tbn && tbn.length === n * 4) {
     tangents = new Int16Array(numTri * 4);
     for (let t = 0; t < numTri; t++) {
@@ -636,12 +645,12 @@ function buildSurface(
     let normals = nrm;
     if (!normals) {
       normals = generateNormals(gpos, idx);
-      warnings.warn('NORMALS_GENERATED', `${label}: no normals; smooth normals were generated`);
+      warnings.warn('NORMALS_GENERATED', 'primitives without normals got smooth generated normals');
     }
     let tangentsIn = tan;
     if (!tangentsIn) {
       tangentsIn = generateTangents(gpos, normals, uv0, idx);
-      warnings.warn('TANGENTS_GENERATED', `${label}: no tangents; per-triangle tangent frames were generated from ${uv0 ? 'UV set 0' : 'the normals (no UVs)'}`);
+      warnings.warn('TANGENTS_GENERATED', 'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)');
     }
     const fn = Float32Array.from(normals);
     const ft = Float32Array.from(tangentsIn);
@@ -673,7 +682,7 @@ function buildSurface(
     const rgba = new Float32Array(n * 4);
     for (let v = 0; v < n; v++) for (let k = 0; k < 4; k++) rgba[v * 4 + k] = k < size ? cf[v * size + k] : 1;
     colors = scatter(rgba, 4, new Uint8Array(numTri * 4), (x) => Math.max(0, Math.min(255, Math.round(x * 255)))) as Uint8Array;
-    if (colAcc.getComponentType() !== 5121) warnings.warn('VALUE_QUANTIZED', `${label}: vertex colours quantized to 8 bits`);
+    if (colAcc.getComponentType() !== 5121) warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
   }
   // Weights per coordinate vertex.
   let weightCounts = new Uint8Array(0);
@@ -1079,6 +1088,8 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     quantized: boolean,
   ): AnimationBlock | null => {
     const tracks = tracksOf(anim, warnings);
+    // The skeleton's own bones map by node; bone lists from extras map by name.
+    const nodeOfBone = (i: number): Node | undefined => (bones === skel.bones ? skel.nodes[i] : nodeByName.get(bones[i].name));
     const boneOfName = new Map<string, number>();
     bones.forEach((b, i) => {
       if (!boneOfName.has(b.name)) boneOfName.set(b.name, i);
@@ -1088,8 +1099,8 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     else {
       boneIdx = [];
       for (const [node] of tracks) {
-        const i = boneOfName.get(node.getName());
-        if (i === undefined || !(skel.index.has(node) || nodeByName.get(node.getName()) === node)) {
+        const i = bones === skel.bones ? skel.index.get(node) : nodeByName.get(node.getName()) === node ? boneOfName.get(node.getName()) : undefined;
+        if (i === undefined) {
           warnings.warn('TRACK_DROPPED', `animation "${anim.getName()}": tracks of node "${node.getName()}", which is not a bone, were dropped`);
           continue;
         }
@@ -1104,11 +1115,11 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     const exFps = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
     const frames = typeof ex.numFrames === 'number' && ex.numFrames >= 0 ? ex.numFrames : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
     const trackList = boneIdx.map((i) => {
-      const node = nodeByName.get(bones[i].name);
+      const node = nodeOfBone(i);
       return node ? (tracks.get(node) ?? null) : null;
     });
     const fixes = boneIdx.map((i) => {
-      const node = nodeByName.get(bones[i].name);
+      const node = nodeOfBone(i);
       const si = node ? skel.index.get(node) : undefined;
       return si !== undefined && !unigineExtras(anim) ? skel.parentFix[si] : null;
     });

@@ -595,6 +595,16 @@ export function toDocument(
       for (const n of boneNodes) skin.addJoint(n);
       const roots = mesh.bones.map((b, i) => (b.parent < 0 ? boneNodes[i] : null)).filter((n): n is Node => n !== null);
       if (roots.length === 1) skin.setSkeleton(roots[0]);
+      else if (roots.length > 1) {
+        // glTF wants the joints under one common root: group the root bones under a plain node.
+        const group = doc.createNode(`${stem(meshName)}_skeleton`).setExtras({ unigine: { skeletonRoot: true } });
+        scene.addChild(group);
+        for (const r of roots) {
+          scene.removeChild(r);
+          group.addChild(r);
+        }
+        skin.setSkeleton(group);
+      }
       meshNode.setSkin(skin);
     }
     mesh.animations.forEach((block, a) => {
