@@ -186,6 +186,33 @@ export function exportUrhoModel(
       }
     });
   }
+  // Nodes animated outside any skin become bones (with their ancestors), so .ani tracks can
+  // drive them; meshes below a bone are bound rigidly to it.
+  for (const a of root.listAnimations()) {
+    for (const ch of a.listChannels()) {
+      const target = ch.getTargetNode();
+      if (!target || ch.getTargetPath() === 'weights' || boneIndex.has(target)) continue;
+      const chain: Node[] = [];
+      for (let c: Node | null = target; c && !boneIndex.has(c); c = c.getParentNode()) chain.unshift(c);
+      for (const x of chain) {
+        boneIndex.set(x, boneNodes.length);
+        boneNodes.push(x);
+        ibmOf.set(
+          x,
+          Float32Array.from(
+            mat4.invert(mat4.create(), x.getWorldMatrix() as unknown as mat4) ?? mat4.create(),
+          ),
+        );
+      }
+    }
+  }
+  const rigidBoneOf = (n: Node): number => {
+    for (let c: Node | null = n; c; c = c.getParentNode()) {
+      const b = boneIndex.get(c);
+      if (b !== undefined) return b;
+    }
+    return -1;
+  };
   const skinJointToBone = (s: Skin): Uint16Array =>
     Uint16Array.from(s.listJoints(), (j) => boneIndex.get(j)!);
 
@@ -219,7 +246,7 @@ export function exportUrhoModel(
     for (const prim of prims) {
       const pe = (prim.getExtras() as any)?.urho3d;
       const g = fromHint && Number.isInteger(pe?.geometry) ? pe.geometry : geometryCount;
-      const vp = makeVPrim(prim, g, 0, skin, bake, names, mesh.getName());
+      const vp = makeVPrim(prim, g, 0, skin, bake, names, mesh.getName(), skin ? -1 : rigidBoneOf(node));
       if (!vp) continue;
       if (fromHint) {
         const lodHint = hx!.geometries[g]?.lods[0];
@@ -237,7 +264,7 @@ export function exportUrhoModel(
           for (const lp of lm.listPrimitives()) {
             const le = (lp.getExtras() as any)?.urho3d;
             if (le?.geometry !== g || le?.lod !== lvl) continue;
-            const lv = makeVPrim(lp, g, lvl, skin, bake, [], lm.getName());
+            const lv = makeVPrim(lp, g, lvl, skin, bake, [], lm.getName(), skin ? -1 : rigidBoneOf(node));
             if (!lv) continue;
             const lh = hx!.geometries[g]?.lods[lvl];
             if (lh) {
@@ -260,6 +287,7 @@ export function exportUrhoModel(
     bake: Float32Array | null,
     targetNames: string[],
     meshName: string,
+    rigidBone: number,
   ): VPrim | null {
     const pos = prim.getAttribute('POSITION');
     if (!pos) {
@@ -339,6 +367,14 @@ export function exportUrhoModel(
       const rb = prim.getAttribute('_URHO_BLENDINDICES');
       if (rb?.getArray() instanceof Uint8Array && rb.getCount() === vertexCount)
         rawBlend = rb.getArray() as Uint8Array;
+    }
+    if (!joints && rigidBone >= 0) {
+      joints = new Uint16Array(vertexCount * 4);
+      weights = new Float32Array(vertexCount * 4);
+      for (let v = 0; v < vertexCount; v++) {
+        joints[v * 4] = rigidBone;
+        weights[v * 4] = 1;
+      }
     }
     attrs.delete('_URHO_BLENDINDICES');
     // Indices in Urho winding.
