@@ -166,6 +166,14 @@ export function importUnreal(
     else runs.push(g, 1);
   }
 
+  if (!groupKeys.length) {
+    throw new FormatError('the _d.3d has no rendered triangle (only weapon placeholders or none at all)', {
+      code: 'NO_TRIANGLES',
+      file: files.dataFile,
+      field: 'header.numPolys',
+    });
+  }
+
   // ---- materials per (texture slot, type)
   const unlitExt = doc.createExtension(KHRMaterialsUnlit);
   let unlitUsed = false;

@@ -45,8 +45,8 @@ describe('export of foreign glTF', () => {
       const doc = await io.read(path);
       let result: Awaited<ReturnType<typeof exportUnreal>>;
       try {
-        // 5 fps keeps the re-imported morph-target documents small enough to validate quickly.
-        result = await exportUnreal(doc, { name: 'm', fps: 5 });
+        // 2 fps keeps the re-imported morph-target documents small enough to validate quickly.
+        result = await exportUnreal(doc, { name: 'm', fps: 2 });
       } catch (e) {
         expect(e).toBeInstanceOf(ExportError);
         expect(['TOO_MANY_VERTICES', 'NO_GEOMETRY', 'TOO_MANY_TRIANGLES']).toContain((e as ExportError).code);
@@ -81,7 +81,7 @@ describe('export of foreign glTF', () => {
       const glb = await io.writeBinary(back.document);
       // The validator needs ~1 s per 5 MB; the big morph-target re-imports (robot, MorphStressTest…)
       // are only size-checked here — corpus imports and Fox are validated in full.
-      if (glb.length < 1_500_000) {
+      if (glb.length < 800_000) {
         const report = await validateGlb(glb);
         expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
       }

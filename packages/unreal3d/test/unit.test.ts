@@ -118,6 +118,7 @@ const meshArb = fc
       p.textures[i] = rnd(3);
       p.flags[i] = rnd(2) ? 0 : 0x40;
     }
+    if (p.types[0] === 8) p.types[0] = 0; // at least one rendered triangle (else NO_TRIANGLES)
     const data: UnrealData = { header: createDataHeader(polys, nv), polys: p, trailing: new Uint8Array(0) };
     const xyz = Array.from({ length: frames * nv * 3 }, (_, i) =>
       i % 3 === 2 ? rnd(1024) - 512 : rnd(2048) - 1024,
