@@ -1,0 +1,248 @@
+import { corpusFiles, readBytes } from '@gltf-legacy/test-utils';
+import { readSampler, sampleAt } from '@gltf-legacy/core';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS, KHRLightsPunctual } from '@gltf-transform/extensions';
+import { describe, expect, it } from 'vitest';
+import { exportUrhoModel, legacyFormat, readAni, readMdl } from '../src/index.js';
+
+/** A document with one mesh of `n` quads along X (quad i at x = i), optional attributes. */
+function quads(n: number, opts: { uvSets?: number; skinBones?: number; morph?: boolean } = {}) {
+  const doc = new Document();
+  const buf = doc.createBuffer();
+  const pos = new Float32Array(n * 12);
+  const idx = new Uint32Array(n * 6);
+  for (let i = 0; i < n; i++) {
+    pos.set([i, 0, 0, i + 0.5, 0, 0, i + 0.5, 1, 0, i, 1, 0], i * 12);
+    idx.set(
+      [0, 1, 2, 0, 2, 3].map((k) => k + i * 4),
+      i * 6,
+    );
+  }
+  const prim = doc
+    .createPrimitive()
+    .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buf))
+    .setIndices(doc.createAccessor().setType('SCALAR').setArray(idx).setBuffer(buf));
+  for (let s = 0; s < (opts.uvSets ?? 0); s++) {
+    prim.setAttribute(
+      `TEXCOORD_${s}`,
+      doc
+        .createAccessor()
+        .setType('VEC2')
+        .setArray(new Float32Array(n * 8).fill(s / 4))
+        .setBuffer(buf),
+    );
+  }
+  const mesh = doc.createMesh('m').addPrimitive(prim);
+  const node = doc.createNode('n').setMesh(mesh);
+  const scene = doc.createScene().addChild(node);
+  doc.getRoot().setDefaultScene(scene);
+  if (opts.skinBones) {
+    const skin = doc.createSkin();
+    let parent = null;
+    for (let b = 0; b < opts.skinBones; b++) {
+      const j = doc.createNode(`bone${b}`).setTranslation(b === 0 ? [0, 0, 0] : [1, 0, 0]);
+      if (parent) parent.addChild(j);
+      else scene.addChild(j);
+      parent = j;
+      skin.addJoint(j);
+    }
+    const ibm = new Float32Array(opts.skinBones * 16);
+    for (let b = 0; b < opts.skinBones; b++)
+      ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -b, 0, 0, 1], b * 16);
+    skin.setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buf));
+    const joints = new Uint16Array(n * 16);
+    const weights = new Float32Array(n * 16);
+    for (let v = 0; v < n * 4; v++) {
+      joints[v * 4] = Math.floor(v / 4) % opts.skinBones;
+      weights[v * 4] = 1;
+    }
+    prim.setAttribute('JOINTS_0', doc.createAccessor().setType('VEC4').setArray(joints).setBuffer(buf));
+    prim.setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(weights).setBuffer(buf));
+    node.setSkin(skin);
+  }
+  if (opts.morph) {
+    const d = new Float32Array(n * 12);
+    d.set([0, 0, 0.25], 2 * 3); // only vertex 2 moves
+    prim.addTarget(
+      doc
+        .createPrimitiveTarget()
+        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buf)),
+    );
+    mesh.setExtras({ targetNames: ['Bulge'] });
+  }
+  return doc;
+}
+
+describe('export rules', () => {
+  it('morph targets become sparse Urho morphs (changed vertices only), mirrored, and re-import densely', async () => {
+    const { model } = exportUrhoModel(quads(3, { morph: true }));
+    const m = model!.morphs[0];
+    expect(m.name).toBe('Bulge');
+    expect(m.buffers[0].vertexCount).toBe(1);
+    expect([...m.buffers[0].indices]).toEqual([2]);
+    expect([...m.buffers[0].positions!]).toEqual([0, 0, -0.25]);
+    expect(model!.vertexBuffers[0].morphRangeStart).toBe(2);
+    expect(model!.vertexBuffers[0].morphRangeCount).toBe(1);
+    const out = await legacyFormat.export!(quads(3, { morph: true }), { name: 'q' });
+    const back = await legacyFormat.import(out.files, { main: 'q.mdl' });
+    const t = back.document.getRoot().listMeshes()[0].listPrimitives()[0].listTargets()[0];
+    const d = t.getAttribute('POSITION')!.getArray()!;
+    expect(d[2 * 3 + 2]).toBeCloseTo(0.25, 6);
+    expect([...d].filter((x) => x !== 0).length).toBe(1);
+  });
+
+  it('more than 64 bones: bone mappings per geometry, a geometry using more is split', async () => {
+    const out = exportUrhoModel(quads(100, { skinBones: 100 }));
+    const model = out.model!;
+    expect(model.bones.length).toBe(100);
+    expect(model.geometries.length).toBe(2);
+    for (const g of model.geometries) {
+      expect(g.boneMapping.length).toBeGreaterThan(0);
+      expect(g.boneMapping.length).toBeLessThanOrEqual(64);
+    }
+    expect(out.warnings.map((w) => w.code)).toContain('GEOMETRY_SPLIT');
+    // Re-import: every vertex is still bound to the bone of its quad (x position → bone index).
+    const files = (await legacyFormat.export!(quads(100, { skinBones: 100 }), { name: 'b' })).files;
+    const back = await legacyFormat.import(files, { main: 'b.mdl' });
+    let checked = 0;
+    for (const p of back.document.getRoot().listMeshes()[0].listPrimitives()) {
+      const pos = p.getAttribute('POSITION')!.getArray()!;
+      const j = p.getAttribute('JOINTS_0')!.getArray()!;
+      const idx = p.getIndices()!.getArray()!;
+      for (const v of idx) {
+        expect(j[v * 4]).toBe(Math.floor(pos[v * 3]));
+        checked++;
+      }
+    }
+    expect(checked).toBe(600);
+  });
+
+  it('more than 4 influences: keeps the 4 largest, renormalizes, warns', () => {
+    const doc = quads(1, { skinBones: 8 });
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    const buf = doc.getRoot().listBuffers()[0];
+    const j0 = new Uint16Array([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
+    const w0 = new Float32Array(16).fill(0.1);
+    const j1 = new Uint16Array([4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7]);
+    const w1 = new Float32Array([0.3, 0.2, 0, 0, 0.3, 0.2, 0, 0, 0.3, 0.2, 0, 0, 0.3, 0.2, 0, 0]);
+    prim.setAttribute('JOINTS_0', doc.createAccessor().setType('VEC4').setArray(j0).setBuffer(buf));
+    prim.setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(w0).setBuffer(buf));
+    prim.setAttribute('JOINTS_1', doc.createAccessor().setType('VEC4').setArray(j1).setBuffer(buf));
+    prim.setAttribute('WEIGHTS_1', doc.createAccessor().setType('VEC4').setArray(w1).setBuffer(buf));
+    const { model, warnings } = exportUrhoModel(doc);
+    expect(warnings.find((w) => w.code === 'WEIGHTS_TRUNCATED')?.count).toBe(4);
+    const vb = model!.vertexBuffers[0];
+    const we = vb.elements.find((e) => e.semantic === 6)!;
+    const f = new DataView(vb.data.buffer);
+    const w = [0, 1, 2, 3].map((c) => f.getFloat32(we.offset + c * 4, true));
+    expect(w.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+    expect(w[0]).toBeCloseTo(0.3 / 0.7, 6); // 0.3 + 0.2 + 0.1 + 0.1 kept, renormalized
+  });
+
+  it('index size by vertex count: 16-bit up to 65536 vertices, else 32-bit', () => {
+    expect(exportUrhoModel(quads(10)).model!.indexBuffers[0].indexSize).toBe(2);
+    expect(exportUrhoModel(quads(16385)).model!.indexBuffers[0].indexSize).toBe(4);
+  });
+
+  it('UMDL when the layout fits the legacy mask, UMD2 otherwise', () => {
+    expect(exportUrhoModel(quads(2, { uvSets: 2 })).model!.magic).toBe('UMDL');
+    const umd2 = exportUrhoModel(quads(2, { uvSets: 3 })).model!;
+    expect(umd2.magic).toBe('UMD2');
+    expect(umd2.vertexBuffers[0].elements.map((e) => e.index)).toEqual([0, 0, 1, 2]);
+  });
+
+  it('cameras, lights and textures are dropped with warnings', () => {
+    const doc = quads(1);
+    doc.createNode('cam').setCamera(doc.createCamera('c'));
+    const lights = doc.createExtension(KHRLightsPunctual);
+    doc.getRoot().listNodes()[0].setExtension('KHR_lights_punctual', lights.createLight('sun'));
+    doc.createTexture('t').setImage(new Uint8Array(8)).setMimeType('image/png');
+    const codes = exportUrhoModel(doc).warnings.map((w) => w.code);
+    expect(codes).toEqual(expect.arrayContaining(['CAMERA_DROPPED', 'LIGHT_DROPPED', 'TEXTURE_DROPPED']));
+  });
+
+  it('STEP and CUBICSPLINE channels are resampled to linear keys (InterpolationTest)', async () => {
+    const f = corpusFiles('gltf', ['.gltf']).find((x) => x.endsWith('InterpolationTest.gltf'))!;
+    const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
+    const { animations, warnings } = exportUrhoModel(doc, { fps: 30 });
+    expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
+    let checked = 0;
+    for (const anim of doc.getRoot().listAnimations()) {
+      const out = animations.find((a) => a.animation.name === anim.getName())!.animation;
+      for (const ch of anim.listChannels()) {
+        const s = readSampler(ch.getSampler()!, ch.getTargetPath() === 'rotation');
+        const track = out.tracks.find((t) => t.name === ch.getTargetNode()!.getName())!;
+        const v = [0, 0, 0, 0];
+        for (let k = 0; k < track.keyCount; k++) {
+          sampleAt(s, track.times[k], v);
+          // Keys are exact samples of the glTF curve (Urho space: z / rotation x,y mirrored).
+          if (ch.getTargetPath() === 'translation') {
+            expect(track.positions![k * 3 + 2]).toBeCloseTo(-v[2], 5);
+            expect(track.positions![k * 3]).toBeCloseTo(v[0], 5);
+          } else if (ch.getTargetPath() === 'scale') expect(track.scales![k * 3 + 1]).toBeCloseTo(v[1], 5);
+          checked++;
+        }
+        // Between keys (30 fps) a linear key stream stays within 0.02 of the curve for this asset.
+        for (let k = 0; k + 1 < track.keyCount && ch.getTargetPath() === 'translation'; k++) {
+          const t = (track.times[k] + track.times[k + 1]) / 2;
+          sampleAt(s, t, v);
+          const lin = (track.positions![k * 3] + track.positions![(k + 1) * 3]) / 2;
+          expect(Math.abs(lin - v[0])).toBeLessThan(0.02);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('LOD levels', () => {
+  it('Jack: LOD 0 is the visible mesh, levels 1..6 are kept in unused meshes and restored on export', async () => {
+    const f = corpusFiles('urho', ['.mdl']).find((x) => x.endsWith('/Jack.mdl'))!;
+    const orig = readMdl(readBytes(f));
+    const { document } = await legacyFormat.import(new Map([['Jack.mdl', readBytes(f)]]), {
+      main: 'Jack.mdl',
+    });
+    const meshes = document.getRoot().listMeshes();
+    expect(meshes.map((m) => m.getName())).toEqual([
+      'Jack',
+      'Jack_LOD1',
+      'Jack_LOD2',
+      'Jack_LOD3',
+      'Jack_LOD4',
+      'Jack_LOD5',
+      'Jack_LOD6',
+    ]);
+    const visible = document
+      .getRoot()
+      .listNodes()
+      .filter((n) => n.getMesh())
+      .map((n) => n.getMesh()!.getName());
+    expect(visible).toEqual(['Jack']);
+    expect(meshes[0].listPrimitives().map((p) => p.getIndices()!.getCount())).toEqual([14142, 8538]);
+    expect(meshes[1].listPrimitives().map((p) => (p.getExtras() as any).urho3d)).toEqual([
+      { geometry: 0, lod: 1 },
+      { geometry: 1, lod: 1 },
+    ]);
+    const { model } = exportUrhoModel(document);
+    expect(model!.geometries.map((g) => g.lods.map((l) => l.distance))).toEqual(
+      orig.geometries.map((g) => g.lods.map((l) => l.distance)),
+    );
+    expect(model!.geometries[1].lods[3].indexCount).toBe(1719);
+  });
+});
+
+describe('animation alone', () => {
+  it('a .ani given as main imports as one node per track plus the animation, and exports back', async () => {
+    const f = corpusFiles('urho', ['.ani']).find((x) => x.endsWith('/Ninja_Walk.ani'))!;
+    const bytes = readBytes(f);
+    const { document } = await legacyFormat.import(new Map([['Ninja_Walk.ani', bytes]]), {
+      main: 'Ninja_Walk.ani',
+    });
+    const ani = readAni(bytes);
+    expect(document.getRoot().listAnimations()[0].listChannels().length).toBeGreaterThan(ani.tracks.length);
+    const out = await legacyFormat.export!(document, { name: 'Ninja' });
+    const again = readAni(out.files.get('Ninja_Walk.ani')!);
+    expect(again.tracks.map((t) => t.name)).toEqual(ani.tracks.map((t) => t.name));
+    expect(again.length).toBe(ani.length);
+  });
+});
