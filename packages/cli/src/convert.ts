@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
+import { unpartition } from '@gltf-transform/functions';
 import {
   baseName,
   type DocumentStats,
@@ -16,7 +17,7 @@ import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
 import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
 import { type OptimizeOptions, optimizeTransform } from './optimize.js';
-import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
+import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
 
 /** Options of {@link convertFile}. */
 export interface ConvertOptions {
@@ -109,7 +110,7 @@ function containerModels(entries: FileSet, formats: readonly LegacyFormat[]): [s
   const out: [string, LegacyFormat][] = [];
   for (const [name, bytes] of entries) {
     const f = sniffFormat(bytes, name, formats);
-    if (typeof f === 'object' && !f.capabilities.container && name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) out.push([name, f]);
+    if (typeof f === 'object' && name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) out.push([name, f]);
   }
   return out;
 }
@@ -123,6 +124,8 @@ function folderOf(name: string): string {
 export async function writeGltf(doc: Document, target: string, binary: boolean, options: Pick<ConvertOptions, 'formats' | 'optimize'>, outputs: Map<string, Uint8Array>): Promise<void> {
   const io = await createCodecNodeIO(options.formats ?? FORMATS, { draco: !!options.optimize?.draco || doc.getRoot().listExtensionsUsed().some((e) => e.extensionName === 'KHR_draco_mesh_compression') });
   if (binary) {
+    // a GLB holds one buffer: merge those of a multi-buffer .gltf input
+    if (doc.getRoot().listBuffers().length > 1) await doc.transform(unpartition());
     outputs.set(target, await io.writeBinary(doc));
     return;
   }
@@ -184,6 +187,7 @@ export async function prepareConversion(input: string, options: ConvertOptions =
     record.format = typeof kind === 'string' ? kind : kind.id;
     const docs: Loaded[] = [];
     const transform = options.transform ?? optimizeTransform(options.optimize);
+    let entries: FileSet | undefined;
     const targetId = options.to?.toLowerCase();
 
     if (typeof kind === 'string') {
@@ -193,8 +197,7 @@ export async function prepareConversion(input: string, options: ConvertOptions =
       const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
       docs.push({ document, format: kind, base: outputBase(input) });
-    } else if (kind.capabilities.container && kind.unpack) {
-      const entries = kind.unpack(bytes, basename(input));
+    } else if ((entries = tryUnpack(kind, bytes, input))) {
       const models = containerModels(entries, formats);
       if (!models.length) warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
       for (const [name, f] of models) {

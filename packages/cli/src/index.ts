@@ -10,7 +10,7 @@ export { type ValidationSummary, validateFile, validateGltfBytes } from './valid
 export { type FormatInfo, LEGACY_IO_DEFAULTS, LegacyIO, type LegacyIOOptions, type LegacyReadResult, type LegacyWriteOptions } from './legacy-io.js';
 export { checkOptimize, hasOptimize, needsCompression, OPTIMIZE_DEFAULTS, OPTIMIZE_PRESET, type OptimizeOptions, optimizeSteps, optimizeTransform } from './optimize.js';
 export { createCodecNodeIO, loadDraco } from './gltf-io.js';
-export { mainFormatOf } from './registry.js';
+export { mainFormatOf, tryUnpack } from './registry.js';
 export { gatherFiles, type PreparedConversion, prepareConversion, writeGltf } from './convert.js';
 export { BATCH_DEFAULTS, type BatchOptions, defaultWorkerUrl, runBatch } from './batch.js';
 export { applyShard, type BatchItem, type ExpandedInputs, expandInputs, globBase, parseShard, type Shard, type SkippedFile } from './inputs.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import { documentStats, type InspectSection, type LegacyFormat, LegacyError, WarningCollector } from '@gltf-legacy/core';
-import { createNodeIO } from './gltf-io.js';
+import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
 import { FORMATS, sniffFormat } from './registry.js';
 import { formatBytes } from './table.js';
 
@@ -80,7 +80,7 @@ export async function inspectFile(path: string, formats: readonly LegacyFormat[]
   if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads`);
   const report: InspectReport = { file: path, format: typeof kind === 'string' ? kind : kind.id, bytes: bytes.length, sections: [] };
   if (typeof kind === 'string') {
-    const io = createNodeIO(formats);
+    const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
     const doc = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
     report.sections.push(...describeDocument(doc));
     return report;

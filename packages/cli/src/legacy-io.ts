@@ -5,7 +5,7 @@ import { type FileSet, type FormatCapabilities, type LegacyFormat, LegacyError, 
 import { gatherFiles, outputBase, writeGltf } from './convert.js';
 import { writeFilesAtomic } from './files.js';
 import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
-import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
+import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
 
 /** Options of {@link LegacyIO}. */
 export interface LegacyIOOptions {
@@ -100,7 +100,7 @@ export class LegacyIO {
       this.lastWarnings = [];
       return { document, format: kind, files: [basename(path)], warnings: [] };
     }
-    if (kind.capabilities.container && kind.unpack && !basename(path).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) {
+    if (tryUnpack(kind, bytes, path)) {
       throw new LegacyError('CONTAINER_INPUT', `${basename(path)} is a ${kind.label} container: use readContainer() to get one document per model inside`);
     }
     const files = await gatherFiles(path, kind, bytes, { companions: this.options.companions });
@@ -162,12 +162,12 @@ export class LegacyIO {
   async readContainer(path: string): Promise<Map<string, Document>> {
     const bytes = new Uint8Array(await readFile(path));
     const kind = sniffFormat(bytes, path, this.formats);
-    if (typeof kind !== 'object' || !kind.unpack) throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container format`);
-    const entries = kind.unpack(bytes, basename(path));
+    const entries = typeof kind === 'object' ? tryUnpack(kind, bytes, path) : undefined;
+    if (!entries) throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
     const out = new Map<string, Document>();
     for (const [name, data] of entries) {
       const f = sniffFormat(data, name, this.formats);
-      if (typeof f !== 'object' || f.capabilities.container || !name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) continue;
+      if (typeof f !== 'object' || !name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) continue;
       const folder = name.slice(0, Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
       const siblings = [...entries.keys()].filter((n) => n !== name && n.startsWith(folder) && !n.slice(folder.length).match(/[\\/]/)).map((n) => n.slice(folder.length));
       const set: FileSet = new Map([[name.slice(folder.length), data]]);

@@ -1,4 +1,4 @@
-import type { Document, Transform } from '@gltf-transform/core';
+import { type Document, Logger, type Transform } from '@gltf-transform/core';
 import { center, dedup, draco, meshopt, prune, quantize, resample, simplify, weld } from '@gltf-transform/functions';
 import { LegacyError } from '@gltf-legacy/core';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
@@ -88,6 +88,11 @@ export function optimizeTransform(options: OptimizeOptions | undefined): ((doc: 
   if (!options || !hasOptimize(options)) return undefined;
   checkOptimize(options);
   return async (doc) => {
+    // glTF-Transform logs each step at INFO on stdout; keep the CLI's output ours
+    doc.setLogger(new Logger(Logger.Verbosity.WARN));
+    // a new compression replaces the input's (decoded on read; re-encoding twice is lossy)
+    if (options.meshopt) doc.getRoot().listExtensionsUsed().find((e) => e.extensionName === 'KHR_draco_mesh_compression')?.dispose();
+    if (options.draco) doc.getRoot().listExtensionsUsed().find((e) => e.extensionName === 'EXT_meshopt_compression')?.dispose();
     await doc.transform(...(await optimizeSteps(options)));
   };
 }

@@ -1,5 +1,5 @@
-import type { LegacyFormat } from '@gltf-legacy/core';
-import { extName } from '@gltf-legacy/core';
+import type { FileSet, LegacyFormat } from '@gltf-legacy/core';
+import { baseName, extName } from '@gltf-legacy/core';
 // @ts-ignore: types come from the package's build, which may not exist yet
 import * as grimrock from '@gltf-legacy/grimrock';
 // @ts-ignore: types come from the package's build, which may not exist yet
@@ -82,6 +82,21 @@ export function formatForOutput(path: string, formats: readonly LegacyFormat[] =
 }
 
 /**
+ * The entries of a container file (`.pak`), or undefined when `bytes` is not one: the format must
+ * have `unpack`, the name must not be its main file, and unpacking must succeed (formats such as
+ * urho3d sniff models, animations and packages alike).
+ */
+export function tryUnpack(format: LegacyFormat, bytes: Uint8Array, name: string): FileSet | undefined {
+  if (!format.capabilities.container || !format.unpack) return undefined;
+  if (baseName(name).toLowerCase().endsWith(format.mainExtension.toLowerCase())) return undefined;
+  try {
+    return format.unpack(bytes, baseName(name));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * True when a file found while walking a folder is something to convert on its own: glTF, a
  * format's main file (sniffed by bytes and named with its main extension), or a container.
  * Companions (animations, `_a.3d`, `.uc`, …) are not: they are picked up by their main file.
@@ -89,8 +104,7 @@ export function formatForOutput(path: string, formats: readonly LegacyFormat[] =
 export function mainFormatOf(bytes: Uint8Array, name: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | GltfKind | undefined {
   const kind = sniffFormat(bytes, name, formats);
   if (!kind || typeof kind === 'string') return kind;
-  const lower = name.toLowerCase();
-  if (lower.endsWith(kind.mainExtension.toLowerCase())) return kind;
-  if (kind.capabilities.container && kind.unpack && kind.extensions.includes(extName(name))) return kind;
+  if (baseName(name).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) return kind;
+  if (tryUnpack(kind, bytes, name)) return kind;
   return undefined;
 }
