@@ -282,13 +282,30 @@ export function exportTso(
   return { files, warnings: warnings.list() };
 }
 
-interface Vertex {
-  bone: number;
+/** Every exported vertex, struct-of-arrays (glTF space, already in bone space). */
+interface Verts {
+  count: number;
+  bone: Int32Array;
   p: Float64Array;
   n: Float64Array;
-  uv: [number, number];
-  blend?: { bone: number; weight: number; p: Float64Array; n: Float64Array };
+  uv: Float32Array;
+  /** Bone of the blend vertex, -1 when the vertex has a single influence. */
+  blendBone: Int32Array;
+  blendWeight: Uint32Array;
+  bp: Float64Array;
+  bn: Float64Array;
 }
+
+const KEPT = new Set([
+  'POSITION',
+  'NORMAL',
+  'TEXCOORD_0',
+  'JOINTS_0',
+  'WEIGHTS_0',
+  'JOINTS_1',
+  'WEIGHTS_1',
+  '_TSO_NORMAL',
+]);
 
 function exportMesh(
   prims: { node: Node; mesh: Mesh; prim: Primitive }[],
@@ -298,43 +315,50 @@ function exportMesh(
   o: typeof TSO_EXPORT_DEFAULTS,
   warnings: WarningCollector,
 ): TsoMesh {
-  const verts: Vertex[] = [];
-  const tris: number[] = [];
-  let quantized = 0;
-  let rawNormals: Float32Array | undefined;
+  // Pass 1: which primitives, how many vertices and triangles.
+  const parts: { node: Node; prim: Primitive; tri: Uint32Array; count: number }[] = [];
+  let total = 0;
+  let triTotal = 0;
   for (const { node, prim } of prims) {
     const tri = triangles(prim, warnings);
     const posAcc = prim.getAttribute('POSITION');
     if (!tri || !posAcc) continue;
     for (const sem of prim.listSemantics()) {
-      if (
-        ![
-          'POSITION',
-          'NORMAL',
-          'TEXCOORD_0',
-          'JOINTS_0',
-          'WEIGHTS_0',
-          'JOINTS_1',
-          'WEIGHTS_1',
-          '_TSO_NORMAL',
-        ].includes(sem)
-      ) {
+      if (!KEPT.has(sem))
         warnings.warn(
           'ATTRIBUTE_DROPPED',
           `TSO meshes hold positions, normals and one UV set; ${sem} dropped`,
         );
-      }
     }
     if (prim.listTargets().length)
       warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
-    const P = accessorFloats(posAcc);
-    const count = posAcc.getCount();
-    const N = prim.getAttribute('NORMAL')
-      ? accessorFloats(prim.getAttribute('NORMAL')!)
-      : faceNormals(P, tri, count);
-    const UV = prim.getAttribute('TEXCOORD_0')
-      ? accessorFloats(prim.getAttribute('TEXCOORD_0')!)
-      : new Float32Array(count * 2);
+    parts.push({ node, prim, tri, count: posAcc.getCount() });
+    total += posAcc.getCount();
+    triTotal += tri.length;
+  }
+  const vs: Verts = {
+    count: total,
+    bone: new Int32Array(total),
+    p: new Float64Array(total * 3),
+    n: new Float64Array(total * 3),
+    uv: new Float32Array(total * 2),
+    blendBone: new Int32Array(total).fill(-1),
+    blendWeight: new Uint32Array(total),
+    bp: new Float64Array(total * 3),
+    bn: new Float64Array(total * 3),
+  };
+  const tris = new Uint32Array(triTotal);
+  let quantized = 0;
+  let rawNormals: Float32Array | undefined;
+  let base = 0;
+  let triAt = 0;
+  // Pass 2: move every vertex into the space of its strongest joint (and the second one).
+  for (const { node, prim, tri, count } of parts) {
+    const P = accessorFloats(prim.getAttribute('POSITION')!);
+    const nAcc = prim.getAttribute('NORMAL');
+    const N = nAcc ? accessorFloats(nAcc) : faceNormals(P, tri, count);
+    const uvAcc = prim.getAttribute('TEXCOORD_0');
+    if (uvAcc) vs.uv.set(accessorFloats(uvAcc).subarray(0, count * 2), base * 2);
     if (prims.length === 1 && prim.getAttribute('_TSO_NORMAL'))
       rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
     // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
@@ -362,37 +386,31 @@ function exportMesh(
       jointBones = [b];
       jointMats = [mul(boneInv[b], nodeWorld(node))];
     }
-    const base = verts.length;
+    const ident = jointMats.map((m) => isIdentity(m));
+    const I = mat();
     for (let v = 0; v < count; v++) {
+      const at = base + v;
       const j0 = inf ? inf.joints[v * 2] : 0;
-      const m = jointMats[j0] ?? mat();
-      const vert: Vertex = {
-        bone: jointBones[j0] ?? 0,
-        p: new Float64Array(3),
-        n: new Float64Array(3),
-        uv: [UV[v * 2], UV[v * 2 + 1]],
-      };
-      movePoint(m, P, v * 3, vert.p);
-      dirInto(m, N, v * 3, vert.n, o.normalScale);
+      const m = jointMats[j0] ?? I;
+      vs.bone[at] = jointBones[j0] ?? 0;
+      movePoint(m, ident[j0] ?? true, P, v * 3, vs.p, at * 3);
+      dirInto(m, ident[j0] ?? true, N, v * 3, vs.n, at * 3, o.normalScale);
       if (inf && inf.weights[v * 2 + 1] > 0) {
         const j1 = inf.joints[v * 2 + 1];
         const w = inf.weights[v * 2 + 1];
         const q = encodeQ15(w, 0, 0x8000);
         if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
-        const m1 = jointMats[j1] ?? mat();
-        const blend = {
-          bone: jointBones[j1] ?? 0,
-          weight: q,
-          p: new Float64Array(3),
-          n: new Float64Array(3),
-        };
-        movePoint(m1, P, v * 3, blend.p);
-        dirInto(m1, N, v * 3, blend.n, o.normalScale);
-        if (q > 0) vert.blend = blend;
+        if (q > 0) {
+          const m1 = jointMats[j1] ?? I;
+          vs.blendBone[at] = jointBones[j1] ?? 0;
+          vs.blendWeight[at] = q;
+          movePoint(m1, ident[j1] ?? true, P, v * 3, vs.bp, at * 3);
+          dirInto(m1, ident[j1] ?? true, N, v * 3, vs.bn, at * 3, o.normalScale);
+        }
       }
-      verts.push(vert);
     }
-    for (let i = 0; i < tri.length; i++) tris.push(tri[i] + base);
+    for (let i = 0; i < tri.length; i++) tris[triAt++] = tri[i] + base;
+    base += count;
   }
   warnings.warn(
     'VALUE_QUANTIZED',
@@ -401,34 +419,62 @@ function exportMesh(
   );
 
   const extras = prims.length === 1 ? (prims[0].mesh.getExtras()?.tso as MeshExtras | undefined) : undefined;
-  const fromExtras = extras && restoreFromExtras(extras, verts, bones, rawNormals);
+  const fromExtras = extras && restoreFromExtras(extras, vs, bones, rawNormals);
   if (extras && !fromExtras)
     warnings.warn(
       'EXTRAS_STALE',
       'extras.tso of the mesh no longer match its vertices; wrote the mesh from the glTF data',
     );
   if (fromExtras) {
-    fromExtras.indices = Uint32Array.from(tris);
+    fromExtras.indices = tris;
     flip(fromExtras);
     return fromExtras;
   }
-  return assemble(verts, tris, bones);
+  return assemble(vs, tris, bones);
 }
 
 /** Point through `m`; an identity matrix copies exactly (keeps −0, which arithmetic would not). */
-function movePoint(m: Float64Array, P: ArrayLike<number>, at: number, out: Float64Array): void {
-  if (isIdentity(m)) for (let c = 0; c < 3; c++) out[c] = P[at + c];
-  else transformPoint(m, P, at, out, 0);
+function movePoint(
+  m: Float64Array,
+  identity: boolean,
+  P: ArrayLike<number>,
+  at: number,
+  out: Float64Array,
+  oat: number,
+): void {
+  if (identity) {
+    out[oat] = P[at];
+    out[oat + 1] = P[at + 1];
+    out[oat + 2] = P[at + 2];
+  } else transformPoint(m, P, at, out, oat);
 }
 
-function dirInto(m: Float64Array, N: ArrayLike<number>, at: number, out: Float64Array, scale: number): void {
-  if (isIdentity(m) && scale === 1) {
-    for (let c = 0; c < 3; c++) out[c] = N[at + c];
+function dirInto(
+  m: Float64Array,
+  identity: boolean,
+  N: ArrayLike<number>,
+  at: number,
+  out: Float64Array,
+  oat: number,
+  scale: number,
+): void {
+  if (identity && scale === 1) {
+    out[oat] = N[at];
+    out[oat + 1] = N[at + 1];
+    out[oat + 2] = N[at + 2];
     return;
   }
-  transformDir(m, N, at, out, 0);
-  const len = Math.hypot(out[0], out[1], out[2]);
-  if (len > 0) for (let c = 0; c < 3; c++) out[c] = (out[c] / len) * scale;
+  transformDir(m, N, at, out, oat);
+  const x = out[oat];
+  const y = out[oat + 1];
+  const z = out[oat + 2];
+  const len = Math.sqrt(x * x + y * y + z * z);
+  if (len > 0) {
+    const k = scale / len;
+    out[oat] = x * k;
+    out[oat + 1] = y * k;
+    out[oat + 2] = z * k;
+  }
 }
 
 function faceNormals(P: Float32Array, tri: Uint32Array, count: number): Float32Array {
@@ -467,12 +513,18 @@ function flip(mesh: TsoMesh): void {
 /** Rebuilds the mesh exactly from extras.tso when they still describe these vertices. */
 function restoreFromExtras(
   x: MeshExtras,
-  verts: Vertex[],
+  vs: Verts,
   bones: BoneInfo[],
   rawNormals?: Float32Array,
 ): TsoMesh | null {
   if (!x || !Array.isArray(x.boneNames) || !Array.isArray(x.bindings) || !x.blend) return null;
-  const n = verts.length;
+  if (
+    !Array.isArray(x.blend.data) ||
+    !Array.isArray(x.blend.vertices) ||
+    !Array.isArray(x.blend.realPositions)
+  )
+    return null;
+  const n = vs.count;
   const bindings: TsoBinding[] = x.bindings.map((b) => ({
     boneIndex: b[0],
     firstRealVertex: b[1],
@@ -480,18 +532,18 @@ function restoreFromExtras(
     firstBlendVertex: b[3],
     blendVertexCount: b[4],
   }));
-  const blendData = Uint32Array.from(x.blend.data ?? []);
+  const blendData = Uint32Array.from(x.blend.data);
   const blendCount = blendData.length / 2;
   if (x.blend.vertices.length !== blendCount * 6 || x.blend.realPositions.length !== blendCount * 3)
     return null;
   // Every real vertex's bone must still be the bone its binding names.
-  const names = x.boneNames.map((s) => s.toLowerCase());
+  const names = x.boneNames.map((s) => String(s).toLowerCase());
   let covered = 0;
   for (const b of bindings) {
     const name = names[b.boneIndex];
     if (name === undefined || b.firstRealVertex + b.realVertexCount > n) return null;
     for (let k = 0; k < b.realVertexCount; k++) {
-      if (bones[verts[b.firstRealVertex + k].bone]?.name.toLowerCase() !== name) return null;
+      if (bones[vs.bone[b.firstRealVertex + k]]?.name.toLowerCase() !== name) return null;
     }
     covered += b.realVertexCount;
   }
@@ -499,102 +551,108 @@ function restoreFromExtras(
   for (let j = 0; j < blendCount; j++) if (blendData[j * 2 + 1] >= n) return null;
   if (rawNormals && rawNormals.length !== n * 3) rawNormals = undefined;
 
-  const uvs = new Float32Array(n * 2);
   const real = new Float32Array(n * 6);
   for (let v = 0; v < n; v++) {
-    const vt = verts[v];
-    uvs[v * 2] = vt.uv[0];
-    uvs[v * 2 + 1] = vt.uv[1];
-    real.set(vt.p, v * 6);
+    real[v * 6] = vs.p[v * 3];
+    real[v * 6 + 1] = vs.p[v * 3 + 1];
+    real[v * 6 + 2] = vs.p[v * 3 + 2];
     if (rawNormals) {
       // Raw normals are in TSO axes; pre-mirror so the final flip restores them.
       real[v * 6 + 3] = -rawNormals[v * 3];
       real[v * 6 + 4] = rawNormals[v * 3 + 1];
       real[v * 6 + 5] = rawNormals[v * 3 + 2];
-    } else real.set(vt.n, v * 6 + 3);
+    } else {
+      real[v * 6 + 3] = vs.n[v * 3];
+      real[v * 6 + 4] = vs.n[v * 3 + 1];
+      real[v * 6 + 5] = vs.n[v * 3 + 2];
+    }
   }
   const blendVertices = bitsToFloats(x.blend.vertices);
   const realPositions = bitsToFloats(x.blend.realPositions);
   for (let j = 0; j < blendCount; j++) {
     const t = blendData[j * 2 + 1];
-    for (let c = 0; c < 3; c++) real[t * 6 + c] = realPositions[j * 3 + c];
-    real[t * 6] = -real[t * 6];
-  }
-  // Blend vertices are stored raw: pre-mirror them too.
-  for (let j = 0; j < blendCount; j++) {
+    real[t * 6] = -realPositions[j * 3];
+    real[t * 6 + 1] = realPositions[j * 3 + 1];
+    real[t * 6 + 2] = realPositions[j * 3 + 2];
+    // Blend vertices are stored raw: pre-mirror them too.
     blendVertices[j * 6] = -blendVertices[j * 6];
     blendVertices[j * 6 + 3] = -blendVertices[j * 6 + 3];
   }
   return {
-    version: x.version ?? 2,
-    boneNames: [...x.boneNames],
+    version: num(x.version, 2),
+    boneNames: x.boneNames.map(String),
     indices: new Uint32Array(0),
     bindings,
-    uvs,
+    uvs: vs.uv.slice(),
     blendData,
-    vertexCount2: x.vertexCount2 ?? n,
+    vertexCount2: num(x.vertexCount2, n),
     realVertices: real,
     blendVertices,
-    trailing: Uint8Array.from(x.trailing ?? []),
+    trailing: Uint8Array.from(Array.isArray(x.trailing) ? x.trailing : []),
   };
 }
 
 /** Groups vertices by bone into bindings (FreeSO's layout) and writes blend records. */
-function assemble(verts: Vertex[], tris: number[], bones: BoneInfo[]): TsoMesh {
-  const usedBones = new Set<number>();
-  for (const v of verts) {
-    usedBones.add(v.bone);
-    if (v.blend) usedBones.add(v.blend.bone);
+function assemble(vs: Verts, tris: Uint32Array, bones: BoneInfo[]): TsoMesh {
+  const n = vs.count;
+  const used = new Uint8Array(bones.length);
+  for (let v = 0; v < n; v++) {
+    used[vs.bone[v]] = 1;
+    if (vs.blendBone[v] >= 0) used[vs.blendBone[v]] = 1;
   }
-  const boneList = [...usedBones].sort((a, b) => a - b);
-  const meshIndex = new Map(boneList.map((b, i) => [b, i]));
-  const byBone: number[][] = boneList.map(() => []);
-  const blendByBone: number[][] = boneList.map(() => []);
-  verts.forEach((v, i) => {
-    byBone[meshIndex.get(v.bone)!].push(i);
-    if (v.blend) blendByBone[meshIndex.get(v.blend.bone)!].push(i);
-  });
-  const n = verts.length;
+  const boneList: number[] = [];
+  const meshIndex = new Int32Array(bones.length).fill(-1);
+  for (let b = 0; b < bones.length; b++) if (used[b]) meshIndex[b] = boneList.push(b) - 1;
+  // Counting sort of real vertices and blend vertices by mesh bone (stable).
+  const k = boneList.length;
+  const realStart = new Uint32Array(k + 1);
+  const blendStart = new Uint32Array(k + 1);
+  for (let v = 0; v < n; v++) {
+    realStart[meshIndex[vs.bone[v]] + 1]++;
+    if (vs.blendBone[v] >= 0) blendStart[meshIndex[vs.blendBone[v]] + 1]++;
+  }
+  for (let i = 0; i < k; i++) {
+    realStart[i + 1] += realStart[i];
+    blendStart[i + 1] += blendStart[i];
+  }
+  const blendTotal = blendStart[k];
   const remap = new Uint32Array(n);
   const uvs = new Float32Array(n * 2);
   const real = new Float32Array(n * 6);
-  const blendTotal = blendByBone.reduce((s, l) => s + l.length, 0);
   const blendData = new Uint32Array(blendTotal * 2);
   const blendVertices = new Float32Array(blendTotal * 6);
-  const bindings: TsoBinding[] = [];
-  let at = 0;
-  let blendAt = 0;
-  for (let k = 0; k < boneList.length; k++) {
-    const first = at;
-    for (const i of byBone[k]) {
-      remap[i] = at;
-      const v = verts[i];
-      uvs[at * 2] = v.uv[0];
-      uvs[at * 2 + 1] = v.uv[1];
-      real.set(v.p, at * 6);
-      real.set(v.n, at * 6 + 3);
-      at++;
+  const realAt = realStart.slice(0, k);
+  for (let v = 0; v < n; v++) {
+    const at = realAt[meshIndex[vs.bone[v]]]++;
+    remap[v] = at;
+    uvs[at * 2] = vs.uv[v * 2];
+    uvs[at * 2 + 1] = vs.uv[v * 2 + 1];
+    for (let c = 0; c < 3; c++) {
+      real[at * 6 + c] = vs.p[v * 3 + c];
+      real[at * 6 + 3 + c] = vs.n[v * 3 + c];
     }
-    bindings.push({
-      boneIndex: k,
-      firstRealVertex: first,
-      realVertexCount: at - first,
-      firstBlendVertex: 0xffffffff,
-      blendVertexCount: 0,
-    });
   }
-  for (let k = 0; k < boneList.length; k++) {
-    if (!blendByBone[k].length) continue;
-    bindings[k].firstBlendVertex = blendAt;
-    bindings[k].blendVertexCount = blendByBone[k].length;
-    for (const i of blendByBone[k]) {
-      const b = verts[i].blend!;
-      blendData[blendAt * 2] = b.weight;
-      blendData[blendAt * 2 + 1] = remap[i];
-      blendVertices.set(b.p, blendAt * 6);
-      blendVertices.set(b.n, blendAt * 6 + 3);
-      blendAt++;
+  const blendAt = blendStart.slice(0, k);
+  for (let v = 0; v < n; v++) {
+    if (vs.blendBone[v] < 0) continue;
+    const j = blendAt[meshIndex[vs.blendBone[v]]]++;
+    blendData[j * 2] = vs.blendWeight[v];
+    blendData[j * 2 + 1] = remap[v];
+    for (let c = 0; c < 3; c++) {
+      blendVertices[j * 6 + c] = vs.bp[v * 3 + c];
+      blendVertices[j * 6 + 3 + c] = vs.bn[v * 3 + c];
     }
+  }
+  const bindings: TsoBinding[] = [];
+  for (let i = 0; i < k; i++) {
+    const blends = blendStart[i + 1] - blendStart[i];
+    bindings.push({
+      boneIndex: i,
+      firstRealVertex: realStart[i],
+      realVertexCount: realStart[i + 1] - realStart[i],
+      firstBlendVertex: blends ? blendStart[i] : 0xffffffff,
+      blendVertexCount: blends,
+    });
   }
   const indices = new Uint32Array(tris.length);
   for (let i = 0; i < tris.length; i++) indices[i] = remap[tris[i]];

@@ -291,32 +291,48 @@ function buildMesh(
   const src = new Float64Array(6);
   const position = new Float32Array(n * 3);
   const normal = new Float32Array(n * 3);
-  const tmp = new Float64Array(3);
   let nonUnit = false;
+  const I = mat();
+  const boneIdentity = worlds.map((m) => isIdentity(m));
   for (let v = 0; v < n; v++) {
-    for (let c = 0; c < 6; c++) src[c] = raw[v * 6 + c];
-    src[0] = -src[0];
-    src[3] = -src[3];
-    const w = vBone[v] >= 0 ? worlds[vBone[v]] : mat();
+    const x = -raw[v * 6];
+    const y = raw[v * 6 + 1];
+    const z = raw[v * 6 + 2];
+    const nx = -raw[v * 6 + 3];
+    const ny = raw[v * 6 + 4];
+    const nz = raw[v * 6 + 5];
+    const m = vBone[v] >= 0 ? worlds[vBone[v]] : I;
     // An identity bone copies exactly (arithmetic would turn −0 into +0).
-    const identity = isIdentity(w);
-    if (identity) for (let c = 0; c < 3; c++) position[v * 3 + c] = src[c];
-    else transformPoint(w, src, 0, position, v * 3);
-    if (identity) for (let c = 0; c < 3; c++) tmp[c] = src[3 + c];
-    else transformDir(w, src, 3, tmp, 0);
-    const len = Math.hypot(tmp[0], tmp[1], tmp[2]);
+    const identity = vBone[v] >= 0 ? boneIdentity[vBone[v]] : true;
+    let dx = nx;
+    let dy = ny;
+    let dz = nz;
+    if (identity) {
+      position[v * 3] = x;
+      position[v * 3 + 1] = y;
+      position[v * 3 + 2] = z;
+    } else {
+      position[v * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
+      position[v * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+      position[v * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+      dx = m[0] * nx + m[4] * ny + m[8] * nz;
+      dy = m[1] * nx + m[5] * ny + m[9] * nz;
+      dz = m[2] * nx + m[6] * ny + m[10] * nz;
+    }
+    const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (len > 0) {
-      normal[v * 3] = tmp[0] / len;
-      normal[v * 3 + 1] = tmp[1] / len;
-      normal[v * 3 + 2] = tmp[2] / len;
+      normal[v * 3] = dx / len;
+      normal[v * 3 + 1] = dy / len;
+      normal[v * 3 + 2] = dz / len;
     } else normal[v * 3 + 1] = 1;
     // Keep raw normals when the glTF normal would not give the same bits back (FreeSO writes
     // normals of length 3; bones with a skeleton rotate them).
     if (
-      !identity ||
-      !Object.is(-normal[v * 3], raw[v * 6 + 3]) ||
-      !Object.is(normal[v * 3 + 1], raw[v * 6 + 4]) ||
-      !Object.is(normal[v * 3 + 2], raw[v * 6 + 5])
+      !nonUnit &&
+      (!identity ||
+        !Object.is(-normal[v * 3], raw[v * 6 + 3]) ||
+        !Object.is(normal[v * 3 + 1], raw[v * 6 + 4]) ||
+        !Object.is(normal[v * 3 + 2], raw[v * 6 + 5]))
     ) {
       nonUnit = true;
     }

@@ -88,11 +88,16 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       );
     }
   }
-  let chosen = options.skeleton ? skels[0] : chooseSkeleton(skels, mesh, warnings);
+  let chosen: { name: string; skel: TsoSkeleton } | undefined = options.skeleton
+    ? skels[0]
+    : chooseSkeleton(skels, mesh, warnings);
   if (chosen && mesh?.boneNames.length) {
     const names = new Set(chosen.skel.bones.map((b) => b.name.toLowerCase()));
     if (!mesh.boneNames.some((n) => names.has(n.toLowerCase()))) {
-      warnings.warn('SKELETON_MISMATCH', `skeleton "${chosen.name}" has none of the mesh's bones (${mesh.boneNames.join(', ')}); ignored`);
+      warnings.warn(
+        'SKELETON_MISMATCH',
+        `skeleton "${chosen.name}" has none of the mesh's bones (${mesh.boneNames.join(', ')}); ignored`,
+      );
       chosen = undefined;
     }
   }

@@ -34,7 +34,8 @@ describe('test-assets/tso', () => {
       const bytes = readFileSync(join(DIR, main));
       expect(legacyFormat.sniff(bytes, main)).toBe(true);
       const set = new Map([[main, new Uint8Array(bytes)]]);
-      for (const c of legacyFormat.companions!(main, names)) if (!main.endsWith('.anim')) set.set(c, new Uint8Array(readFileSync(join(DIR, c))));
+      for (const c of legacyFormat.companions!(main, names))
+        if (!main.endsWith('.anim')) set.set(c, new Uint8Array(readFileSync(join(DIR, c))));
       const { document } = await legacyFormat.import(set, { main });
       const report = await validateGlb(await new NodeIO().writeBinary(document));
       expect(report.issues.numErrors, `${main}: ${validatorErrors(report)}`).toBe(0);

@@ -195,12 +195,36 @@ export function syntheticAdultSkeleton(): TsoSkeleton {
 export function handCube(): TsoMesh {
   const faces: [number[], number[], number[]][] = [
     // normal, u axis, v axis
-    [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-    [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-    [[0, 1, 0], [0, 0, 1], [1, 0, 0]],
-    [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-    [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-    [[0, 0, -1], [0, 1, 0], [1, 0, 0]],
+    [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    [
+      [-1, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ],
+    [
+      [0, 1, 0],
+      [0, 0, 1],
+      [1, 0, 0],
+    ],
+    [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0, 0, -1],
+      [0, 1, 0],
+      [1, 0, 0],
+    ],
   ];
   const verts: number[] = [];
   const uvs: number[] = [];
@@ -223,7 +247,15 @@ export function handCube(): TsoMesh {
     version: 2,
     boneNames: ['R_HAND'],
     indices: Uint32Array.from(idx),
-    bindings: [{ boneIndex: 0, firstRealVertex: 0, realVertexCount: 24, firstBlendVertex: 0xffffffff, blendVertexCount: 0 }],
+    bindings: [
+      {
+        boneIndex: 0,
+        firstRealVertex: 0,
+        realVertexCount: 24,
+        firstBlendVertex: 0xffffffff,
+        blendVertexCount: 0,
+      },
+    ],
     uvs: Float32Array.from(uvs),
     blendData: new Uint32Array(0),
     vertexCount2: 24,
