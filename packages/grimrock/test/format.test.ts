@@ -164,14 +164,16 @@ describe('Mat4x3 and axes', () => {
 });
 
 describe('export options', () => {
+  let cached: ReturnType<typeof importGrimrock>['document'] | undefined;
+  // Export does not modify the document: one import serves every test here.
   const warrior = () =>
-    importGrimrock(
+    (cached ??= importGrimrock(
       new Map([
         ['skeleton_warrior_axe.model', bytesOf('skeleton_warrior_axe.model')],
         ['skeleton_warrior_axe_walk.animation', bytesOf('skeleton_warrior_axe_walk.animation')],
       ]),
       { main: 'skeleton_warrior_axe.model' },
-    ).document;
+    ).document);
 
   it('names files after options.name and writes Grimrock 2 animations with variant log2', () => {
     const { files, warnings } = exportGrimrock(warrior(), { name: 'hero', variant: 'log2' });
