@@ -123,6 +123,10 @@ export class LegacyIO {
     if (!main) {
       for (const [name, bytes] of files) {
         const k = sniffFormat(bytes, name, this.formats);
+        if (typeof k === 'string' && !format) {
+          main = name;
+          break;
+        }
         if (typeof k === 'object' && (!format || k === format) && name.toLowerCase().endsWith(k.mainExtension.toLowerCase())) {
           main = name;
           format = k;
