@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { LegacyError } from '@gltf-legacy/core';
+import type { Browser } from 'playwright-core';
+
+/** Where Chromium is looked for: `GLTF_LEGACY_CHROMIUM`, then Debian's and other usual paths. */
+export const CHROMIUM_PATHS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+
+/** Flags for headless Chromium on a machine with a closed network and no GPU. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** The Chromium executable to use, or undefined. */
+export function findChromium(explicit?: string): string | undefined {
+  const candidates = [explicit, process.env.GLTF_LEGACY_CHROMIUM, ...CHROMIUM_PATHS].filter(
+    (p): p is string => !!p,
+  );
+  return candidates.find((p) => existsSync(p));
+}
+
+/** The message shown when Chromium is missing. */
+export const CHROMIUM_MISSING_MESSAGE =
+  'headless Chromium is needed to render thumbnails but was not found (looked at $GLTF_LEGACY_CHROMIUM and /usr/bin/chromium). ' +
+  'Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu), or set GLTF_LEGACY_CHROMIUM=/path/to/chrome. ' +
+  '(`npx playwright install` is not needed.)';
+
+/** Launches headless Chromium with playwright-core; LegacyError CHROMIUM_MISSING when there is none. */
+export async function launchChromium(executablePath?: string): Promise<Browser> {
+  const exe = findChromium(executablePath);
+  if (!exe) throw new LegacyError('CHROMIUM_MISSING', CHROMIUM_MISSING_MESSAGE);
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
+}
