@@ -5,7 +5,7 @@ import { Document, type Material, type Node } from '@gltf-transform/core';
 import { KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
-import { anivPositions, type UnrealAniv } from './aniv.js';
+import { anivFrame, anivPositions, type UnrealAniv } from './aniv.js';
 import { isWeaponType, PolyStyle, PolyTypeFlag, type UnrealData } from './data.js';
 import { placementTRS, placeUnreal, weaponFrame, type Placement } from './transform.js';
 import type { UcMesh, UcSequence } from './uc.js';
@@ -121,7 +121,8 @@ export function importUnreal(
   }
   const meshName = uc?.name ?? files.name;
   const frameCount = opts.frames === 'first' ? 1 : aniv.frameCount;
-  const all = anivPositions(aniv); // raw integers, Unreal axes
+  // Raw integers, Unreal axes (frame 0 only for a static import).
+  const all = opts.frames === 'first' ? anivFrame(aniv, 0) : anivPositions(aniv);
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene(meshName);
