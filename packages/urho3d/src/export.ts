@@ -407,7 +407,7 @@ export function exportUrhoModel(
     // Morph targets.
     const targets: VPrim['targets'] = [];
     prim.listTargets().forEach((t, ti) => {
-      const key = targetNames[ti] ?? `${meshName}_${ti}`;
+      const key = t.getName() || targetNames[ti] || `${meshName}_${ti}`;
       if (!targetKeys.includes(key)) targetKeys.push(key);
       const conv = (sem: string): Float32Array | undefined => {
         const acc = t.getAttribute(sem);
@@ -774,7 +774,7 @@ export function exportUrhoModel(
       const t = group[0].targets.find((x) => x.key === key);
       if (!t || (!t.pos && !t.nrm && !t.tan)) return;
       const n = group[0].vertexCount;
-      const hb = hm?.buffers.find((b) => b.vertexBuffer === v);
+      const hb = hm?.name === key ? hm.buffers.find((b) => b.vertexBuffer === v) : undefined;
       const mask = hb ? hb.elementMask : (t.pos ? 1 : 0) | (t.nrm ? 2 : 0) | (t.tan ? 0x80 : 0);
       const list: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -791,6 +791,7 @@ export function exportUrhoModel(
         }
         return out;
       };
+      if (!list.length && !hb) return;
       morph.buffers.push({
         vertexBuffer: v,
         elementMask: mask,

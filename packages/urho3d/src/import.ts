@@ -369,8 +369,8 @@ function importModel(
         anyJoints = true;
       }
       if (l === 0) {
-        for (const targets of morphTargets) {
-          const t = doc.createPrimitiveTarget();
+        for (const [mi, targets] of morphTargets.entries()) {
+          const t = doc.createPrimitiveTarget(model.morphs[mi].name);
           for (const [attr, acc] of targets[lod.vertexBuffer]) t.setAttribute(attr, acc);
           prim.addTarget(t);
         }
