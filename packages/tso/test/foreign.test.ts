@@ -124,3 +124,107 @@ describe('export of foreign glTF', () => {
     }
   });
 });
+
+describe('export of foreign glTF keeps the rest shape', () => {
+  /** World-space rest positions of every triangle primitive (linear blend skinning at rest). */
+  async function restPositions(doc: Document): Promise<Float64Array[]> {
+    const { mat4 } = await import('gl-matrix');
+    const axes: number[][] = [[], [], []];
+    for (const node of doc.getRoot().listNodes()) {
+      for (const prim of node.getMesh()?.listPrimitives() ?? []) {
+        if (prim.getMode() < 4) continue;
+        const P = prim.getAttribute('POSITION')!.getArray()!;
+        const skin = node.getSkin();
+        const J = prim.getAttribute('JOINTS_0')?.getArray();
+        const W = prim.getAttribute('WEIGHTS_0')?.getArray();
+        const mats = skin
+          ? skin.listJoints().map((j, k) =>
+              mat4.multiply(
+                mat4.create(),
+                j.getWorldMatrix(),
+                skin
+                  .getInverseBindMatrices()!
+                  .getArray()!
+                  .slice(k * 16, k * 16 + 16) as any,
+              ),
+            )
+          : [node.getWorldMatrix()];
+        for (let v = 0; v < P.length / 3; v++) {
+          const out = [0, 0, 0];
+          const infl = skin && J && W ? [0, 1, 2, 3].map((s) => [J[v * 4 + s], W[v * 4 + s]]) : [[0, 1]];
+          const sum = infl.reduce((s, [, w]) => s + w, 0);
+          for (const [j, w] of infl) {
+            if (!w) continue;
+            const m = mats[j];
+            for (let c = 0; c < 3; c++)
+              out[c] +=
+                (w / sum) * (m[c] * P[v * 3] + m[4 + c] * P[v * 3 + 1] + m[8 + c] * P[v * 3 + 2] + m[12 + c]);
+          }
+          for (let c = 0; c < 3; c++) axes[c].push(out[c]);
+        }
+      }
+    }
+    return axes.map((a) => Float64Array.from(a).sort());
+  }
+
+  it.each(['Box.glb', 'RiggedSimple.gltf', 'CesiumMan.gltf', 'TwoCubes.glb'])(
+    '%s: re-imported rest positions equal the original',
+    async (name) => {
+      const f = files.find((x) => basename(x) === name)!;
+      const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
+      const { files: out } = await legacyFormat.export!(doc, { name: 'x' });
+      const set = new Map([...out].filter(([n]) => n.endsWith('.mesh') || n.endsWith('.skel')));
+      const back = (await legacyFormat.import(set, { main: 'x.mesh' })).document;
+      const a = await restPositions(doc);
+      const b = await restPositions(back);
+      let extent = 1;
+      for (const axis of a) extent = Math.max(extent, Math.abs(axis[0]), Math.abs(axis[axis.length - 1]));
+      // float32 storage of positions and bind matrices on both sides: a few ulps of the extent.
+      for (let c = 0; c < 3; c++) {
+        expect(b[c].length).toBe(a[c].length);
+        for (let i = 0; i < a[c].length; i++)
+          expect(Math.abs(a[c][i] - b[c][i])).toBeLessThan(2 ** -18 * extent);
+      }
+    },
+  );
+});
+
+describe('export of foreign animations', () => {
+  it.each(['RiggedSimple.gltf', 'CesiumMan.gltf'])(
+    '%s: re-imported keys equal the original sampled at 36 fps',
+    async (name) => {
+      const { readSampler, sampleAt } = await import('@gltf-legacy/core');
+      const f = files.find((x) => basename(x) === name)!;
+      const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
+      const { files: out, warnings } = await legacyFormat.export!(doc, { name: 'x' });
+      expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
+      const back = (await legacyFormat.import(out, { main: 'x.mesh' })).document;
+      const a0 = doc.getRoot().listAnimations()[0];
+      const b0 = back.getRoot().listAnimations()[0];
+      let checked = 0;
+      for (const ch of a0.listChannels()) {
+        const path = ch.getTargetPath();
+        if (path !== 'translation' && path !== 'rotation') continue;
+        const target = ch.getTargetNode()!.getName();
+        const twin = b0
+          .listChannels()
+          .find((c) => c.getTargetPath() === path && c.getTargetNode()!.getName() === target);
+        expect(twin, `${target}/${path}`).toBeDefined();
+        const sa = readSampler(ch.getSampler()!, path === 'rotation');
+        const sb = readSampler(twin!.getSampler()!, path === 'rotation');
+        const x = [0, 0, 0, 0];
+        const y = [0, 0, 0, 0];
+        for (let k = 0; k < sb.times.length; k += 7) {
+          sampleAt(sa, k / 36, x);
+          sampleAt(sb, sb.times[k], y);
+          // Same quaternion up to sign; float32 of the times and values.
+          const sign =
+            path === 'rotation' && x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] < 0 ? -1 : 1;
+          for (let c = 0; c < sa.size; c++) expect(Math.abs(x[c] - sign * y[c])).toBeLessThan(1e-4);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
+    },
+  );
+});

@@ -9,14 +9,24 @@ describe('legacyFormat', () => {
     expect(legacyFormat.id).toBe('tso');
     expect(legacyFormat.extensions).toEqual(['.mesh', '.skel', '.anim']);
     expect(legacyFormat.mainExtension).toBe('.mesh');
-    expect(legacyFormat.capabilities).toMatchObject({ import: true, export: true, skins: true, animations: true });
+    expect(legacyFormat.capabilities).toMatchObject({
+      import: true,
+      export: true,
+      skins: true,
+      animations: true,
+    });
   });
 
   it('companions: .skel and .anim siblings', () => {
-    expect(legacyFormat.companions!('body.mesh', ['body.mesh', 'adult.skel', 'a2o-wave.anim', 'body.bmp', 'other.mesh'])).toEqual([
-      'adult.skel',
-      'a2o-wave.anim',
-    ]);
+    expect(
+      legacyFormat.companions!('body.mesh', [
+        'body.mesh',
+        'adult.skel',
+        'a2o-wave.anim',
+        'body.bmp',
+        'other.mesh',
+      ]),
+    ).toEqual(['adult.skel', 'a2o-wave.anim']);
   });
 
   it('a non-TSO .anim sibling (Unigine) is a warning, not an error', async () => {
@@ -48,7 +58,10 @@ describe('legacyFormat', () => {
       skeleton: writeSkeleton(twoBoneSkeleton()),
     });
     expect(warnings.map((w) => w.code)).toEqual(['BONE_NOT_IN_SKELETON']);
-    const tail = document.getRoot().listNodes().find((n) => n.getName() === 'TAIL')!;
+    const tail = document
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'TAIL')!;
     expect(tail.getParentNode()!.getName()).toBe('ROOT');
     expect(document.getRoot().listSkins()[0].listJoints().length).toBe(3);
   });
@@ -65,7 +78,9 @@ describe('legacyFormat', () => {
   });
 
   it('a garbage main file is a FormatError', async () => {
-    await expect(legacyFormat.import(new Map([['x.mesh', new Uint8Array([0, 0, 0, 2, 255, 255, 255, 255])]]), {})).rejects.toBeInstanceOf(FormatError);
+    await expect(
+      legacyFormat.import(new Map([['x.mesh', new Uint8Array([0, 0, 0, 2, 255, 255, 255, 255])]]), {}),
+    ).rejects.toBeInstanceOf(FormatError);
   });
 
   it('inspect reports the file model', () => {
@@ -82,7 +97,13 @@ describe('legacyFormat', () => {
       'twobone.skel: TSO skeleton "twobone"',
       'twobone-wave.anim: TSO animation "wave"',
     ]);
-    expect(sections[0].facts).toMatchObject({ version: 2, bones: 2, faces: 2, realVertices: 4, blendVertices: 1 });
+    expect(sections[0].facts).toMatchObject({
+      version: 2,
+      bones: 2,
+      faces: 2,
+      realVertices: 4,
+      blendVertices: 1,
+    });
     expect(sections[0].rows).toEqual([
       ['ROOT', 0, 2, -1, 0],
       ['ARM', 2, 2, 0, 1],
