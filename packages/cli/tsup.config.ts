@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/bin.ts', 'src/worker.ts'],
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts', worker: 'src/worker.ts', 'gltf-transform.config': 'src/gltf-transform-config.ts' },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   sourcemap: true,
