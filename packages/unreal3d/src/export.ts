@@ -53,6 +53,8 @@ export interface UnrealExportOptions {
   variant?: 'standard' | 'deusex';
   /** Always bake (ignore the native path). */
   bake?: boolean;
+  /** Baked path: merge vertices with the same quantized position in every frame (default true). */
+  weld?: boolean;
 }
 
 export const UNREAL_EXPORT_DEFAULTS = {
@@ -456,6 +458,74 @@ export function polyTypeFor(m: Material | null): number {
 
 // ------------------------------------------------------------------ baked path
 
+function tooManyVertices(nv: number, layout: AnivLayout): ExportError {
+  return new ExportError(
+    'TOO_MANY_VERTICES',
+    `the merged mesh has ${nv} vertices (after welding); an Unreal ${layout === 'deusex' ? 'Deus Ex ' : ''}aniv frame holds at most ${vertexLimit(layout)} (its u16 frameSize is ${vertexStride(layout)} bytes per vertex)`,
+  );
+}
+
+/**
+ * Merges vertices whose integer coordinates are equal in every frame. Returns the old → new index
+ * map, the new count and the compacted frames.
+ */
+export function weldFrames(
+  raw: Float64Array,
+  frameCount: number,
+  nv: number,
+): { remap: Uint32Array; count: number; raw: Float64Array } {
+  const remap = new Uint32Array(nv);
+  const firstOf: number[] = [];
+  const buckets = new Map<number, number[]>();
+  const same = (a: number, b: number) => {
+    for (let f = 0; f < frameCount; f++) {
+      const oa = (f * nv + a) * 3;
+      const ob = (f * nv + b) * 3;
+      if (raw[oa] !== raw[ob] || raw[oa + 1] !== raw[ob + 1] || raw[oa + 2] !== raw[ob + 2]) return false;
+    }
+    return true;
+  };
+  for (let v = 0; v < nv; v++) {
+    let h = 0x811c9dc5;
+    for (let f = 0; f < frameCount; f++) {
+      const o = (f * nv + v) * 3;
+      h = Math.imul(h ^ (raw[o] | 0), 16777619);
+      h = Math.imul(h ^ (raw[o + 1] | 0), 16777619);
+      h = Math.imul(h ^ (raw[o + 2] | 0), 16777619);
+    }
+    const list = buckets.get(h);
+    let found = -1;
+    if (list) {
+      for (const n of list) {
+        if (same(firstOf[n], v)) {
+          found = n;
+          break;
+        }
+      }
+    }
+    if (found < 0) {
+      found = firstOf.length;
+      firstOf.push(v);
+      if (list) list.push(found);
+      else buckets.set(h, [found]);
+    }
+    remap[v] = found;
+  }
+  const count = firstOf.length;
+  if (count === nv) return { remap, count, raw };
+  const out = new Float64Array(frameCount * count * 3);
+  for (let f = 0; f < frameCount; f++) {
+    for (let n = 0; n < count; n++) {
+      const o = (f * nv + firstOf[n]) * 3;
+      const d = (f * count + n) * 3;
+      out[d] = raw[o];
+      out[d + 1] = raw[o + 1];
+      out[d + 2] = raw[o + 2];
+    }
+  }
+  return { remap, count, raw: out };
+}
+
 /** Scale and origin that fit `[min, max]` (Unreal world units) into ±`lim` with the most precision. */
 export function fitRange(min: number, max: number, lim: number): { scale: number; origin: number } {
   if (!(max >= min)) return { scale: 1, origin: 0 };
@@ -477,6 +547,7 @@ function exportBaked(
   name: string,
   fps: number,
   warnings: WarningCollector,
+  options: UnrealExportOptions = {},
 ): UnrealExportModel {
   const items = collectItems(doc, warnings, (n) => n.getName() === 'WeaponTriangle' && !n.getMesh());
   let nv = 0;
@@ -484,12 +555,8 @@ function exportBaked(
   if (!items.length || nv === 0)
     throw new ExportError('NO_GEOMETRY', 'the document has no triangle mesh to write');
   const limit = vertexLimit(layout);
-  if (nv > limit) {
-    throw new ExportError(
-      'TOO_MANY_VERTICES',
-      `the merged mesh has ${nv} vertices; an Unreal ${layout === 'deusex' ? 'Deus Ex ' : ''}aniv frame holds at most ${limit} (its u16 frameSize is ${vertexStride(layout)} bytes per vertex)`,
-    );
-  }
+  // Before welding, allow a few times the limit (glTF splits vertices at UV/normal seams).
+  if (nv > limit * 8) throw tooManyVertices(nv, layout);
   if (items.some((it) => it.skin))
     warnings.warn(
       'SKIN_BAKED',
@@ -668,13 +735,29 @@ function exportBaked(
   if (items.some((it) => it.prim.getAttribute('COLOR_0')))
     warnings.warn('ATTRIBUTE_DROPPED', 'vertex colors cannot be stored');
 
-  const enc = encodeFrames(layout, raw);
-  const data: UnrealData = { header: createDataHeader(t, nv), polys, trailing: new Uint8Array(0) };
+  // Weld vertices whose quantized positions agree in every frame (UVs live on the triangles).
+  let outRaw: Float64Array = raw;
+  let outNv = nv;
+  if (options.weld !== false) {
+    const w = weldFrames(raw, frameCount, nv);
+    if (w.count < nv) {
+      for (let i = 0; i < polys.vertices.length; i++) polys.vertices[i] = w.remap[polys.vertices[i]];
+      outRaw = w.raw;
+      outNv = w.count;
+      warnings.warn(
+        'VERTICES_WELDED',
+        `${nv} glTF vertices became ${w.count} Unreal vertices (same position in every frame)`,
+      );
+    }
+  }
+  if (outNv > limit) throw tooManyVertices(outNv, layout);
+  const enc = encodeFrames(layout, outRaw);
+  const data: UnrealData = { header: createDataHeader(t, outNv), polys, trailing: new Uint8Array(0) };
   const aniv: UnrealAniv = {
     numFrames: frameCount,
-    frameSize: nv * vertexStride(layout),
+    frameSize: outNv * vertexStride(layout),
     layout,
-    numVertices: nv,
+    numVertices: outNv,
     frameCount,
     packed: enc.packed,
     words: enc.words,
@@ -722,7 +805,7 @@ export function exportUnrealModel(
       return model;
     }
   }
-  return exportBaked(doc, layout, name, fps, warnings);
+  return exportBaked(doc, layout, name, fps, warnings, options);
 }
 
 /**
