@@ -53,7 +53,12 @@ function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding:
     }
   }
   r.expectMagic(ANIM_MAGIC, 'endMagic');
-  if (!r.eof) throw r.error(`${r.remaining} unexpected byte(s) after the closing "${ANIM_MAGIC}"`, 'end', 'TRAILING_DATA');
+  if (!r.eof)
+    throw r.error(
+      `${r.remaining} unexpected byte(s) after the closing "${ANIM_MAGIC}"`,
+      'end',
+      'TRAILING_DATA',
+    );
   return { magic: 'an10', encoding, bounds, bones, animationNames, bindPose, animations };
 }
 

@@ -60,7 +60,12 @@ export function expectVersion(r: ByteReader, kind: 'mesh' | 'anim'): void {
   const b = r.bytes.subarray(0, 4);
   if (b.length < 4 || printable(b) !== want) {
     r.need(4, 'magic');
-    throw new FormatError(`expected magic "${want}", found "${printable(b)}"`, { code: 'BAD_MAGIC', file: r.file, offset: at, field: 'magic' });
+    throw new FormatError(`expected magic "${want}", found "${printable(b)}"`, {
+      code: 'BAD_MAGIC',
+      file: r.file,
+      offset: at,
+      field: 'magic',
+    });
   }
   r.offset = 4;
 }
@@ -96,7 +101,12 @@ export function writeBones(w: ByteWriter, bones: readonly UnigineBone[], encodin
   }
 }
 
-export function readNames(r: ByteReader, countField: string, field: string, encoding: TextEncoding): string[] {
+export function readNames(
+  r: ByteReader,
+  countField: string,
+  field: string,
+  encoding: TextEncoding,
+): string[] {
   const n = readCount(r, 2, countField);
   const out: string[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = readString(r, `${field}[${i}]`, encoding);
@@ -112,16 +122,23 @@ export function writeNames(w: ByteWriter, names: readonly string[], encoding: Te
  * Validates bone parents: each is −1 or an index of another bone, with no cycles.
  * Throws `BAD_BONE_PARENT` / `BONE_CYCLE`.
  */
-export function checkBoneParents(bones: readonly UnigineBone[], file: string | undefined, what: string): void {
+export function checkBoneParents(
+  bones: readonly UnigineBone[],
+  file: string | undefined,
+  what: string,
+): void {
   const n = bones.length;
   for (let i = 0; i < n; i++) {
     const p = bones[i].parent;
     if (p !== -1 && (p < 0 || p >= n || p === i)) {
-      throw new FormatError(`bone "${bones[i].name}" has parent ${p}, which is not a bone index (0…${n - 1}) or −1`, {
-        code: 'BAD_BONE_PARENT',
-        file,
-        field: `${what}[${i}].parent`,
-      });
+      throw new FormatError(
+        `bone "${bones[i].name}" has parent ${p}, which is not a bone index (0…${n - 1}) or −1`,
+        {
+          code: 'BAD_BONE_PARENT',
+          file,
+          field: `${what}[${i}].parent`,
+        },
+      );
     }
   }
   // Cycle check: walk up at most n steps from every bone.
@@ -135,7 +152,11 @@ export function checkBoneParents(bones: readonly UnigineBone[], file: string | u
       j = bones[j].parent;
     }
     if (j !== -1 && state[j] === 1) {
-      throw new FormatError(`bone parents form a cycle through "${bones[j].name}"`, { code: 'BONE_CYCLE', file, field: `${what}[${j}].parent` });
+      throw new FormatError(`bone parents form a cycle through "${bones[j].name}"`, {
+        code: 'BONE_CYCLE',
+        file,
+        field: `${what}[${j}].parent`,
+      });
     }
     for (const k of path) state[k] = 2;
   }

@@ -13,11 +13,17 @@ import {
   sampleAt,
   type SamplerData,
 } from '@gltf-legacy/core';
-import { encodeRangeU16, encodeSnorm16, encodeWeightU16, decodeRangeU16, decodeSnorm16 } from '@gltf-legacy/quantize';
+import {
+  encodeRangeU16,
+  encodeSnorm16,
+  encodeWeightU16,
+  decodeRangeU16,
+  decodeSnorm16,
+} from '@gltf-legacy/quantize';
 import type { Animation, Document, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { type AnimFile, writeAnim } from './anim.js';
-import { GLTF_TO_UNIGINE } from './axes.js';
+import { GLTF_TO_UNIGINE, UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
 import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
 import {
@@ -101,7 +107,8 @@ function decompose(m: M4): { t: number[]; r: number[]; s: number[] } {
   const det = mat4.determinant(asMat(m));
   if (det < 0) s[0] = -s[0];
   const n = new Float64Array(m);
-  for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) n[c * 4 + k] = s[c] !== 0 ? m[c * 4 + k] / s[c] : c === k ? 1 : 0;
+  for (let c = 0; c < 3; c++)
+    for (let k = 0; k < 3; k++) n[c * 4 + k] = s[c] !== 0 ? m[c * 4 + k] / s[c] : c === k ? 1 : 0;
   mat4.getRotation(r, asMat(n));
   quat.normalize(r, r);
   return { t: [t[0], t[1], t[2]], r: [r[0], r[1], r[2], r[3]], s: [s[0], s[1], s[2]] };
@@ -114,7 +121,8 @@ function decompose(m: M4): { t: number[]; r: number[]; s: number[] } {
 function nodeBind(node: Node): number[] {
   const mine = toFileTRS(nodeTRS(node));
   const kept = unpackF32(unigineExtras(node)?.bind, 10);
-  if (kept?.every((v, k) => Math.abs(v - mine[k]) <= 1e-4 * Math.max(1, Math.abs(v)))) return Array.from(kept);
+  if (kept?.every((v, k) => Math.abs(v - mine[k]) <= 1e-4 * Math.max(1, Math.abs(v))))
+    return Array.from(kept);
   return mine;
 }
 
@@ -162,7 +170,11 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
       }
     });
   }
-  if (nodes.length > 32767) throw new ExportError('TOO_MANY_BONES', `${nodes.length} joints; UNIGINE bone indices are 16-bit (at most 32767 bones)`);
+  if (nodes.length > 32767)
+    throw new ExportError(
+      'TOO_MANY_BONES',
+      `${nodes.length} joints; UNIGINE bone indices are 16-bit (at most 32767 bones)`,
+    );
   const bones: UnigineBone[] = [];
   const bind: number[][] = [];
   const parentFix: (M4 | null)[] = [];
@@ -177,7 +189,8 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
     // Local bind transform relative to the parent bone.
     const w = bindWorld.get(node) as M4;
     const want = new Float64Array(16);
-    if (parent >= 0 && mat4.invert(asMat(inv), asMat(bindWorld.get(nodes[parent]) as M4))) mat4.multiply(asMat(want), asMat(inv), asMat(w));
+    if (parent >= 0 && mat4.invert(asMat(inv), asMat(bindWorld.get(nodes[parent]) as M4)))
+      mat4.multiply(asMat(want), asMat(inv), asMat(w));
     else want.set(w);
     const trs = nodeTRS(node);
     composeTRS(trs.t, trs.r, trs.s, local);
@@ -195,7 +208,12 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
     const pw = parent < 0 && pn ? worldMatrix(pn) : null;
     parentFix.push(pw && !isIdentity(pw) ? pw : null);
   }
-  if (derived) warnings.warn('BIND_POSE_FROM_IBM', 'bone bind poses were taken from the inverse bind matrices (the joint nodes were not in bind pose)', derived);
+  if (derived)
+    warnings.warn(
+      'BIND_POSE_FROM_IBM',
+      'bone bind poses were taken from the inverse bind matrices (the joint nodes were not in bind pose)',
+      derived,
+    );
   return { nodes, index, bones, bind, parentFix };
 }
 
@@ -267,7 +285,12 @@ function unionBounds(list: Float32Array[]): Float32Array {
   return f32Bounds(min, max, c, r);
 }
 
-function primitiveIndices(prim: Primitive, n: number, warnings: WarningCollector, label: string): Uint32Array | null {
+function primitiveIndices(
+  prim: Primitive,
+  n: number,
+  warnings: WarningCollector,
+  label: string,
+): Uint32Array | null {
   const idx = prim.getIndices()?.getArray();
   const raw = idx ? Uint32Array.from(idx) : Uint32Array.from({ length: n }, (_, i) => i);
   const mode = prim.getMode();
@@ -289,7 +312,10 @@ function primitiveIndices(prim: Primitive, n: number, warnings: WarningCollector
     warnings.warn('PRIMITIVE_TRIANGULATED', `${label}: triangle strip/fan converted to a triangle list`);
     return out;
   }
-  warnings.warn('PRIMITIVE_SKIPPED', `${label}: points and lines cannot be stored in a UNIGINE mesh; skipped`);
+  warnings.warn(
+    'PRIMITIVE_SKIPPED',
+    `${label}: points and lines cannot be stored in a UNIGINE mesh; skipped`,
+  );
   return null;
 }
 
@@ -327,7 +353,12 @@ function generateNormals(pos: Float32Array, idx: Uint32Array): Float32Array {
 }
 
 /** Per-vertex tangents (xyz + handedness) from per-triangle UV derivatives, accumulated. */
-function generateTangents(pos: Float32Array, nrm: Float32Array, uv: Float32Array | null, idx: Uint32Array): Float32Array {
+function generateTangents(
+  pos: Float32Array,
+  nrm: Float32Array,
+  uv: Float32Array | null,
+  idx: Uint32Array,
+): Float32Array {
   const n = pos.length / 3;
   const t = new Float64Array(n * 3);
   const b = new Float64Array(n * 3);
@@ -336,8 +367,16 @@ function generateTangents(pos: Float32Array, nrm: Float32Array, uv: Float32Array
       const i0 = idx[i];
       const i1 = idx[i + 1];
       const i2 = idx[i + 2];
-      const e1 = [pos[i1 * 3] - pos[i0 * 3], pos[i1 * 3 + 1] - pos[i0 * 3 + 1], pos[i1 * 3 + 2] - pos[i0 * 3 + 2]];
-      const e2 = [pos[i2 * 3] - pos[i0 * 3], pos[i2 * 3 + 1] - pos[i0 * 3 + 1], pos[i2 * 3 + 2] - pos[i0 * 3 + 2]];
+      const e1 = [
+        pos[i1 * 3] - pos[i0 * 3],
+        pos[i1 * 3 + 1] - pos[i0 * 3 + 1],
+        pos[i1 * 3 + 2] - pos[i0 * 3 + 2],
+      ];
+      const e2 = [
+        pos[i2 * 3] - pos[i0 * 3],
+        pos[i2 * 3 + 1] - pos[i0 * 3 + 1],
+        pos[i2 * 3 + 2] - pos[i0 * 3 + 2],
+      ];
       const du1 = uv[i1 * 2] - uv[i0 * 2];
       const dv1 = uv[i1 * 2 + 1] - uv[i0 * 2 + 1];
       const du2 = uv[i2 * 2] - uv[i0 * 2];
@@ -394,7 +433,12 @@ function generateTangents(pos: Float32Array, nrm: Float32Array, uv: Float32Array
 }
 
 /** Encodes normal + tangent (file axes) as UNIGINE tangent quaternions (i16 x, y, z, w). */
-export function encodeTangentFrames(nrm: ArrayLike<number>, tan: ArrayLike<number>, count: number, out = new Int16Array(count * 4)): Int16Array {
+export function encodeTangentFrames(
+  nrm: ArrayLike<number>,
+  tan: ArrayLike<number>,
+  count: number,
+  out = new Int16Array(count * 4),
+): Int16Array {
   const q = new Float64Array(4);
   for (let v = 0; v < count; v++) {
     let nx = nrm[v * 3];
@@ -463,11 +507,7 @@ interface SurfaceInput {
   defaultName: string;
 }
 
-function buildSurface(
-  input: SurfaceInput,
-  skel: Skeleton,
-  warnings: WarningCollector,
-): MeshSurface | null {
+function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningCollector): MeshSurface | null {
   const { prim, node, skin, label } = input;
   const posAcc = prim.getAttribute('POSITION');
   if (!posAcc) {
@@ -480,8 +520,16 @@ function buildSurface(
   const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
   // Positions and normals: static meshes are baked into model space.
   const pos = Float32Array.from(accessorFloats(posAcc));
-  let nrm: Float32Array | null = prim.getAttribute('NORMAL') ? Float32Array.from(accessorFloats(prim.getAttribute('NORMAL') as NonNullable<ReturnType<Primitive['getAttribute']>>)) : null;
-  let tan: Float32Array | null = prim.getAttribute('TANGENT') ? Float32Array.from(accessorFloats(prim.getAttribute('TANGENT') as NonNullable<ReturnType<Primitive['getAttribute']>>)) : null;
+  let nrm: Float32Array | null = prim.getAttribute('NORMAL')
+    ? Float32Array.from(
+        accessorFloats(prim.getAttribute('NORMAL') as NonNullable<ReturnType<Primitive['getAttribute']>>),
+      )
+    : null;
+  let tan: Float32Array | null = prim.getAttribute('TANGENT')
+    ? Float32Array.from(
+        accessorFloats(prim.getAttribute('TANGENT') as NonNullable<ReturnType<Primitive['getAttribute']>>),
+      )
+    : null;
   if (nrm && nrm.length !== n * 3) nrm = null;
   if (tan && tan.length !== n * 4) tan = null;
   if (!skin) {
@@ -559,7 +607,11 @@ function buildSurface(
     } else {
       const inf = readInfluences(prim, 4);
       if (inf) {
-        warnings.warn('WEIGHTS_TRUNCATED', `${label}: vertices with more than 4 influences kept the 4 largest`, inf.truncated);
+        warnings.warn(
+          'WEIGHTS_TRUNCATED',
+          `${label}: vertices with more than 4 influences kept the 4 largest`,
+          inf.truncated,
+        );
         const joints = skin.listJoints();
         const count = new Uint8Array(n);
         const bones = new Int16Array(n * 4);
@@ -581,7 +633,11 @@ function buildSurface(
           }
           count[v] = k;
         }
-        warnings.warn('VALUE_QUANTIZED', `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`, quantized ? 1 : 0);
+        warnings.warn(
+          'VALUE_QUANTIZED',
+          `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`,
+          quantized ? 1 : 0,
+        );
         infl = { count, bones, values };
       }
     }
@@ -641,7 +697,7 @@ function buildSurface(
   } else {
     // glTF-space positions for generation (the frame is converted after).
     const gpos = Float32Array.from(pos);
-    convertVec3({ axis: [0, 2, 1], sign: [1, 1, -1] }, gpos);
+    convertVec3(UNIGINE_TO_GLTF, gpos);
     let normals = nrm;
     if (!normals) {
       normals = generateNormals(gpos, idx);
@@ -650,7 +706,10 @@ function buildSurface(
     let tangentsIn = tan;
     if (!tangentsIn) {
       tangentsIn = generateTangents(gpos, normals, uv0, idx);
-      warnings.warn('TANGENTS_GENERATED', 'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)');
+      warnings.warn(
+        'TANGENTS_GENERATED',
+        'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)',
+      );
     }
     const fn = Float32Array.from(normals);
     const ft = Float32Array.from(tangentsIn);
@@ -663,7 +722,12 @@ function buildSurface(
       if (v >= 0) tangents.set(all.subarray(v * 4, v * 4 + 4), t * 4);
     }
   }
-  const scatter = (src: ArrayLike<number> | null, size: number, out: Float32Array | Uint8Array, map: (x: number) => number) => {
+  const scatter = (
+    src: ArrayLike<number> | null,
+    size: number,
+    out: Float32Array | Uint8Array,
+    map: (x: number) => number,
+  ) => {
     if (!src) return out;
     for (let t = 0; t < numTri; t++) {
       const v = perTriSlots[t];
@@ -672,8 +736,12 @@ function buildSurface(
     return out;
   };
   const id = (x: number) => x;
-  const uvOut0 = uv0 ? (scatter(uv0, 2, new Float32Array(numTri * 2), id) as Float32Array) : new Float32Array(0);
-  const uvOut1 = uv1 ? (scatter(uv1, 2, new Float32Array(numTri * 2), id) as Float32Array) : new Float32Array(0);
+  const uvOut0 = uv0
+    ? (scatter(uv0, 2, new Float32Array(numTri * 2), id) as Float32Array)
+    : new Float32Array(0);
+  const uvOut1 = uv1
+    ? (scatter(uv1, 2, new Float32Array(numTri * 2), id) as Float32Array)
+    : new Float32Array(0);
   let colors: Uint8Array = new Uint8Array(0);
   const colAcc = prim.getAttribute('COLOR_0');
   if (colAcc && colAcc.getCount() === n) {
@@ -681,8 +749,11 @@ function buildSurface(
     const size = colAcc.getElementSize();
     const rgba = new Float32Array(n * 4);
     for (let v = 0; v < n; v++) for (let k = 0; k < 4; k++) rgba[v * 4 + k] = k < size ? cf[v * size + k] : 1;
-    colors = scatter(rgba, 4, new Uint8Array(numTri * 4), (x) => Math.max(0, Math.min(255, Math.round(x * 255)))) as Uint8Array;
-    if (colAcc.getComponentType() !== 5121) warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
+    colors = scatter(rgba, 4, new Uint8Array(numTri * 4), (x) =>
+      Math.max(0, Math.min(255, Math.round(x * 255))),
+    ) as Uint8Array;
+    if (colAcc.getComponentType() !== 5121)
+      warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
   }
   // Weights per coordinate vertex.
   let weightCounts = new Uint8Array(0);
@@ -713,17 +784,31 @@ function buildSurface(
   // Morph targets.
   const targets: Float32Array[] = [coordPos];
   const names = Array.isArray(ex.targetNames) ? (ex.targetNames as string[]) : [''];
-  const meshNames = ((prim.listParents().find((p) => p.propertyType === 'Mesh')?.getExtras()?.targetNames as string[]) ?? []).slice();
+  const meshNames = (
+    (prim
+      .listParents()
+      .find((p) => p.propertyType === 'Mesh')
+      ?.getExtras()?.targetNames as string[]) ?? []
+  ).slice();
   const gTargets = prim.listTargets();
-  const realCount = Array.isArray(ex.targetNames) ? Math.min(gTargets.length, names.length - 1) : gTargets.length;
+  const realCount = Array.isArray(ex.targetNames)
+    ? Math.min(gTargets.length, names.length - 1)
+    : gTargets.length;
   const targetNames = [names[0] ?? ''];
   for (let t = 0; t < realCount; t++) {
     const acc = gTargets[t].getAttribute('POSITION');
     if (!acc || acc.getCount() !== n) {
-      warnings.warn('MORPH_TARGET_DROPPED', `${label}: morph target ${t} has no POSITION for every vertex; dropped`);
+      warnings.warn(
+        'MORPH_TARGET_DROPPED',
+        `${label}: morph target ${t} has no POSITION for every vertex; dropped`,
+      );
       continue;
     }
-    if (gTargets[t].listSemantics().some((s) => s !== 'POSITION')) warnings.warn('ATTRIBUTE_DROPPED', `${label}: morph target normals/tangents have no place in a UNIGINE mesh; dropped`);
+    if (gTargets[t].listSemantics().some((s) => s !== 'POSITION'))
+      warnings.warn(
+        'ATTRIBUTE_DROPPED',
+        `${label}: morph target normals/tangents have no place in a UNIGINE mesh; dropped`,
+      );
     const d = Float32Array.from(accessorFloats(acc));
     convertVec3(GLTF_TO_UNIGINE, d);
     const tp = new Float32Array(numCoord * 3);
@@ -740,7 +825,8 @@ function buildSurface(
     coordIndices[i] = coordOf[idx[i]];
     triIndices[i] = triOf[idx[i]];
   }
-  const name = typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
+  const name =
+    typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
   return {
     name,
     bounds: chooseBounds(computeBounds(coordPos), ex.bounds),
@@ -767,8 +853,18 @@ interface Track {
 }
 
 /** Values of a sampler at frame times: the keys themselves when they fall on the frames. */
-function frameValues(s: SamplerData, frames: number, fps: number, size: number, out: Float64Array, warn: () => void): void {
-  const direct = s.interpolation !== 'CUBICSPLINE' && s.times.length === frames && s.times.every((t, f) => Math.abs(t - f / fps) < 1e-5);
+function frameValues(
+  s: SamplerData,
+  frames: number,
+  fps: number,
+  size: number,
+  out: Float64Array,
+  warn: () => void,
+): void {
+  const direct =
+    s.interpolation !== 'CUBICSPLINE' &&
+    s.times.length === frames &&
+    s.times.every((t, f) => Math.abs(t - f / fps) < 1e-5);
   const tmp = new Float64Array(size);
   for (let f = 0; f < frames; f++) {
     if (direct) for (let k = 0; k < size; k++) out[f * size + k] = s.values[f * size + k];
@@ -819,11 +915,11 @@ function buildBlock(
     const restT = [r0[0], r0[1], r0[2]];
     const restR = [r0[3], r0[4], r0[5], r0[6]];
     const restS = [r0[7], r0[8], r0[9]];
-    convertVec3({ axis: [0, 2, 1], sign: [1, 1, -1] }, restT);
-    convertQuaternions({ axis: [0, 2, 1], sign: [1, 1, -1] }, restR);
-    convertScale({ axis: [0, 2, 1], sign: [1, 1, -1] }, restS);
+    convertVec3(UNIGINE_TO_GLTF, restT);
+    convertQuaternions(UNIGINE_TO_GLTF, restR);
+    convertScale(UNIGINE_TO_GLTF, restS);
     const fill = (s: SamplerData | undefined, size: number, out: Float64Array, restV: number[]) => {
-      if (s && s.times.length) frameValues(s, frames, fps, size, out, warnResampled);
+      if (s?.times.length) frameValues(s, frames, fps, size, out, warnResampled);
       else for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = restV[k];
     };
     fill(tr?.t, 3, tmpT, restT);
@@ -888,6 +984,11 @@ function buildBlock(
           hi = Math.max(hi, data[e * 3 + c]);
         }
         if (!Number.isFinite(lo)) {
+          if (stored) {
+            boxes![at + c] = stored[at + c];
+            boxes![at + 3 + c] = stored[at + 3 + c];
+            continue;
+          }
           lo = 0;
           hi = 0;
         }
@@ -904,7 +1005,8 @@ function buildBlock(
         boxes![at + c] = Math.fround(lo);
         boxes![at + 3 + c] = Math.fround(hi - Math.fround(lo));
         // Make sure the top value still fits after float32 rounding of the box.
-        if (boxes![at + c] + boxes![at + 3 + c] < hi) boxes![at + 3 + c] = Math.fround(boxes![at + 3 + c] * (1 + 2 ** -20));
+        if (boxes![at + c] + boxes![at + 3 + c] < hi)
+          boxes![at + 3 + c] = Math.fround(boxes![at + 3 + c] * (1 + 2 ** -20));
       }
     };
     box(pos, 1, 0, EMPTY_BOX);
@@ -917,12 +1019,24 @@ function buildBlock(
       if (quantized && boxes) {
         const pk = `pos${c}`;
         const sk = `scale${c}`;
-        const pq = rawOk(pk) ? raw[pk][e] : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
-        const sq = rawOk(sk) ? raw[sk][e] : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
+        const pq = rawOk(pk)
+          ? raw[pk][e]
+          : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
+        const sq = rawOk(sk)
+          ? raw[sk][e]
+          : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
         positions[e * 3 + c] = pq;
         scales[e * 3 + c] = sq;
-        if (mask & (1 << c)) maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(pq, boxes[c], boxes[3 + c]) - pos[e * 3 + c]));
-        if (mask & (16 << c)) maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(sq, boxes[6 + c], boxes[9 + c]) - scl[e * 3 + c]));
+        if (mask & (1 << c))
+          maxPosError = Math.max(
+            maxPosError,
+            Math.abs(decodeRangeU16(pq, boxes[c], boxes[3 + c]) - pos[e * 3 + c]),
+          );
+        if (mask & (16 << c))
+          maxPosError = Math.max(
+            maxPosError,
+            Math.abs(decodeRangeU16(sq, boxes[6 + c], boxes[9 + c]) - scl[e * 3 + c]),
+          );
       } else {
         positions[e * 3 + c] = pos[e * 3 + c];
         scales[e * 3 + c] = scl[e * 3 + c];
@@ -934,8 +1048,16 @@ function buildBlock(
       maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - rot[e * 4 + c]));
     }
   }
-  // Flags: frame 0 stores every component of the mask; later frames only what changed.
-  for (let f = 0; f < frames; f++) {
+  // Flags: frame 0 stores every component of the mask; later frames only what changed
+  // (unless the source file did otherwise and its flags were kept).
+  const keptFlags =
+    typeof ex.flags === 'string' && ex.flags.length === entries * 2 && /^[0-9a-f]*$/.test(ex.flags)
+      ? ex.flags
+      : null;
+  for (let f = 0; f < frames && keptFlags; f++)
+    for (let b = 0; b < nb; b++)
+      flags[f * nb + b] = Number.parseInt(keptFlags.substr((f * nb + b) * 2, 2), 16);
+  for (let f = 0; f < frames && !keptFlags; f++) {
     for (let b = 0; b < nb; b++) {
       const e = f * nb + b;
       if (f === 0) {
@@ -962,7 +1084,16 @@ function buildBlock(
     if (!(fl & FLAG_ROT)) rotations.fill(0, e * 4, e * 4 + 4);
   }
   return {
-    block: { bones: Int16Array.from(boneIdx), boxes, componentMask: mask, numFrames: frames, flags, positions, rotations, scales },
+    block: {
+      bones: Int16Array.from(boneIdx),
+      boxes,
+      componentMask: mask,
+      numFrames: frames,
+      flags,
+      positions,
+      rotations,
+      scales,
+    },
     maxPosError,
     maxRotError,
   };
@@ -976,7 +1107,10 @@ function tracksOf(anim: Animation, warnings: WarningCollector): Map<Node, Track>
     const sampler = ch.getSampler();
     if (!node || !sampler) continue;
     if (path === 'weights') {
-      warnings.warn('ANIMATION_DROPPED', `animation "${anim.getName()}": morph-weight tracks have no place in UNIGINE an10; dropped`);
+      warnings.warn(
+        'ANIMATION_DROPPED',
+        `animation "${anim.getName()}": morph-weight tracks have no place in UNIGINE an10; dropped`,
+      );
       continue;
     }
     const tr = map.get(node) ?? { node };
@@ -1007,7 +1141,10 @@ function animDuration(anim: Animation): number {
  * for (const [file, bytes] of files) fs.writeFileSync(file, bytes);
  * ```
  */
-export function exportUnigine(document: Document, options: ExportOptions & Partial<UnigineExportOptions> = {}): UnigineExportResult {
+export function exportUnigine(
+  document: Document,
+  options: ExportOptions & Partial<UnigineExportOptions> = {},
+): UnigineExportResult {
   const warnings = new WarningCollector();
   const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
   const fps = typeof options.fps === 'number' && options.fps > 0 ? options.fps : UNIGINE_EXPORT_DEFAULTS.fps;
@@ -1029,20 +1166,40 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
       const skin = node.getSkin();
       mesh.listPrimitives().forEach((prim, i) => {
         const base = mesh.getName() || node.getName() || 'mesh';
-        inputs.push({ prim, node, skin, label: `mesh "${base}" primitive ${i}`, defaultName: mesh.listPrimitives().length > 1 ? `${base}_${i}` : base });
+        inputs.push({
+          prim,
+          node,
+          skin,
+          label: `mesh "${base}" primitive ${i}`,
+          defaultName: mesh.listPrimitives().length > 1 ? `${base}_${i}` : base,
+        });
       });
     }
     for (const c of node.listChildren()) visit(c);
   };
   for (const scene of scenes) for (const c of scene.listChildren()) visit(c);
-  if (root.listCameras().length) warnings.warn('CAMERA_DROPPED', 'cameras have no place in a UNIGINE mesh; dropped', root.listCameras().length);
-  if (root.listTextures().length) warnings.warn('TEXTURE_DROPPED', 'textures and materials are not stored in .mesh files (surfaces keep the material names)', root.listTextures().length);
+  if (root.listCameras().length)
+    warnings.warn(
+      'CAMERA_DROPPED',
+      'cameras have no place in a UNIGINE mesh; dropped',
+      root.listCameras().length,
+    );
+  if (root.listTextures().length)
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      'textures and materials are not stored in .mesh files (surfaces keep the material names)',
+      root.listTextures().length,
+    );
   const surfaces: MeshSurface[] = [];
   for (const input of inputs) {
     const s = buildSurface(input, skel, warnings);
     if (s) surfaces.push(s);
   }
-  if (surfaces.length > 32767) throw new ExportError('TOO_MANY_SURFACES', `${surfaces.length} surfaces; a UNIGINE mesh holds at most 32767`);
+  if (surfaces.length > 32767)
+    throw new ExportError(
+      'TOO_MANY_SURFACES',
+      `${surfaces.length} surfaces; a UNIGINE mesh holds at most 32767`,
+    );
 
   // Animations: embedded ones (from a mesh) and .anim files.
   const meshAnims: { anim: Animation; ex: Partial<UnigineAnimationExtras> }[] = [];
@@ -1057,7 +1214,8 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     let file: string;
     if (ex.source === 'anim' && typeof ex.file === 'string') {
       file = ex.file;
-      if (meshStem && file.toLowerCase().startsWith(meshStem.toLowerCase())) file = name + file.slice(meshStem.length);
+      if (meshStem && file.toLowerCase().startsWith(meshStem.toLowerCase()))
+        file = name + file.slice(meshStem.length);
       else if (!meshStem && (rx.animFiles?.length ?? 0) === 1) file = `${name}.anim`;
     } else {
       file = `${name}_${sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`)}.anim`;
@@ -1089,19 +1247,29 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
   ): AnimationBlock | null => {
     const tracks = tracksOf(anim, warnings);
     // The skeleton's own bones map by node; bone lists from extras map by name.
-    const nodeOfBone = (i: number): Node | undefined => (bones === skel.bones ? skel.nodes[i] : nodeByName.get(bones[i].name));
+    const nodeOfBone = (i: number): Node | undefined =>
+      bones === skel.bones ? skel.nodes[i] : nodeByName.get(bones[i].name);
     const boneOfName = new Map<string, number>();
     bones.forEach((b, i) => {
       if (!boneOfName.has(b.name)) boneOfName.set(b.name, i);
     });
     let boneIdx: number[];
-    if (Array.isArray(ex.bones) && ex.bones.every((b) => boneOfName.has(b))) boneIdx = ex.bones.map((b) => boneOfName.get(b) as number);
+    if (Array.isArray(ex.bones) && ex.bones.every((b) => boneOfName.has(b)))
+      boneIdx = ex.bones.map((b) => boneOfName.get(b) as number);
     else {
       boneIdx = [];
       for (const [node] of tracks) {
-        const i = bones === skel.bones ? skel.index.get(node) : nodeByName.get(node.getName()) === node ? boneOfName.get(node.getName()) : undefined;
+        const i =
+          bones === skel.bones
+            ? skel.index.get(node)
+            : nodeByName.get(node.getName()) === node
+              ? boneOfName.get(node.getName())
+              : undefined;
         if (i === undefined) {
-          warnings.warn('TRACK_DROPPED', `animation "${anim.getName()}": tracks of node "${node.getName()}", which is not a bone, were dropped`);
+          warnings.warn(
+            'TRACK_DROPPED',
+            `animation "${anim.getName()}": tracks of node "${node.getName()}", which is not a bone, were dropped`,
+          );
           continue;
         }
         boneIdx.push(i);
@@ -1113,7 +1281,10 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
       return null;
     }
     const exFps = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
-    const frames = typeof ex.numFrames === 'number' && ex.numFrames >= 0 ? ex.numFrames : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
+    const frames =
+      typeof ex.numFrames === 'number' && ex.numFrames >= 0
+        ? ex.numFrames
+        : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
     const trackList = boneIdx.map((i) => {
       const node = nodeOfBone(i);
       return node ? (tracks.get(node) ?? null) : null;
@@ -1123,7 +1294,17 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
       const si = node ? skel.index.get(node) : undefined;
       return si !== undefined && !unigineExtras(anim) ? skel.parentFix[si] : null;
     });
-    const res = buildBlock(trackList, boneIdx, boneIdx.map((i) => rest[i]), fixes, frames, exFps, quantized, ex, warnResampled);
+    const res = buildBlock(
+      trackList,
+      boneIdx,
+      boneIdx.map((i) => rest[i]),
+      fixes,
+      frames,
+      exFps,
+      quantized,
+      ex,
+      warnResampled,
+    );
     if (!unigineExtras(anim) || ex.normalized) {
       maxPos = Math.max(maxPos, res.maxPosError);
       maxRot = Math.max(maxRot, res.maxRotError);
@@ -1136,7 +1317,9 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
   const encoding = (rx.mesh?.encoding === 'latin1' ? 'latin1' : 'utf8') as TextEncoding;
   if (surfaces.length) {
     const bindPose = new Float32Array(skel.bones.length * TRS_FLOATS);
-    skel.bind.forEach((b, i) => bindPose.set(b, i * TRS_FLOATS));
+    skel.bind.forEach((b, i) => {
+      bindPose.set(b, i * TRS_FLOATS);
+    });
     const blocks: AnimationBlock[] = [];
     const animationNames: string[] = [];
     for (const { anim, ex } of meshAnims) {
@@ -1164,13 +1347,20 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     const first = group[0].ex;
     const header: AnimFileExtras | undefined = rx.animFiles?.find((f) => f.file === first.file);
     let bones: UnigineBone[];
-    if (header && Array.isArray(header.bones)) bones = header.bones.map(([n, p]) => ({ name: String(n), parent: Number(p) }));
+    if (header && Array.isArray(header.bones))
+      bones = header.bones.map(([n, p]) => ({ name: String(n), parent: Number(p) }));
     else bones = skel.bones;
     if (!bones.length) {
-      warnings.warn('ANIMATION_DROPPED', `animations of ${file} have no skeleton (the glTF has no skin); dropped`, group.length);
+      warnings.warn(
+        'ANIMATION_DROPPED',
+        `animations of ${file} have no skeleton (the glTF has no skin); dropped`,
+        group.length,
+      );
       continue;
     }
-    const rest: number[][] = bones.map((b, i) => overrideOf(header, i) ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    const rest: number[][] = bones.map(
+      (b, i) => overrideOf(header, i) ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+    );
     const ordered = group.slice().sort((a, b) => (a.ex.index ?? 0) - (b.ex.index ?? 0));
     const blocks: AnimationBlock[] = [];
     const animationNames: string[] = [];
@@ -1183,11 +1373,14 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     }
     if (!blocks.length) continue;
     const bindPose = new Float32Array(bones.length * TRS_FLOATS);
-    rest.forEach((r, i) => bindPose.set(r, i * TRS_FLOATS));
+    rest.forEach((r, i) => {
+      bindPose.set(r, i * TRS_FLOATS);
+    });
     const animFile: AnimFile = {
       magic: 'an10',
       encoding: header?.encoding === 'latin1' ? 'latin1' : 'utf8',
-      bounds: unpackF32(header?.bounds, 10) ?? Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
+      bounds:
+        unpackF32(header?.bounds, 10) ?? Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
       bones,
       animationNames,
       bindPose,
@@ -1196,10 +1389,22 @@ export function exportUnigine(document: Document, options: ExportOptions & Parti
     anims.push({ file, anim: animFile });
     files.set(file, writeAnim(animFile));
   }
-  if (resampled) warnings.warn('ANIMATION_RESAMPLED', `animation tracks whose keys do not fall on ${fps} fps frames were resampled`, resampled);
+  if (resampled)
+    warnings.warn(
+      'ANIMATION_RESAMPLED',
+      `animation tracks whose keys do not fall on ${fps} fps frames were resampled`,
+      resampled,
+    );
   if (maxPos > 0 || maxRot > 0) {
-    warnings.warn('VALUE_QUANTIZED', `animations quantized to an10 (u16 positions/scales in range boxes, i16 rotations): worst error ${maxPos.toExponential(2)} units, ${maxRot.toExponential(2)} per quaternion component`);
+    warnings.warn(
+      'VALUE_QUANTIZED',
+      `animations quantized to an10 (u16 positions/scales in range boxes, i16 rotations): worst error ${maxPos.toExponential(2)} units, ${maxRot.toExponential(2)} per quaternion component`,
+    );
   }
-  if (!files.size) throw new ExportError('NOTHING_TO_EXPORT', 'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim');
+  if (!files.size)
+    throw new ExportError(
+      'NOTHING_TO_EXPORT',
+      'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim',
+    );
   return { files, warnings: warnings.list(), mesh, anims };
 }

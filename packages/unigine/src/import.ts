@@ -10,7 +10,14 @@ import {
   mainFile,
   stem,
 } from '@gltf-legacy/core';
-import { Accessor, type Animation, type Buffer, Document, type Node, type Primitive } from '@gltf-transform/core';
+import {
+  type Accessor,
+  type Animation,
+  type Buffer,
+  Document,
+  type Node,
+  type Primitive,
+} from '@gltf-transform/core';
 import { rangeU16Float32Safe } from '@gltf-legacy/quantize';
 import { mat4 } from 'gl-matrix';
 import { type AnimFile, readAnim } from './anim.js';
@@ -73,6 +80,8 @@ export interface UnigineAnimationExtras {
   boxes?: JsonF32;
   /** u16 codes of axes whose range is too narrow for float32 ("pos0" … "scale2" → codes). */
   rawCodes?: Record<string, number[]>;
+  /** Frame flags as hex (2 digits per frame × bone) when they do not follow the usual rule. */
+  flags?: string;
   /** Set when some rotations had to be normalized (the file's codes are then not restorable). */
   normalized?: boolean;
 }
@@ -88,7 +97,13 @@ export interface UnigineSurfaceExtras {
 
 const f32 = packF32;
 
-function accessor(doc: Document, buffer: Buffer, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array, normalized = false): Accessor {
+function accessor(
+  doc: Document,
+  buffer: Buffer,
+  type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4',
+  array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array,
+  normalized = false,
+): Accessor {
   return doc.createAccessor().setType(type).setArray(array).setBuffer(buffer).setNormalized(normalized);
 }
 
@@ -136,12 +151,19 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
   const nt = s.tangents.length / 4;
   const ni = s.triIndices.length;
   if (s.coordIndices.length !== ni) {
-    throw new FormatError(`surface "${s.name}" has ${s.coordIndices.length} coordinate indices but ${ni} triangle indices`, {
-      code: 'INDEX_COUNT_MISMATCH',
-      field: `surfaces[${si}]`,
-    });
+    throw new FormatError(
+      `surface "${s.name}" has ${s.coordIndices.length} coordinate indices but ${ni} triangle indices`,
+      {
+        code: 'INDEX_COUNT_MISMATCH',
+        field: `surfaces[${si}]`,
+      },
+    );
   }
-  if (ni % 3 !== 0) warnings.warn('INDICES_NOT_TRIANGLES', `surface "${s.name}" has ${ni} indices, not a multiple of 3; the extra ones are ignored`);
+  if (ni % 3 !== 0)
+    warnings.warn(
+      'INDICES_NOT_TRIANGLES',
+      `surface "${s.name}" has ${ni} indices, not a multiple of 3; the extra ones are ignored`,
+    );
   // glTF vertices: (coordinate, triangle) pairs. Normally each triangle vertex has one
   // coordinate vertex and glTF vertex k is triangle vertex k.
   const coordOf = new Int32Array(nt).fill(-1);
@@ -179,7 +201,11 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
     }
     vTri = Uint32Array.from(tri);
     vCoord = Uint32Array.from(crd);
-    if (map.size !== nt) warnings.warn('VERTICES_SPLIT', `surface "${s.name}": triangle vertices shared by several positions were split (or unused ones dropped)`);
+    if (map.size !== nt)
+      warnings.warn(
+        'VERTICES_SPLIT',
+        `surface "${s.name}": triangle vertices shared by several positions were split (or unused ones dropped)`,
+      );
   }
   const n = vTri.length;
   const base = s.targets[0];
@@ -218,11 +244,18 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
     prim.setAttribute('TANGENT', accessor(doc, buffer, 'VEC4', tan));
     prim.setAttribute(ATTR_TBN, accessor(doc, buffer, 'VEC4', tbn));
   }
-  const perTri = (src: Float32Array | Uint8Array, size: number, what: string): Float32Array | Uint8Array | null => {
+  const perTri = (
+    src: Float32Array | Uint8Array,
+    size: number,
+    what: string,
+  ): Float32Array | Uint8Array | null => {
     const count = src.length / size;
     if (count === 0) return null;
     if (count !== nt) {
-      warnings.warn('ATTRIBUTE_DROPPED', `surface "${s.name}": ${what} has ${count} entries for ${nt} triangle vertices; dropped`);
+      warnings.warn(
+        'ATTRIBUTE_DROPPED',
+        `surface "${s.name}": ${what} has ${count} entries for ${nt} triangle vertices; dropped`,
+      );
       return null;
     }
     const out = src instanceof Uint8Array ? new Uint8Array(n * size) : new Float32Array(n * size);
@@ -236,14 +269,18 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
   const col = perTri(s.colors, 4, 'colours');
   if (col) prim.setAttribute('COLOR_0', accessor(doc, buffer, 'VEC4', col as Uint8Array, true));
   // glTF forbids UNSIGNED_INT attributes: u16 when it fits, else float (exact below 2^24).
-  const indexAttr = (a: Uint32Array, count: number) => (count <= 65536 ? Uint16Array.from(a) : Float32Array.from(a));
+  const indexAttr = (a: Uint32Array, count: number) =>
+    count <= 65536 ? Uint16Array.from(a) : Float32Array.from(a);
   prim.setAttribute(ATTR_COORD, accessor(doc, buffer, 'SCALAR', indexAttr(vCoord, nc)));
   if (!simple) prim.setAttribute(ATTR_TRI, accessor(doc, buffer, 'SCALAR', indexAttr(vTri, nt)));
   // Skin weights (per coordinate vertex).
   const nw = s.weightCounts.length;
   if (nw > 0 && boneCount > 0) {
     if (nw !== nc) {
-      warnings.warn('ATTRIBUTE_DROPPED', `surface "${s.name}": ${nw} weight records for ${nc} coordinate vertices; weights dropped`);
+      warnings.warn(
+        'ATTRIBUTE_DROPPED',
+        `surface "${s.name}": ${nw} weight records for ${nc} coordinate vertices; weights dropped`,
+      );
     } else {
       const joints = new Uint16Array(n * 4);
       const weights = new Float32Array(n * 4);
@@ -299,7 +336,11 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
           weights[v * 4] = 1; // an unweighted vertex follows bone 0
         }
       }
-      warnings.warn('WEIGHTS_TRUNCATED', `surface "${s.name}": vertices with more than 4 influences kept the 4 largest`, truncated);
+      warnings.warn(
+        'WEIGHTS_TRUNCATED',
+        `surface "${s.name}": vertices with more than 4 influences kept the 4 largest`,
+        truncated,
+      );
       warnings.warn('BAD_BONE_INDEX', `surface "${s.name}": influences naming no bone were ignored`, badBone);
       prim.setAttribute('JOINTS_0', accessor(doc, buffer, 'VEC4', joints));
       prim.setAttribute('WEIGHTS_0', accessor(doc, buffer, 'VEC4', weights));
@@ -314,7 +355,10 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
   for (let t = 1; t < s.targets.length; t++) {
     const tp = s.targets[t];
     if (tp.length !== base.length) {
-      warnings.warn('MORPH_TARGET_DROPPED', `surface "${s.name}": morph target "${s.targetNames[t]}" has ${tp.length / 3} vertices, not ${nc}; dropped`);
+      warnings.warn(
+        'MORPH_TARGET_DROPPED',
+        `surface "${s.name}": morph target "${s.targetNames[t]}" has ${tp.length / 3} vertices, not ${nc}; dropped`,
+      );
       continue;
     }
     const d = new Float32Array(n * 3);
@@ -323,7 +367,9 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
       for (let k = 0; k < 3; k++) d[v * 3 + k] = tp[c + k] - base[c + k];
     }
     convertVec3(UNIGINE_TO_GLTF, d);
-    prim.addTarget(doc.createPrimitiveTarget(s.targetNames[t]).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', d)));
+    prim.addTarget(
+      doc.createPrimitiveTarget(s.targetNames[t]).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', d)),
+    );
   }
   prim.setIndices(accessor(doc, buffer, 'SCALAR', n < 65536 ? Uint16Array.from(indices) : indices));
   const material = doc.createMaterial(s.name).setMetallicFactor(0).setRoughnessFactor(0.8);
@@ -340,10 +386,49 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
   return prim;
 }
 
-/** Per-bone decoded tracks of a block, in file axes, with carry-forward of unflagged components. */
-function decodeBlock(block: AnimationBlock, bindPose: Float32Array): { pos: Float32Array; rot: Float32Array; scl: Float32Array; normalized: boolean } {
+/**
+ * True when the block's flags follow the writers' rule: frame 0 stores every component of the
+ * mask, later frames exactly the components whose stored value changed. Then export can
+ * recompute them; otherwise they are kept in extras.
+ */
+export function flagsFollowRule(block: AnimationBlock): boolean {
   const nb = block.bones.length;
-  const nf = block.numFrames;
+  const mask = block.componentMask;
+  const cur = new Float64Array(nb * 10);
+  for (let f = 0; f < block.numFrames; f++) {
+    for (let b = 0; b < nb; b++) {
+      const e = f * nb + b;
+      const fl = block.flags[e];
+      if (f === 0) {
+        if (fl !== mask) return false;
+      } else {
+        let want = 0;
+        for (let c = 0; c < 3; c++) {
+          if (fl & (1 << c) ? block.positions[e * 3 + c] !== cur[b * 10 + c] : false) want |= 1 << c;
+          if (fl & (16 << c) ? block.scales[e * 3 + c] !== cur[b * 10 + 7 + c] : false) want |= 16 << c;
+        }
+        if (fl & 8)
+          for (let c = 0; c < 4; c++) if (block.rotations[e * 4 + c] !== cur[b * 10 + 3 + c]) want |= 8;
+        if (want !== fl) return false;
+      }
+      for (let c = 0; c < 3; c++) {
+        if (fl & (1 << c)) cur[b * 10 + c] = block.positions[e * 3 + c];
+        if (fl & (16 << c)) cur[b * 10 + 7 + c] = block.scales[e * 3 + c];
+      }
+      if (fl & 8) for (let c = 0; c < 4; c++) cur[b * 10 + 3 + c] = block.rotations[e * 4 + c];
+    }
+  }
+  return true;
+}
+
+/** Per-bone decoded tracks of a block, in file axes, with carry-forward of unflagged components. */
+function decodeBlock(
+  block: AnimationBlock,
+  bindPose: Float32Array,
+): { pos: Float32Array; rot: Float32Array; scl: Float32Array; normalized: boolean } {
+  const nb = block.bones.length;
+  // A block without frames still becomes one key (the bind pose): glTF samplers need a key.
+  const nf = Math.max(1, block.numFrames);
   const pos = new Float32Array(nf * nb * 3);
   const rot = new Float32Array(nf * nb * 4);
   const scl = new Float32Array(nf * nb * 3);
@@ -352,13 +437,20 @@ function decodeBlock(block: AnimationBlock, bindPose: Float32Array): { pos: Floa
   const cur = new Float64Array(10);
   for (let b = 0; b < nb; b++) {
     const bo = block.bones[b] * TRS_FLOATS;
-    for (let k = 0; k < 10; k++) cur[k] = bindPose.length > bo + k ? bindPose[bo + k] : k === 6 || k >= 7 ? 1 : 0;
+    for (let k = 0; k < 10; k++)
+      cur[k] = bindPose.length > bo + k ? bindPose[bo + k] : k === 6 || k >= 7 ? 1 : 0;
     for (let f = 0; f < nf; f++) {
       const e = f * nb + b;
-      const fl = block.flags[e];
+      const fl = block.numFrames === 0 ? 0 : block.flags[e];
       for (let c = 0; c < 3; c++) {
-        if (fl & (1 << c)) cur[c] = boxes ? boxes[c] + (boxes[3 + c] * block.positions[e * 3 + c]) / 65535 : block.positions[e * 3 + c];
-        if (fl & (16 << c)) cur[7 + c] = boxes ? boxes[6 + c] + (boxes[9 + c] * block.scales[e * 3 + c]) / 65535 : block.scales[e * 3 + c];
+        if (fl & (1 << c))
+          cur[c] = boxes
+            ? boxes[c] + (boxes[3 + c] * block.positions[e * 3 + c]) / 65535
+            : block.positions[e * 3 + c];
+        if (fl & (16 << c))
+          cur[7 + c] = boxes
+            ? boxes[6 + c] + (boxes[9 + c] * block.scales[e * 3 + c]) / 65535
+            : block.scales[e * 3 + c];
       }
       if (fl & 8) {
         let len = 0;
@@ -394,7 +486,7 @@ function blockToAnimation(
 ): Animation {
   const { doc, buffer, warnings, fps } = ctx;
   const nb = block.bones.length;
-  const nf = block.numFrames;
+  const nf = Math.max(1, block.numFrames);
   const anim = doc.createAnimation(meta.glName);
   const times = new Float32Array(nf);
   for (let f = 0; f < nf; f++) times[f] = f / fps;
@@ -415,15 +507,26 @@ function blockToAnimation(
       continue;
     }
     const add = (path: 'translation' | 'rotation' | 'scale', data: Float32Array, size: number) => {
-      const out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', data.slice(b * nf * size, (b + 1) * nf * size));
+      const out = accessor(
+        doc,
+        buffer,
+        size === 4 ? 'VEC4' : 'VEC3',
+        data.slice(b * nf * size, (b + 1) * nf * size),
+      );
       const sampler = doc.createAnimationSampler().setInput(input).setOutput(out).setInterpolation('LINEAR');
-      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
+      anim
+        .addSampler(sampler)
+        .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
     };
     if (mask & FLAG_POS) add('translation', pos, 3);
     if (mask & FLAG_ROT) add('rotation', rot, 4);
     if (mask & FLAG_SCALE) add('scale', scl, 3);
   }
-  warnings.warn('TRACK_DROPPED', `${meta.file}: animation "${meta.name}" has tracks for bones the model does not have; dropped`, missing);
+  warnings.warn(
+    'TRACK_DROPPED',
+    `${meta.file}: animation "${meta.name}" has tracks for bones the model does not have; dropped`,
+    missing,
+  );
   const extras: UnigineAnimationExtras = {
     source: meta.source,
     file: meta.file,
@@ -431,19 +534,31 @@ function blockToAnimation(
     name: meta.name,
     bones: animated,
     componentMask: mask,
-    numFrames: nf,
+    numFrames: block.numFrames,
     fps,
   };
+  if (!flagsFollowRule(block))
+    extras.flags = Array.from(block.flags, (f) => f.toString(16).padStart(2, '0')).join('');
   if (normalized) {
     extras.normalized = true;
-    warnings.warn('VALUE_NORMALIZED', `${meta.file}: animation "${meta.name}" has rotations far from unit length; normalized`);
+    warnings.warn(
+      'VALUE_NORMALIZED',
+      `${meta.file}: animation "${meta.name}" has rotations far from unit length; normalized`,
+    );
   }
   if (block.boxes) {
     const boxes = block.boxes;
     extras.boxes = f32(boxes);
     // Axes whose range is too narrow for float32: keep the codes for a byte-exact export.
     const raw: Record<string, number[]> = {};
-    const keep = (kind: 'pos' | 'scale', bit: number, c: number, min: number, size: number, codes: Uint16Array) => {
+    const keep = (
+      kind: 'pos' | 'scale',
+      bit: number,
+      c: number,
+      min: number,
+      size: number,
+      codes: Uint16Array,
+    ) => {
       if (!(mask & bit)) return;
       let allZero = true;
       for (let e = c; e < codes.length; e += 3) if (codes[e] !== 0) allZero = false;
@@ -452,7 +567,8 @@ function blockToAnimation(
       // Codes with unflagged frames carried forward (what the frame holds, not what is stored).
       const list: number[] = new Array(codes.length / 3);
       const nbk = block.bones.length;
-      for (let e = 0; e < list.length; e++) list[e] = block.flags[e] & (bit << c) ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
+      for (let e = 0; e < list.length; e++)
+        list[e] = block.flags[e] & (bit << c) ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
       raw[`${kind}${c}`] = list;
     };
     for (let c = 0; c < 3; c++) {
@@ -464,7 +580,6 @@ function blockToAnimation(
   anim.setExtras({ unigine: extras });
   return anim;
 }
-
 
 /** Names of the `.anim` siblings of a mesh: `NAME.anim` and `NAME_*.anim`. */
 export function animCompanions(name: string, siblings: readonly string[]): string[] {
@@ -525,7 +640,13 @@ export function toDocument(
         bindByName.set(bones[i].name, raw);
         // glTF writers drop a TRS part within ~1e-5 of its default, and JSON has no −0: keep
         // the exact floats in such cases.
-        if (nearDefault(trs.t, [0, 0, 0]) || nearDefault(trs.r, [0, 0, 0, 1]) || nearDefault(trs.s, [1, 1, 1]) || [...raw, ...trs.t, ...trs.r, ...trs.s].some((v) => Object.is(v, -0)) || Math.abs(Math.hypot(...trs.r) - 1) >= 1e-3) {
+        if (
+          nearDefault(trs.t, [0, 0, 0]) ||
+          nearDefault(trs.r, [0, 0, 0, 1]) ||
+          nearDefault(trs.s, [1, 1, 1]) ||
+          [...raw, ...trs.t, ...trs.r, ...trs.s].some((v) => Object.is(v, -0)) ||
+          Math.abs(Math.hypot(...trs.r) - 1) >= 1e-3
+        ) {
           nodeExtras.bind = packF32(raw);
         }
       }
@@ -544,7 +665,12 @@ export function toDocument(
   };
 
   if (mesh) {
-    rootExtras.mesh = { file: meshName, encoding: mesh.encoding, bounds: f32(mesh.bounds), animationNames: mesh.animationNames };
+    rootExtras.mesh = {
+      file: meshName,
+      encoding: mesh.encoding,
+      bounds: f32(mesh.bounds),
+      animationNames: mesh.animationNames,
+    };
     const boneNodes = addSkeleton(mesh.bones, mesh.bindPose, false);
     const gmesh = doc.createMesh(stem(meshName));
     const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
@@ -554,11 +680,17 @@ export function toDocument(
       const pos = prim.getAttribute('POSITION');
       for (let t = prim.listTargets().length; t < maxTargets; t++) {
         const zero = new Float32Array((pos?.getCount() ?? 0) * 3);
-        prim.addTarget(doc.createPrimitiveTarget(`pad_${t}`).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', zero)));
+        prim.addTarget(
+          doc.createPrimitiveTarget(`pad_${t}`).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', zero)),
+        );
       }
       gmesh.addPrimitive(prim);
     });
-    if (maxTargets > 0) gmesh.setExtras({ targetNames: mesh.surfaces.find((s) => s.targets.length - 1 === maxTargets)?.targetNames.slice(1) ?? [] });
+    if (maxTargets > 0)
+      gmesh.setExtras({
+        targetNames:
+          mesh.surfaces.find((s) => s.targets.length - 1 === maxTargets)?.targetNames.slice(1) ?? [],
+      });
     const meshNode = doc.createNode(stem(meshName)).setMesh(gmesh);
     scene.addChild(meshNode);
     if (mesh.bones.length) {
@@ -578,7 +710,8 @@ export function toDocument(
           const n = boneNodes[j];
           composeTRS(n.getTranslation(), n.getRotation(), n.getScale(), local);
           const p = mesh.bones[j].parent;
-          if (p >= 0) mat4.multiply(world[j] as unknown as mat4, world[p] as unknown as mat4, local as unknown as mat4);
+          if (p >= 0)
+            mat4.multiply(world[j] as unknown as mat4, world[p] as unknown as mat4, local as unknown as mat4);
           else world[j].set(local);
           done[j] = 1;
         }
@@ -586,18 +719,27 @@ export function toDocument(
       for (let i = 0; i < mesh.bones.length; i++) {
         computeWorld(i);
         if (!mat4.invert(inv as unknown as mat4, world[i] as unknown as mat4)) {
-          warnings.warn('SINGULAR_BIND_POSE', `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`);
+          warnings.warn(
+            'SINGULAR_BIND_POSE',
+            `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`,
+          );
           mat4.identity(inv as unknown as mat4);
         }
         ibm.set(inv, i * 16);
       }
-      const skin = doc.createSkin(stem(meshName)).setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
+      const skin = doc
+        .createSkin(stem(meshName))
+        .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
       for (const n of boneNodes) skin.addJoint(n);
-      const roots = mesh.bones.map((b, i) => (b.parent < 0 ? boneNodes[i] : null)).filter((n): n is Node => n !== null);
+      const roots = mesh.bones
+        .map((b, i) => (b.parent < 0 ? boneNodes[i] : null))
+        .filter((n): n is Node => n !== null);
       if (roots.length === 1) skin.setSkeleton(roots[0]);
       else if (roots.length > 1) {
         // glTF wants the joints under one common root: group the root bones under a plain node.
-        const group = doc.createNode(`${stem(meshName)}_skeleton`).setExtras({ unigine: { skeletonRoot: true } });
+        const group = doc
+          .createNode(`${stem(meshName)}_skeleton`)
+          .setExtras({ unigine: { skeletonRoot: true } });
         scene.addChild(group);
         for (const r of roots) {
           scene.removeChild(r);
@@ -608,13 +750,20 @@ export function toDocument(
       meshNode.setSkin(skin);
     }
     mesh.animations.forEach((block, a) => {
-      blockToAnimation(ctx, block, mesh.bones.map((b) => b.name), mesh.bindPose, nodeByName, {
-        source: 'mesh',
-        file: meshName,
-        index: a,
-        name: mesh.animationNames[a],
-        glName: mesh.animationNames[a],
-      });
+      blockToAnimation(
+        ctx,
+        block,
+        mesh.bones.map((b) => b.name),
+        mesh.bindPose,
+        nodeByName,
+        {
+          source: 'mesh',
+          file: meshName,
+          index: a,
+          name: mesh.animationNames[a],
+          glName: mesh.animationNames[a],
+        },
+      );
     });
   }
 
@@ -638,11 +787,19 @@ export function toDocument(
     rootExtras.animFiles.push(fx);
     const base = mesh ? stem(meshName) : '';
     let suffix = stem(file);
-    if (base && suffix.toLowerCase().startsWith(`${base.toLowerCase()}_`)) suffix = suffix.slice(base.length + 1);
+    if (base && suffix.toLowerCase().startsWith(`${base.toLowerCase()}_`))
+      suffix = suffix.slice(base.length + 1);
     anim.animations.forEach((block, a) => {
       const animName = anim.animationNames[a];
       const glName = anim.animations.length === 1 && suffix !== base ? suffix : `${suffix}/${animName}`;
-      blockToAnimation(ctx, block, anim.bones.map((b) => b.name), anim.bindPose, nodeByName, { source: 'anim', file, index: a, name: animName, glName });
+      blockToAnimation(
+        ctx,
+        block,
+        anim.bones.map((b) => b.name),
+        anim.bindPose,
+        nodeByName,
+        { source: 'anim', file, index: a, name: animName, glName },
+      );
     });
   }
   doc.getRoot().setExtras({ unigine: rootExtras });
@@ -658,7 +815,10 @@ export function toDocument(
  * const { document, warnings } = importUnigine(files, { main: 'actor_00.mesh', fps: 30 });
  * ```
  */
-export function importUnigine(files: Map<string, Uint8Array>, options: ImportOptions & Partial<UnigineImportOptions> = {}): ImportResult {
+export function importUnigine(
+  files: Map<string, Uint8Array>,
+  options: ImportOptions & Partial<UnigineImportOptions> = {},
+): ImportResult {
   const warnings = new WarningCollector();
   const [name, bytes] = mainFile(files, options);
   const kind = unigineMagic(bytes)?.kind;
@@ -683,6 +843,11 @@ export function importUnigine(files: Map<string, Uint8Array>, options: ImportOpt
     }
   }
   anims.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return toDocument(mesh, name, anims, { fps: typeof options.fps === 'number' ? options.fps : undefined }, warnings);
+  return toDocument(
+    mesh,
+    name,
+    anims,
+    { fps: typeof options.fps === 'number' ? options.fps : undefined },
+    warnings,
+  );
 }
-

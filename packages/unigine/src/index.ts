@@ -6,7 +6,14 @@
  * const { document } = await legacyFormat.import(new Map([['arm.mesh', bytes], ['arm.anim', anim]]), { main: 'arm.mesh' });
  * ```
  */
-import { type FileSet, type ImportOptions, type InspectSection, type LegacyFormat, extName, mainFile } from '@gltf-legacy/core';
+import {
+  type FileSet,
+  type ImportOptions,
+  type InspectSection,
+  type LegacyFormat,
+  extName,
+  mainFile,
+} from '@gltf-legacy/core';
 import { readAnim } from './anim.js';
 import { unigineMagic } from './common.js';
 import { exportUnigine } from './export.js';
@@ -24,7 +31,8 @@ export * from './jsonf32.js';
 export * from './mesh.js';
 
 const round = (v: number) => Number(v.toPrecision(6));
-const boundsText = (b: Float32Array) => `min (${[b[0], b[1], b[2]].map(round).join(', ')}) max (${[b[3], b[4], b[5]].map(round).join(', ')}) sphere (${[b[6], b[7], b[8]].map(round).join(', ')}) r ${round(b[9])}`;
+const boundsText = (b: Float32Array) =>
+  `min (${[b[0], b[1], b[2]].map(round).join(', ')}) max (${[b[3], b[4], b[5]].map(round).join(', ')}) sphere (${[b[6], b[7], b[8]].map(round).join(', ')}) r ${round(b[9])}`;
 
 /**
  * Facts about UNIGINE files (file model, not glTF): version, counts, names, bounds.
@@ -44,7 +52,13 @@ export function inspectUnigine(files: FileSet, options: ImportOptions = {}): Ins
       const a = readAnim(bytes, name);
       sections.push({
         title: `${name} (an10 animation)`,
-        facts: { version: a.magic, bones: a.bones.length, animations: a.animations.length, encoding: a.encoding, bounds: boundsText(a.bounds) },
+        facts: {
+          version: a.magic,
+          bones: a.bones.length,
+          animations: a.animations.length,
+          encoding: a.encoding,
+          bounds: boundsText(a.bounds),
+        },
         columns: ['animation', 'animated bones', 'frames', 'component mask', 'position box', 'scale box'],
         rows: a.animations.map((b, i) => [
           a.animationNames[i],
@@ -67,7 +81,18 @@ export function inspectUnigine(files: FileSet, options: ImportOptions = {}): Ins
           encoding: m.encoding,
           bounds: boundsText(m.bounds),
         },
-        columns: ['surface', 'coordinate vertices', 'triangle vertices', 'triangles', 'weights', 'uv0', 'uv1', 'colours', 'targets', 'bounds'],
+        columns: [
+          'surface',
+          'coordinate vertices',
+          'triangle vertices',
+          'triangles',
+          'weights',
+          'uv0',
+          'uv1',
+          'colours',
+          'targets',
+          'bounds',
+        ],
         rows: m.surfaces.map((s) => [
           s.name,
           s.targets[0].length / 3,
@@ -106,7 +131,10 @@ export const legacyFormat: LegacyFormat = {
   },
   companions(name: string, siblings: string[]): string[] {
     if (extName(name) !== '.mesh') return [];
-    return animCompanions(name, siblings.filter((s) => s !== name));
+    return animCompanions(
+      name,
+      siblings.filter((s) => s !== name),
+    );
   },
   async import(files, options) {
     return importUnigine(files, options ?? {});

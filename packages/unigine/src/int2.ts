@@ -79,7 +79,14 @@ export function readInt2(r: ByteReader, field?: string): number {
     if (at >= r.length) r.need(1, field);
     const end = r.bytes.subarray(at, at + 5);
     const truncated = end.length < 5 && end.every((x) => (x & 0x80) !== 0);
-    throw r.error(truncated ? 'compact integer runs past the end of the file' : 'compact integer is too long or too large', field, truncated ? 'TRUNCATED' : 'BAD_INT2', at);
+    throw r.error(
+      truncated
+        ? 'compact integer runs past the end of the file'
+        : 'compact integer is too long or too large',
+      field,
+      truncated ? 'TRUNCATED' : 'BAD_INT2',
+      at,
+    );
   }
   r.offset = at + d.length;
   return d.value;

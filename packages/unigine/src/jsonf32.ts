@@ -22,7 +22,11 @@ export function unpackF32(x: unknown, length: number): Float32Array | null {
   }
   if (x && typeof x === 'object' && Array.isArray((x as { bits?: unknown }).bits)) {
     const bits = (x as { bits: unknown[] }).bits;
-    if (bits.length !== length || !bits.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) return null;
+    if (
+      bits.length !== length ||
+      !bits.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff)
+    )
+      return null;
     return new Float32Array(Uint32Array.from(bits as number[]).buffer);
   }
   return null;

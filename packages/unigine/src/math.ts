@@ -1,7 +1,16 @@
 /** Small float64 helpers for tangent frames and bone transforms (no per-vertex objects). */
 
 /** Rotates (0,0,1) and (1,0,0) by the unit quaternion (x, y, z, w); writes normal and tangent. */
-export function quatToNormalTangent(x: number, y: number, z: number, w: number, n: Float32Array, no: number, t: Float32Array, to: number): void {
+export function quatToNormalTangent(
+  x: number,
+  y: number,
+  z: number,
+  w: number,
+  n: Float32Array,
+  no: number,
+  t: Float32Array,
+  to: number,
+): void {
   n[no] = 2 * (x * z + w * y);
   n[no + 1] = 2 * (y * z - w * x);
   n[no + 2] = 1 - 2 * (x * x + y * y);
@@ -15,9 +24,15 @@ export function quatToNormalTangent(x: number, y: number, z: number, w: number, 
  * (must be orthonormal and right-handed). Written to `out`.
  */
 export function quatFromBasis(
-  c0x: number, c0y: number, c0z: number,
-  c1x: number, c1y: number, c1z: number,
-  c2x: number, c2y: number, c2z: number,
+  c0x: number,
+  c0y: number,
+  c0z: number,
+  c1x: number,
+  c1y: number,
+  c1z: number,
+  c2x: number,
+  c2y: number,
+  c2z: number,
   out: Float64Array,
 ): void {
   // m[row][col]: m00 = c0x, m10 = c0y, m20 = c0z, m01 = c1x, …
@@ -59,7 +74,12 @@ export function quatFromBasis(
 }
 
 /** Column-major 4×4 from translation, rotation (x, y, z, w) and scale. */
-export function composeTRS(t: ArrayLike<number>, q: ArrayLike<number>, s: ArrayLike<number>, out: Float64Array): Float64Array {
+export function composeTRS(
+  t: ArrayLike<number>,
+  q: ArrayLike<number>,
+  s: ArrayLike<number>,
+  out: Float64Array,
+): Float64Array {
   const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
   const x2 = x + x;
   const y2 = y + y;

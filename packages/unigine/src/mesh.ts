@@ -83,7 +83,12 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
   r.offset = at + n * width;
   for (let i = 0; i < n; i++) {
     if (out[i] >= vertexCount) {
-      throw r.error(`index ${out[i]} at position ${i} is outside the ${vertexCount} vertices`, field, 'BAD_INDEX', at + i * width);
+      throw r.error(
+        `index ${out[i]} at position ${i} is outside the ${vertexCount} vertices`,
+        field,
+        'BAD_INDEX',
+        at + i * width,
+      );
     }
   }
   return out;
@@ -96,7 +101,9 @@ function writeIndices(w: ByteWriter, idx: Uint32Array, vertexCount: number): voi
   else w.u32Array(idx);
 }
 
-function readWeights(r: ByteReader): Pick<MeshSurface, 'weightCounts' | 'weightStarts' | 'weightBones' | 'weightValues'> {
+function readWeights(
+  r: ByteReader,
+): Pick<MeshSurface, 'weightCounts' | 'weightStarts' | 'weightBones' | 'weightValues'> {
   const n = readCount(r, 1, 'numWeights');
   const counts = new Uint8Array(n);
   const starts = new Uint32Array(n + 1);
@@ -151,7 +158,8 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
       const name = readString(r, 'name', encoding);
       const sb = readBounds(r, 'bounds');
       const targetNames = readNames(r, 'numTargets', 'targetNames', encoding);
-      if (targetNames.length < 1) throw r.error('surface has no morph target (the base shape is target 0)', 'numTargets', 'BAD_COUNT');
+      if (targetNames.length < 1)
+        throw r.error('surface has no morph target (the base shape is target 0)', 'numTargets', 'BAD_COUNT');
       return { name, bounds: sb, targetNames };
     });
   }
@@ -197,7 +205,12 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
     });
   }
   r.expectMagic(MESH_MAGIC, 'endMagic');
-  if (!r.eof) throw r.error(`${r.remaining} unexpected byte(s) after the closing "${MESH_MAGIC}"`, 'end', 'TRAILING_DATA');
+  if (!r.eof)
+    throw r.error(
+      `${r.remaining} unexpected byte(s) after the closing "${MESH_MAGIC}"`,
+      'end',
+      'TRAILING_DATA',
+    );
   return { magic: 'ms11', encoding, bounds, bones, animationNames, surfaces, bindPose, animations };
 }
 
@@ -229,7 +242,14 @@ export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
 export function writeMesh(mesh: MeshFile): Uint8Array {
   const enc = mesh.encoding;
   let size = 256;
-  for (const s of mesh.surfaces) size += s.tangents.byteLength + s.coordIndices.length * 8 + s.uv0.byteLength + s.uv1.byteLength + s.targets[0].byteLength + s.weightValues.length * 4;
+  for (const s of mesh.surfaces)
+    size +=
+      s.tangents.byteLength +
+      s.coordIndices.length * 8 +
+      s.uv0.byteLength +
+      s.uv1.byteLength +
+      s.targets[0].byteLength +
+      s.weightValues.length * 4;
   const w = new ByteWriter({ capacity: size });
   w.string(MESH_MAGIC);
   w.f32Array(mesh.bounds);

@@ -15,7 +15,12 @@ const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
 describe('corpus: file model', () => {
   it('has the expected corpus', () => {
     expect(supported.length).toBe(21);
-    expect(unsupported.map((f) => basename(f)).sort()).toEqual(['anim_an11.anim', 'box_ms10.mesh', 'box_ms13.mesh', 'box_ms14.mesh']);
+    expect(unsupported.map((f) => basename(f)).sort()).toEqual([
+      'anim_an11.anim',
+      'box_ms10.mesh',
+      'box_ms13.mesh',
+      'box_ms14.mesh',
+    ]);
   });
 
   it.each(supported.map((f) => [basename(f), f]))('%s parses and writes back byte for byte', (name, path) => {
@@ -24,21 +29,26 @@ describe('corpus: file model', () => {
     expect(firstByteDiff(bytes, out)).toBe(-1);
   });
 
-  it.each(unsupported.map((f) => [basename(f), f]))('%s is refused with UNSUPPORTED_VERSION', async (name, path) => {
-    const bytes = readBytes(path);
-    expect(legacyFormat.sniff(bytes, name)).toBe(true); // ours to refuse, not "unknown format"
-    const magic = new TextDecoder().decode(bytes.subarray(0, 4));
-    const read = () => (name.endsWith('.mesh') ? readMesh(bytes, name) : readAnim(bytes, name));
-    expect(read).toThrow(FormatError);
-    try {
-      read();
-    } catch (e) {
-      expect((e as FormatError).code).toBe('UNSUPPORTED_VERSION');
-      expect((e as FormatError).message).toContain(`"${magic}" is not supported`);
-      expect((e as FormatError).message).toContain(name.endsWith('.mesh') ? '"ms11"' : '"an10"');
-    }
-    await expect(legacyFormat.import(new Map([[name, bytes]]), { main: name })).rejects.toMatchObject({ code: 'UNSUPPORTED_VERSION' });
-  });
+  it.each(unsupported.map((f) => [basename(f), f]))(
+    '%s is refused with UNSUPPORTED_VERSION',
+    async (name, path) => {
+      const bytes = readBytes(path);
+      expect(legacyFormat.sniff(bytes, name)).toBe(true); // ours to refuse, not "unknown format"
+      const magic = new TextDecoder().decode(bytes.subarray(0, 4));
+      const read = () => (name.endsWith('.mesh') ? readMesh(bytes, name) : readAnim(bytes, name));
+      expect(read).toThrow(FormatError);
+      try {
+        read();
+      } catch (e) {
+        expect((e as FormatError).code).toBe('UNSUPPORTED_VERSION');
+        expect((e as FormatError).message).toContain(`"${magic}" is not supported`);
+        expect((e as FormatError).message).toContain(name.endsWith('.mesh') ? '"ms11"' : '"an10"');
+      }
+      await expect(legacyFormat.import(new Map([[name, bytes]]), { main: name })).rejects.toMatchObject({
+        code: 'UNSUPPORTED_VERSION',
+      });
+    },
+  );
 
   it('reads the documented facts of the samples', () => {
     const box47 = readMesh(readBytes(corpusFiles('unigine', ['Box47.mesh'])[0]));
@@ -47,7 +57,11 @@ describe('corpus: file model', () => {
     expect(box47.surfaces[1].triIndices.length).toBe(187221);
     const actor = readMesh(readBytes(corpusFiles('unigine', ['actor_00.mesh'])[0]));
     expect(actor.bones.length).toBe(54);
-    expect(actor.surfaces.map((s) => s.name)).toEqual(['agent_body_lod1', 'agent_eye_lod1', 'agent_head_lod1']);
+    expect(actor.surfaces.map((s) => s.name)).toEqual([
+      'agent_body_lod1',
+      'agent_eye_lod1',
+      'agent_head_lod1',
+    ]);
     for (const s of actor.surfaces) {
       expect(s.weightCounts.length).toBe(s.targets[0].length / 3);
       // weight codes of each record sum to ~65535
@@ -96,7 +110,9 @@ describe('legacyFormat', () => {
     const sections = legacyFormat.inspect?.(fileSet(path), { main: 'actor_00.mesh' }) ?? [];
     expect(sections[0].facts?.surfaces).toBe(3);
     expect(sections[0].facts?.bones).toBe(54);
-    expect(sections.find((s) => s.title.startsWith('actor_00_idle.anim'))?.rows?.[0]).toEqual(expect.arrayContaining(['idle', 53, 56]));
+    expect(sections.find((s) => s.title.startsWith('actor_00_idle.anim'))?.rows?.[0]).toEqual(
+      expect.arrayContaining(['idle', 53, 56]),
+    );
   });
 });
 
@@ -128,7 +144,10 @@ function storedBox(b: Float32Array): { min: number[]; max: number[] } {
   const hi = [b[3], b[4], b[5]];
   convertVec3Local(lo);
   convertVec3Local(hi);
-  return { min: [0, 1, 2].map((c) => Math.min(lo[c], hi[c])), max: [0, 1, 2].map((c) => Math.max(lo[c], hi[c])) };
+  return {
+    min: [0, 1, 2].map((c) => Math.min(lo[c], hi[c])),
+    max: [0, 1, 2].map((c) => Math.max(lo[c], hi[c])),
+  };
 }
 
 function convertVec3Local(v: number[]): void {
@@ -146,41 +165,47 @@ describe('corpus: import', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'unigine-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it.each(supported.map((f) => [basename(f), f]))('%s imports, validates and round-trips through a .glb on disk', async (name, path) => {
-    const files = fileSet(path);
-    const { document, warnings } = await legacyFormat.import(files, { main: name });
-    expect(warnings).toEqual([]);
-    const glb = await io.writeBinary(document);
-    const report = await validateGlb(glb);
-    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
-    const file = join(tmp, `${stemOf(name)}.glb`);
-    writeFileSync(file, glb);
-    const back = await io.readBinary(new Uint8Array(readFileSync(file)));
-    const out = await legacyFormat.export?.(back, { name: stemOf(name) });
-    expect(out).toBeDefined();
-    expect([...(out?.files.keys() ?? [])].sort()).toEqual([...files.keys()].sort());
-    for (const [n, bytes] of files) {
-      const o = out?.files.get(n) as Uint8Array;
-      expect(firstByteDiff(bytes, o), `${n} differs`).toBe(-1);
-    }
-    expect(out?.warnings).toEqual([]);
-  });
+  it.each(supported.map((f) => [basename(f), f]))(
+    '%s imports, validates and round-trips through a .glb on disk',
+    async (name, path) => {
+      const files = fileSet(path);
+      const { document, warnings } = await legacyFormat.import(files, { main: name });
+      expect(warnings).toEqual([]);
+      const glb = await io.writeBinary(document);
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const file = join(tmp, `${stemOf(name)}.glb`);
+      writeFileSync(file, glb);
+      const back = await io.readBinary(new Uint8Array(readFileSync(file)));
+      const out = await legacyFormat.export?.(back, { name: stemOf(name) });
+      expect(out).toBeDefined();
+      expect([...(out?.files.keys() ?? [])].sort()).toEqual([...files.keys()].sort());
+      for (const [n, bytes] of files) {
+        const o = out?.files.get(n) as Uint8Array;
+        expect(firstByteDiff(bytes, o), `${n} differs`).toBe(-1);
+      }
+      expect(out?.warnings).toEqual([]);
+    },
+  );
 
-  it.each(supported.filter((f) => f.endsWith('.mesh')).map((f) => [basename(f), f]))('%s: imported bounds equal the stored surface and mesh bounds', async (name, path) => {
-    const bytes = readBytes(path);
-    const mesh = readMesh(bytes, name);
-    const { document } = await legacyFormat.import(new Map([[name, bytes]]), { main: name });
-    mesh.surfaces.forEach((s, i) => {
-      const got = bboxOf(document, i);
-      const want = storedBox(s.bounds);
-      expect(got.min, `${s.name} min`).toEqual(want.min.map((v) => Math.fround(v)));
-      expect(got.max, `${s.name} max`).toEqual(want.max.map((v) => Math.fround(v)));
-    });
-    const all = bboxOf(document);
-    const want = storedBox(mesh.bounds);
-    expect(all.min).toEqual(want.min);
-    expect(all.max).toEqual(want.max);
-  });
+  it.each(supported.filter((f) => f.endsWith('.mesh')).map((f) => [basename(f), f]))(
+    '%s: imported bounds equal the stored surface and mesh bounds',
+    async (name, path) => {
+      const bytes = readBytes(path);
+      const mesh = readMesh(bytes, name);
+      const { document } = await legacyFormat.import(new Map([[name, bytes]]), { main: name });
+      mesh.surfaces.forEach((s, i) => {
+        const got = bboxOf(document, i);
+        const want = storedBox(s.bounds);
+        expect(got.min, `${s.name} min`).toEqual(want.min.map((v) => Math.fround(v)));
+        expect(got.max, `${s.name} max`).toEqual(want.max.map((v) => Math.fround(v)));
+      });
+      const all = bboxOf(document);
+      const want = storedBox(mesh.bounds);
+      expect(all.min).toEqual(want.min);
+      expect(all.max).toEqual(want.max);
+    },
+  );
 
   it('imports the skinned actor with its 6 animations', async () => {
     const path = supported.find((f) => f.endsWith('actor_00.mesh')) as string;
@@ -189,9 +214,23 @@ describe('corpus: import', () => {
     expect(stats.joints).toBe(54);
     expect(stats.primitives).toBe(3);
     const anims = document.getRoot().listAnimations();
-    expect(anims.map((a) => a.getName()).sort()).toEqual(['idle', 'jump', 'run_fwd', 'run_lt', 'walk_bwd', 'walk_fwd']);
+    expect(anims.map((a) => a.getName()).sort()).toEqual([
+      'idle',
+      'jump',
+      'run_fwd',
+      'run_lt',
+      'walk_bwd',
+      'walk_fwd',
+    ]);
     // Durations = (frames − 1) / 30 fps: idle 56 frames, jump 2, run_fwd 26, run_lt 19, walk_bwd 39, walk_fwd 26.
-    const frames: Record<string, number> = { idle: 56, jump: 2, run_fwd: 26, run_lt: 19, walk_bwd: 39, walk_fwd: 26 };
+    const frames: Record<string, number> = {
+      idle: 56,
+      jump: 2,
+      run_fwd: 26,
+      run_lt: 19,
+      walk_bwd: 39,
+      walk_fwd: 26,
+    };
     for (const a of anims) {
       const max = Math.max(...a.listSamplers().map((s) => s.getInput()?.getMax([])[0] ?? 0));
       expect(max).toBeCloseTo((frames[a.getName()] - 1) / 30, 6);
@@ -212,14 +251,19 @@ describe('corpus: import', () => {
 
   it('honours the fps option', async () => {
     const path = supported.find((f) => f.endsWith('actor_00_idle.anim')) as string;
-    const { document } = await legacyFormat.import(new Map([['idle.anim', readBytes(path)]]), { main: 'idle.anim', fps: 25 });
+    const { document } = await legacyFormat.import(new Map([['idle.anim', readBytes(path)]]), {
+      main: 'idle.anim',
+      fps: 25,
+    });
     const a = document.getRoot().listAnimations()[0];
     expect(a.listSamplers()[0].getInput()?.getMax([])[0]).toBeCloseTo(55 / 25, 6);
   });
 
   it('imports a lone .anim as one node per bone plus the animation', async () => {
     const path = supported.find((f) => f.endsWith('arm.anim')) as string;
-    const { document } = await legacyFormat.import(new Map([['arm.anim', readBytes(path)]]), { main: 'arm.anim' });
+    const { document } = await legacyFormat.import(new Map([['arm.anim', readBytes(path)]]), {
+      main: 'arm.anim',
+    });
     expect(document.getRoot().listNodes().length).toBe(40);
     expect(document.getRoot().listAnimations().length).toBe(1);
     expect(document.getRoot().listMeshes().length).toBe(0);
@@ -228,7 +272,13 @@ describe('corpus: import', () => {
   it('warns about a companion it cannot use', async () => {
     const mesh = supported.find((f) => f.endsWith('plane.mesh')) as string;
     const an11 = unsupported.find((f) => f.endsWith('.anim')) as string;
-    const { warnings } = await legacyFormat.import(new Map([['plane.mesh', readBytes(mesh)], ['plane_x.anim', readBytes(an11)]]), { main: 'plane.mesh' });
+    const { warnings } = await legacyFormat.import(
+      new Map([
+        ['plane.mesh', readBytes(mesh)],
+        ['plane_x.anim', readBytes(an11)],
+      ]),
+      { main: 'plane.mesh' },
+    );
     expect(warnings.map((w) => w.code)).toEqual(['COMPANION_IGNORED']);
   });
 
@@ -244,7 +294,8 @@ describe('corpus: import', () => {
       expect(Math.hypot(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2])).toBeCloseTo(1, 5);
       expect(Math.abs(tan[v * 4 + 3])).toBe(1);
       // A sphere centred near the origin: normals point away from the centre.
-      if (nrm[v * 3] * pos[v * 3] + nrm[v * 3 + 1] * pos[v * 3 + 1] + nrm[v * 3 + 2] * pos[v * 3 + 2] > 0) outward++;
+      if (nrm[v * 3] * pos[v * 3] + nrm[v * 3 + 1] * pos[v * 3 + 1] + nrm[v * 3 + 2] * pos[v * 3 + 2] > 0)
+        outward++;
     }
     expect(outward / (nrm.length / 3)).toBeGreaterThan(0.99);
   });

@@ -13,7 +13,13 @@ const files = corpusFiles('gltf', ['.glb', '.gltf']);
 const COMPRESSED = new Set(['BoxDraco.gltf', 'DenseSphere.glb', 'BoxMeshopt.glb']);
 
 /** What the export should keep: used vertices and triangles of every mesh instance (instances are flattened). */
-function expected(doc: Document): { vertices: number; triangles: number; joints: number; skeletalAnimations: number; tangents: boolean } {
+function expected(doc: Document): {
+  vertices: number;
+  triangles: number;
+  joints: number;
+  skeletalAnimations: number;
+  tangents: boolean;
+} {
   let vertices = 0;
   let triangles = 0;
   let tangents = true;
@@ -36,7 +42,9 @@ function expected(doc: Document): { vertices: number; triangles: number; joints:
   const joints = new Set(root.listSkins().flatMap((s) => s.listJoints()));
   const skeletalAnimations = root
     .listAnimations()
-    .filter((a) => a.listChannels().some((c) => c.getTargetPath() !== 'weights' && joints.has(c.getTargetNode() as Node))).length;
+    .filter((a) =>
+      a.listChannels().some((c) => c.getTargetPath() !== 'weights' && joints.has(c.getTargetNode() as Node)),
+    ).length;
   return { vertices, triangles, joints: joints.size, skeletalAnimations, tangents };
 }
 
@@ -55,7 +63,9 @@ describe('foreign glTF export', () => {
     const want = expected(doc);
     if (want.triangles === 0) {
       // Points and lines only (Mesh_PrimitiveMode 00–03, 07–10): a UNIGINE mesh holds triangles.
-      await expect(legacyFormat.export?.(doc, { name: 'x' })).rejects.toSatisfy((e) => e instanceof ExportError && e.code === 'NOTHING_TO_EXPORT');
+      await expect(legacyFormat.export?.(doc, { name: 'x' })).rejects.toSatisfy(
+        (e) => e instanceof ExportError && e.code === 'NOTHING_TO_EXPORT',
+      );
       return;
     }
     const out = await legacyFormat.export?.(doc, { name: 'x' });
@@ -64,8 +74,12 @@ describe('foreign glTF export', () => {
     if (!want.tangents) expect(codes.has('TANGENTS_GENERATED')).toBe(true);
     const anims = [...out.files.keys()].filter((f) => f.endsWith('.anim'));
     expect(anims.length).toBe(want.skeletalAnimations);
-    if (want.skeletalAnimations) expect(out.warnings.find((w) => w.code === 'VALUE_QUANTIZED' && w.message.includes('worst error'))).toBeDefined();
-    if (doc.getRoot().listAnimations().length > want.skeletalAnimations) expect(codes.has('ANIMATION_DROPPED') || codes.has('TRACK_DROPPED')).toBe(true);
+    if (want.skeletalAnimations)
+      expect(
+        out.warnings.find((w) => w.code === 'VALUE_QUANTIZED' && w.message.includes('worst error')),
+      ).toBeDefined();
+    if (doc.getRoot().listAnimations().length > want.skeletalAnimations)
+      expect(codes.has('ANIMATION_DROPPED') || codes.has('TRACK_DROPPED')).toBe(true);
     const back = await legacyFormat.import(out.files, { main: 'x.mesh' });
     const root = back.document.getRoot();
     const prims = root.listMeshes().flatMap((m) => m.listPrimitives());

@@ -23,7 +23,8 @@ export function fileSet(path: string): Map<string, Uint8Array> {
   const name = basename(path);
   const files = new Map([[name, readBytes(path)]]);
   if (name.toLowerCase().endsWith('.mesh')) {
-    for (const c of animCompanions(name, readdirSync(dirname(path)))) files.set(c, readBytes(join(dirname(path), c)));
+    for (const c of animCompanions(name, readdirSync(dirname(path))))
+      files.set(c, readBytes(join(dirname(path), c)));
   }
   return files;
 }

@@ -6,7 +6,15 @@ import { INT2_MAX, encodeInt2, importUnigine, readAnim, readMesh } from '../src/
 import { unigineCorpus } from './helpers.js';
 
 const { supported } = unigineCorpus();
-const SAMPLE = ['plane.mesh', 'Line01.mesh', 'viewcube.mesh', 'fangzi_02.mesh', 'actor_00_jump.anim', 'fp2_QBZ95_long.anim', 'QBZ95_long.anim'];
+const SAMPLE = [
+  'plane.mesh',
+  'Line01.mesh',
+  'viewcube.mesh',
+  'fangzi_02.mesh',
+  'actor_00_jump.anim',
+  'fp2_QBZ95_long.anim',
+  'QBZ95_long.anim',
+];
 
 /** Parses (and, when that works, imports): the only failure allowed is a FormatError with a code. */
 function attempt(name: string, bytes: Uint8Array, importToo: boolean): 'ok' | string {
@@ -37,41 +45,47 @@ describe('hostile input', () => {
   const files = supported.filter((f) => SAMPLE.includes(basename(f)));
   it('uses the sample', () => expect(files.length).toBe(SAMPLE.length));
 
-  it.each(files.map((f) => [basename(f), f]))('%s: truncation at many offsets gives TRUNCATED-style FormatErrors', (name, path) => {
-    const bytes = readBytes(path);
-    const step = Math.max(1, Math.floor(bytes.length / 300));
-    for (let n = 0; n < bytes.length; n += step) {
-      const code = attempt(name, bytes.subarray(0, n), false);
-      expect(code, `cut at ${n}`).not.toBe('ok');
-    }
-  });
-
-  it.each(files.map((f) => [basename(f), f]))('%s: flipped bytes, giant counts and u32 0xFFFFFFFF never escape as other errors', (name, path) => {
-    const bytes = readBytes(path);
-    const rand = rng(bytes.length);
-    const big = encodeInt2(INT2_MAX);
-    // Importing is slower (glTF-Transform property graph): only for the small files, to stay fast.
-    const small = bytes.length < 3000;
-    for (let i = 0; i < 200; i++) {
-      const at = Math.floor(rand() * bytes.length);
-      const kind = i % 3;
-      let m: Uint8Array;
-      if (kind === 0) {
-        m = bytes.slice();
-        m[at] ^= 1 << Math.floor(rand() * 8);
-      } else if (kind === 1) {
-        // Replace one byte (often a compact count) with the largest compact integer.
-        m = new Uint8Array(bytes.length + big.length - 1);
-        m.set(bytes.subarray(0, at));
-        m.set(big, at);
-        m.set(bytes.subarray(at + 1), at + big.length);
-      } else {
-        m = bytes.slice();
-        for (let k = 0; k < 4 && at + k < m.length; k++) m[at + k] = 0xff;
+  it.each(files.map((f) => [basename(f), f]))(
+    '%s: truncation at many offsets gives TRUNCATED-style FormatErrors',
+    (name, path) => {
+      const bytes = readBytes(path);
+      const step = Math.max(1, Math.floor(bytes.length / 300));
+      for (let n = 0; n < bytes.length; n += step) {
+        const code = attempt(name, bytes.subarray(0, n), false);
+        expect(code, `cut at ${n}`).not.toBe('ok');
       }
-      attempt(name, m, small);
-    }
-  });
+    },
+  );
+
+  it.each(files.map((f) => [basename(f), f]))(
+    '%s: flipped bytes, giant counts and u32 0xFFFFFFFF never escape as other errors',
+    (name, path) => {
+      const bytes = readBytes(path);
+      const rand = rng(bytes.length);
+      const big = encodeInt2(INT2_MAX);
+      // Importing is slower (glTF-Transform property graph): only for the small files, to stay fast.
+      const small = bytes.length < 3000;
+      for (let i = 0; i < 200; i++) {
+        const at = Math.floor(rand() * bytes.length);
+        const kind = i % 3;
+        let m: Uint8Array;
+        if (kind === 0) {
+          m = bytes.slice();
+          m[at] ^= 1 << Math.floor(rand() * 8);
+        } else if (kind === 1) {
+          // Replace one byte (often a compact count) with the largest compact integer.
+          m = new Uint8Array(bytes.length + big.length - 1);
+          m.set(bytes.subarray(0, at));
+          m.set(big, at);
+          m.set(bytes.subarray(at + 1), at + big.length);
+        } else {
+          m = bytes.slice();
+          for (let k = 0; k < 4 && at + k < m.length; k++) m[at + k] = 0xff;
+        }
+        attempt(name, m, small);
+      }
+    },
+  );
 
   it('refuses bone cycles and bad parents', () => {
     const path = supported.find((f) => f.endsWith('fp2_QBZ95_long.anim')) as string;

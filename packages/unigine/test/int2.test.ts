@@ -1,7 +1,16 @@
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INT2_MAX, decodeInt2, encodeInt2, int2Size, readInt2, readString, writeInt2, writeString } from '../src/int2.js';
+import {
+  INT2_MAX,
+  decodeInt2,
+  encodeInt2,
+  int2Size,
+  readInt2,
+  readString,
+  writeInt2,
+  writeString,
+} from '../src/int2.js';
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
 
@@ -29,7 +38,8 @@ describe('int2 compact integer', () => {
       const e = encodeInt2(v);
       buf.set(e);
       const d = decodeInt2(buf, 0);
-      if (!d || d.value !== v || d.length !== e.length) throw new Error(`int2 ${v}: ${hex(e)} → ${JSON.stringify(d)}`);
+      if (!d || d.value !== v || d.length !== e.length)
+        throw new Error(`int2 ${v}: ${hex(e)} → ${JSON.stringify(d)}`);
     }
   });
 
@@ -81,12 +91,20 @@ describe('int2 compact integer', () => {
     expect(() => encodeInt2(INT2_MAX + 1)).toThrow(RangeError);
     expect(() => encodeInt2(1.5)).toThrow(RangeError);
     // truncated: continuation bit set on the last byte
-    expect(() => readInt2(new ByteReader(new Uint8Array([0x80, 0x80])), 'n')).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => readInt2(new ByteReader(new Uint8Array([0x80, 0x80])), 'n')).toThrow(
+      expect.objectContaining({ code: 'TRUNCATED' }),
+    );
     // six bytes: too long
-    expect(() => readInt2(new ByteReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0x01])), 'n')).toThrow(expect.objectContaining({ code: 'BAD_INT2' }));
+    expect(() => readInt2(new ByteReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0x01])), 'n')).toThrow(
+      expect.objectContaining({ code: 'BAD_INT2' }),
+    );
     // five bytes whose value exceeds 2^31 − 1
-    expect(() => readInt2(new ByteReader(new Uint8Array([0xbf, 0xff, 0xff, 0xff, 0x7f])), 'n')).toThrow(FormatError);
-    expect(() => readInt2(new ByteReader(new Uint8Array([])), 'n')).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => readInt2(new ByteReader(new Uint8Array([0xbf, 0xff, 0xff, 0xff, 0x7f])), 'n')).toThrow(
+      FormatError,
+    );
+    expect(() => readInt2(new ByteReader(new Uint8Array([])), 'n')).toThrow(
+      expect.objectContaining({ code: 'TRUNCATED' }),
+    );
   });
 
   it('reads and writes strings with the NUL counted', () => {
@@ -94,7 +112,11 @@ describe('int2 compact integer', () => {
     writeString(w, 'plane', 'utf8');
     expect(hex(w.finish())).toBe('06 70 6c 61 6e 65 00');
     expect(readString(new ByteReader(w.finish()), 's', 'utf8')).toBe('plane');
-    expect(() => readString(new ByteReader(new Uint8Array([0x00])), 's', 'utf8')).toThrow(expect.objectContaining({ code: 'BAD_STRING' }));
-    expect(() => readString(new ByteReader(new Uint8Array([0x02, 0x41, 0x42])), 's', 'utf8')).toThrow(expect.objectContaining({ code: 'BAD_STRING' }));
+    expect(() => readString(new ByteReader(new Uint8Array([0x00])), 's', 'utf8')).toThrow(
+      expect.objectContaining({ code: 'BAD_STRING' }),
+    );
+    expect(() => readString(new ByteReader(new Uint8Array([0x02, 0x41, 0x42])), 's', 'utf8')).toThrow(
+      expect.objectContaining({ code: 'BAD_STRING' }),
+    );
   });
 });
