@@ -20,7 +20,13 @@ import {
 import type { Accessor, Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat3, mat4, quat, vec3 } from 'gl-matrix';
 import { type AniAnimation, type AniTrack, writeAni } from './ani.js';
-import { attributeFor, parseRawAttributeName, sanitizeAttribute, writeElement } from './attributes.js';
+import {
+  attributeFor,
+  parseRawAttributeName,
+  rawAttributeName,
+  sanitizeAttribute,
+  writeElement,
+} from './attributes.js';
 import type { UrhoModelExtras } from './import.js';
 import {
   descriptorOf,
@@ -593,7 +599,7 @@ export function exportUrhoModel(
     const [attr, kind] = attributeFor(e);
     if (kind === 'joints') return group.every((g) => g.joints);
     if (kind === 'weights') return group.every((g) => g.weights);
-    const a = p.attrs.get(attr);
+    const a = p.attrs.get(attr) ?? p.attrs.get(rawAttributeName(e));
     if (!a) return false;
     if (kind === 'color' && e.type === ElementType.UBYTE4_NORM) return true;
     if (kind === 'raw') {
@@ -653,7 +659,8 @@ export function exportUrhoModel(
       const w = p.weights!;
       return fromRaw(rawBackups.WEIGHTS_0, 'weights', w, 4) ?? w;
     }
-    const a = p.attrs.get(attr)!;
+    const a = p.attrs.get(attr);
+    if (!a) return p.attrs.get(rawAttributeName(e))!.values; // file values kept as-is
     if (kind === 'normal' || kind === 'tangent') {
       return fromRaw(rawBackups[attr], kind, a.values as Float32Array, kind === 'normal' ? 3 : 4) ?? a.values;
     }
@@ -1168,7 +1175,7 @@ function exportAnimation(anim: Animation, fps: number, warnings: WarningCollecto
   let resampled = 0;
   for (const [node, e] of byNode) {
     const samplers = [e.translation, e.rotation, e.scale].filter(Boolean) as ReturnType<typeof readSampler>[];
-    const allLinear = samplers.every((s) => s.interpolation === 'LINEAR');
+    const allLinear = samplers.every((s) => (s.interpolation ?? 'LINEAR') === 'LINEAR');
     const first = samplers[0].times;
     const shared = samplers.every((s) => sameFloats(s.times, first));
     let times: Float32Array;

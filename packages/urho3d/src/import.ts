@@ -12,7 +12,7 @@ import {
   type Skin,
 } from '@gltf-transform/core';
 import type { AniAnimation } from './ani.js';
-import { attributeFor, readElement, sanitizeAttribute } from './attributes.js';
+import { attributeFor, rawAttributeName, readElement, sanitizeAttribute } from './attributes.js';
 import { type MdlModel, PrimitiveType } from './mdl.js';
 import {
   flipTriangles,
@@ -176,8 +176,24 @@ function importModel(
   model.vertexBuffers.forEach((vb, v) => {
     const attrs = new Map<string, Accessor>();
     vbJoints.push(null);
+    // glTF needs TEXCOORD_n / COLOR_n sets numbered 0, 1, 2… without gaps: a set after a gap
+    // stays an application-specific attribute with its file values.
+    const standard = new Set<string>();
+    vb.elements.forEach((e) => {
+      standard.add(attributeFor(e)[0]);
+    });
     vb.elements.forEach((e, k) => {
       let [attr, kind] = attributeFor(e);
+      const set = /^(TEXCOORD|COLOR)_(\d+)$/.exec(attr);
+      if (set && Number(set[2]) > 0) {
+        for (let i = 0; i < Number(set[2]); i++) {
+          if (!standard.has(`${set[1]}_${i}`)) {
+            attr = rawAttributeName(e);
+            kind = 'raw';
+            break;
+          }
+        }
+      }
       if (attrs.has(attr)) attr = `_URHO_E${k}`;
       if (kind === 'joints' && !model.bones.length) kind = 'raw';
       const values = readElement(vb.data, vb.stride, vb.vertexCount, e);
