@@ -16,7 +16,6 @@ import {
   mat,
   mul,
   positiveZeros,
-  transformDir,
   transformPoint,
   trMatrix,
 } from './space.js';
