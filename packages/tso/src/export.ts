@@ -94,6 +94,16 @@ function nodeWorld(node: Node): Float64Array {
   return w;
 }
 
+/** A group node our importer made (identity transform) to give several roots a common parent. */
+function isTsoGroup(n: Node): boolean {
+  const x = n.getExtras()?.tso as { group?: boolean } | undefined;
+  if (x?.group !== true || n.getParentNode()) return false;
+  const t = n.getTranslation();
+  const r = n.getRotation();
+  const sc = n.getScale();
+  return t.every((v) => v === 0) && r[3] === 1 && sc.every((v) => v === 1);
+}
+
 function uniqueName(base: string, used: Set<string>, fallback: string): string {
   let name = (base || fallback).slice(0, 255);
   let k = 2;
@@ -203,7 +213,9 @@ export function exportTso(
     const b = bones[i];
     const s = b.node.getScale();
     const unit = Math.abs(s[0] - 1) < 1e-6 && Math.abs(s[1] - 1) < 1e-6 && Math.abs(s[2] - 1) < 1e-6;
-    const direct = b.parent >= 0 ? b.node.getParentNode() === bones[b.parent].node : !b.node.getParentNode();
+    const parentNode = b.node.getParentNode();
+    const direct =
+      b.parent >= 0 ? parentNode === bones[b.parent].node : !parentNode || isTsoGroup(parentNode);
     const parentWorld = b.parent >= 0 ? bones[b.parent].world : mat();
     if (direct && unit) {
       b.t = [...b.node.getTranslation()];
@@ -682,7 +694,10 @@ function exportSkeleton(
   const roots = bones.filter((b) => b.parent < 0);
   const out: TsoBone[] = [];
   let extraRoot: string | undefined;
-  if (roots.length > 1) {
+  // Roots that all sit under one TSO group node (our import of a multi-root skeleton) stay roots.
+  const group = roots[0]?.node.getParentNode();
+  const grouped = !!group && isTsoGroup(group) && roots.every((r) => r.node.getParentNode() === group);
+  if (roots.length > 1 && !grouped) {
     const used = new Set(bones.map((b) => b.name.toLowerCase()));
     extraRoot = uniqueName('ROOT', used, 'ROOT');
     out.push(makeBone(extraRoot, ROOT_PARENT, [0, 0, 0], [0, 0, 0, 1], undefined));

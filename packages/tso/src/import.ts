@@ -108,6 +108,7 @@ export function importTso(
     if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), i);
   };
   let rootNode: Node | undefined;
+  let skinRoot: Node | undefined;
   if (skeleton) {
     const parents = skeletonParents(skeleton);
     const bones = skeleton.bones;
@@ -161,13 +162,18 @@ export function importTso(
       done[i] = w;
       return w;
     };
+    const roots = nodes.filter((_, i) => parents[i] < 0);
+    // Several roots: an identity group node above them gives the joints a common root.
+    const top =
+      roots.length > 1 ? doc.createNode(BONE_GROUP_NAME).setExtras({ tso: { group: true } }) : scene;
+    if (top !== scene) scene.addChild(top as Node);
     for (let i = 0; i < bones.length; i++) {
       worlds.push(world(i));
-      if (parents[i] < 0) scene.addChild(nodes[i]);
+      if (parents[i] < 0) top.addChild(nodes[i]);
       else nodes[parents[i]].addChild(nodes[i]);
     }
-    const roots = nodes.filter((_, i) => parents[i] < 0);
     rootNode = roots[0];
+    skinRoot = top === scene ? rootNode : (top as Node);
   }
 
   // ---- mesh
@@ -214,7 +220,7 @@ export function importTso(
       meshBone,
       nodes,
       worlds,
-      rootNode,
+      skinRoot,
       options.meshName ?? 'mesh',
       warnings,
     );

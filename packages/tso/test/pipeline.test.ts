@@ -200,3 +200,23 @@ describe('two-bone skeleton + mesh + animation through the whole pipeline', () =
     expect(warnings.map((w) => w.code)).toEqual(['ANIM_BONE_MISSING']);
   });
 });
+
+describe('a skeleton with two roots', () => {
+  it('imports under one group node (valid skin) and exports the same .skel', async () => {
+    const skel = twoBoneSkeleton();
+    skel.bones[1].parentName = 'NULL';
+    const bytes = writeSkeleton(skel);
+    const { document } = await legacyFormat.import(
+      new Map([
+        ['m.mesh', writeMesh(twoBoneMesh())],
+        ['s.skel', bytes],
+      ]),
+      { main: 'm.mesh' },
+    );
+    const report = await validateGlb(await new NodeIO().writeBinary(document));
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    const { files: out, warnings } = await legacyFormat.export!(document, { name: 'm' });
+    expect(warnings).toEqual([]);
+    expect(firstByteDiff(out.get('m.skel')!, bytes)).toBe(-1);
+  });
+});
