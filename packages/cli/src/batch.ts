@@ -3,7 +3,12 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { type ConvertOptions, type ConvertRecord, type PreparedConversion, prepareConversion } from './convert.js';
+import {
+  type ConvertOptions,
+  type ConvertRecord,
+  type PreparedConversion,
+  prepareConversion,
+} from './convert.js';
 import { toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
 import type { BatchItem } from './inputs.js';
@@ -57,11 +62,15 @@ function timeoutRecord(item: BatchItem, seconds: number, ms: number): ConvertRec
  * const records = await runBatch(items, { outDir: 'out', jobs: 2, timeout: 60 });
  * ```
  */
-export async function runBatch(items: readonly BatchItem[], options: BatchOptions = {}): Promise<ConvertRecord[]> {
+export async function runBatch(
+  items: readonly BatchItem[],
+  options: BatchOptions = {},
+): Promise<ConvertRecord[]> {
   const jobs = Math.max(0, Math.floor(options.jobs ?? BATCH_DEFAULTS.jobs));
   const timeoutMs = (options.timeout ?? BATCH_DEFAULTS.timeout) * 1000;
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
-  const useWorkers = jobs > 0 && !!workerUrl && (!options.formats || !!options.formatsModule) && items.length > 0;
+  const useWorkers =
+    jobs > 0 && !!workerUrl && (!options.formats || !!options.formatsModule) && items.length > 0;
   const { jobs: _j, timeout: _t, workerUrl: _w, formatsModule, onStart, onDone, formats, ...rest } = options;
   const convertOptions = (item: BatchItem): Omit<ConvertOptions, 'formats' | 'transform'> => ({
     ...rest,
@@ -79,10 +88,15 @@ export async function runBatch(items: readonly BatchItem[], options: BatchOption
         const clash = [...outputs.keys()].find((p) => claimed.has(p));
         if (clash) {
           record.status = 'error';
-          record.error = { code: 'OUTPUT_CONFLICT', message: `${relative(process.cwd(), clash)} is also written by ${claimed.get(clash)} in this batch` };
+          record.error = {
+            code: 'OUTPUT_CONFLICT',
+            message: `${relative(process.cwd(), clash)} is also written by ${claimed.get(clash)} in this batch`,
+          };
         } else {
           for (const p of outputs.keys()) claimed.set(p, record.input);
-          record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map((p) => relative(process.cwd(), p) || p);
+          record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map(
+            (p) => relative(process.cwd(), p) || p,
+          );
         }
       } catch (e) {
         record.status = 'error';
@@ -104,7 +118,10 @@ export async function runBatch(items: readonly BatchItem[], options: BatchOption
       const timedOut = new Promise<'timeout'>((res) => {
         timer = setTimeout(() => res('timeout'), timeoutMs);
       });
-      const result = await Promise.race([prepareConversion(item.input, { ...convertOptions(item), formats }), timedOut]);
+      const result = await Promise.race([
+        prepareConversion(item.input, { ...convertOptions(item), formats }),
+        timedOut,
+      ]);
       clearTimeout(timer);
       if (result === 'timeout') {
         records[next] = timeoutRecord(item, timeoutMs / 1000, Math.round(performance.now() - started));
@@ -114,7 +131,11 @@ export async function runBatch(items: readonly BatchItem[], options: BatchOption
     return records;
   }
 
-  const spec = formatsModule ? (formatsModule.startsWith('file:') ? formatsModule : pathToFileURL(resolve(formatsModule)).href) : undefined;
+  const spec = formatsModule
+    ? formatsModule.startsWith('file:')
+      ? formatsModule
+      : pathToFileURL(resolve(formatsModule)).href
+    : undefined;
   const startWorker = (): Promise<Worker> =>
     new Promise((res, rej) => {
       const w = new Worker(workerUrl!, { workerData: { formatsModule: spec } });
@@ -137,33 +158,39 @@ export async function runBatch(items: readonly BatchItem[], options: BatchOption
         onStart?.(item);
         const started = performance.now();
         const w = worker;
-        const outcome = await new Promise<{ prepared?: PreparedConversion; failure?: 'timeout' | Error }>((res) => {
-          const timer = setTimeout(() => res({ failure: 'timeout' }), timeoutMs);
-          const cleanup = () => {
-            clearTimeout(timer);
-            w.off('message', onMessage);
-            w.off('error', onError);
-            w.off('exit', onExit);
-          };
-          const onMessage = (m: { id: number; record: ConvertRecord; outputs: Map<string, Uint8Array> }) => {
-            if (m.id !== k) return;
-            cleanup();
-            res({ prepared: { record: m.record, outputs: m.outputs } });
-          };
-          const onError = (e: Error) => {
-            cleanup();
-            res({ failure: e });
-          };
-          const onExit = (code: number) => {
-            cleanup();
-            res({ failure: new Error(`worker exited with code ${code}`) });
-          };
-          w.on('message', onMessage);
-          w.once('error', onError);
-          w.once('exit', onExit);
-          const job: WorkerJob = { id: k, input: item.input, options: convertOptions(item) };
-          w.postMessage(job);
-        });
+        const outcome = await new Promise<{ prepared?: PreparedConversion; failure?: 'timeout' | Error }>(
+          (res) => {
+            const timer = setTimeout(() => res({ failure: 'timeout' }), timeoutMs);
+            const cleanup = () => {
+              clearTimeout(timer);
+              w.off('message', onMessage);
+              w.off('error', onError);
+              w.off('exit', onExit);
+            };
+            const onMessage = (m: {
+              id: number;
+              record: ConvertRecord;
+              outputs: Map<string, Uint8Array>;
+            }) => {
+              if (m.id !== k) return;
+              cleanup();
+              res({ prepared: { record: m.record, outputs: m.outputs } });
+            };
+            const onError = (e: Error) => {
+              cleanup();
+              res({ failure: e });
+            };
+            const onExit = (code: number) => {
+              cleanup();
+              res({ failure: new Error(`worker exited with code ${code}`) });
+            };
+            w.on('message', onMessage);
+            w.once('error', onError);
+            w.once('exit', onExit);
+            const job: WorkerJob = { id: k, input: item.input, options: convertOptions(item) };
+            w.postMessage(job);
+          },
+        );
         if (outcome.prepared) {
           await finish(k, outcome.prepared, started);
           continue;
@@ -175,7 +202,18 @@ export async function runBatch(items: readonly BatchItem[], options: BatchOption
         records[k] =
           outcome.failure === 'timeout'
             ? timeoutRecord(item, timeoutMs / 1000, ms)
-            : { input: item.input, format: 'unknown', outputs: [], status: 'error', error: { code: 'WORKER_CRASHED', message: `${item.input}: the conversion worker died (${(outcome.failure as Error).message})` }, warnings: [], ms };
+            : {
+                input: item.input,
+                format: 'unknown',
+                outputs: [],
+                status: 'error',
+                error: {
+                  code: 'WORKER_CRASHED',
+                  message: `${item.input}: the conversion worker died (${(outcome.failure as Error).message})`,
+                },
+                warnings: [],
+                ms,
+              };
         onDone?.(records[k], ++done, items.length);
       }
     } finally {

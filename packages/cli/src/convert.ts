@@ -70,7 +70,11 @@ interface Loaded {
 /** The base name of a legacy main file: its name without the format's main extension. */
 export function outputBase(name: string, format?: LegacyFormat): string {
   const b = baseName(name);
-  if (format && b.toLowerCase().endsWith(format.mainExtension.toLowerCase()) && b.length > format.mainExtension.length) {
+  if (
+    format &&
+    b.toLowerCase().endsWith(format.mainExtension.toLowerCase()) &&
+    b.length > format.mainExtension.length
+  ) {
     return b.slice(0, b.length - format.mainExtension.length);
   }
   const ext = extname(b);
@@ -84,19 +88,32 @@ function unknownFormat(path: string, bytes: Uint8Array): LegacyError {
   );
 }
 
-async function importLegacy(format: LegacyFormat, files: FileSet, main: string, options: ConvertOptions, warnings: WarningCollector): Promise<Document> {
+async function importLegacy(
+  format: LegacyFormat,
+  files: FileSet,
+  main: string,
+  options: ConvertOptions,
+  warnings: WarningCollector,
+): Promise<Document> {
   const result = await format.import(files, { ...options.formatOptions, main });
   warnings.merge(result.warnings);
   return result.document;
 }
 
 /** Reads the companions of a legacy main file from its folder and `--with`. */
-export async function gatherFiles(path: string, format: LegacyFormat, bytes: Uint8Array, options: Pick<ConvertOptions, 'companions' | 'with'>): Promise<FileSet> {
+export async function gatherFiles(
+  path: string,
+  format: LegacyFormat,
+  bytes: Uint8Array,
+  options: Pick<ConvertOptions, 'companions' | 'with'>,
+): Promise<FileSet> {
   const name = basename(path);
   const files: FileSet = new Map([[name, bytes]]);
   if ((options.companions ?? true) && format.companions) {
     const dir = dirname(path);
-    const siblings = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && d.name !== name).map((d) => d.name);
+    const siblings = (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isFile() && d.name !== name)
+      .map((d) => d.name);
     for (const c of format.companions(name, siblings)) {
       if (!files.has(c) && siblings.includes(c)) files.set(c, new Uint8Array(await readFile(join(dir, c))));
     }
@@ -110,7 +127,8 @@ function containerModels(entries: FileSet, formats: readonly LegacyFormat[]): [s
   const out: [string, LegacyFormat][] = [];
   for (const [name, bytes] of entries) {
     const f = sniffFormat(bytes, name, formats);
-    if (typeof f === 'object' && name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) out.push([name, f]);
+    if (typeof f === 'object' && name.toLowerCase().endsWith(f.mainExtension.toLowerCase()))
+      out.push([name, f]);
   }
   return out;
 }
@@ -121,8 +139,21 @@ function folderOf(name: string): string {
 }
 
 /** Encodes a document as .glb, or .gltf + .bin named after `target`, into `outputs` (not written yet). */
-export async function writeGltf(doc: Document, target: string, binary: boolean, options: Pick<ConvertOptions, 'formats' | 'optimize'>, outputs: Map<string, Uint8Array>): Promise<void> {
-  const io = await createCodecNodeIO(options.formats ?? FORMATS, { draco: !!options.optimize?.draco || doc.getRoot().listExtensionsUsed().some((e) => e.extensionName === 'KHR_draco_mesh_compression') });
+export async function writeGltf(
+  doc: Document,
+  target: string,
+  binary: boolean,
+  options: Pick<ConvertOptions, 'formats' | 'optimize'>,
+  outputs: Map<string, Uint8Array>,
+): Promise<void> {
+  const io = await createCodecNodeIO(options.formats ?? FORMATS, {
+    draco:
+      !!options.optimize?.draco ||
+      doc
+        .getRoot()
+        .listExtensionsUsed()
+        .some((e) => e.extensionName === 'KHR_draco_mesh_compression'),
+  });
   if (binary) {
     // a GLB holds one buffer: merge those of a multi-buffer .gltf input
     if (doc.getRoot().listBuffers().length > 1) await doc.transform(unpartition());
@@ -152,7 +183,9 @@ export async function convertFile(input: string, options: ConvertOptions = {}): 
   const { record, outputs } = await prepareConversion(input, options);
   if (record.status === 'ok') {
     try {
-      record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map((p) => relative(process.cwd(), p) || p);
+      record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map(
+        (p) => relative(process.cwd(), p) || p,
+      );
     } catch (e) {
       record.status = 'error';
       record.error = toErrorRecord(e);
@@ -174,7 +207,10 @@ export interface PreparedConversion {
  * returns the files to write. Batch workers use it so that only the main thread writes (a worker
  * stopped by `--timeout` can never leave a partial file). Never throws.
  */
-export async function prepareConversion(input: string, options: ConvertOptions = {}): Promise<PreparedConversion> {
+export async function prepareConversion(
+  input: string,
+  options: ConvertOptions = {},
+): Promise<PreparedConversion> {
   const start = performance.now();
   const outputs = new Map<string, Uint8Array>();
   const formats = options.formats ?? FORMATS;
@@ -192,17 +228,26 @@ export async function prepareConversion(input: string, options: ConvertOptions =
 
     if (typeof kind === 'string') {
       if (!targetId && !options.output) {
-        throw new LegacyError('UNKNOWN_TARGET', `${basename(input)} is already glTF: pass --to <format> (glb, gltf, ${formats.filter((f) => f.export).map((f) => f.id).join(', ')}) or an output name with the format's extension`);
+        throw new LegacyError(
+          'UNKNOWN_TARGET',
+          `${basename(input)} is already glTF: pass --to <format> (glb, gltf, ${formats
+            .filter((f) => f.export)
+            .map((f) => f.id)
+            .join(', ')}) or an output name with the format's extension`,
+        );
       }
       const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
       docs.push({ document, format: kind, base: outputBase(input) });
     } else if ((entries = tryUnpack(kind, bytes, input))) {
       const models = containerModels(entries, formats);
-      if (!models.length) warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+      if (!models.length)
+        warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
       for (const [name, f] of models) {
         const folder = folderOf(name);
-        const siblings = [...entries.keys()].filter((n) => n !== name && folderOf(n) === folder).map((n) => n.slice(folder.length));
+        const siblings = [...entries.keys()]
+          .filter((n) => n !== name && folderOf(n) === folder)
+          .map((n) => n.slice(folder.length));
         const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
         if ((options.companions ?? true) && f.companions) {
           for (const c of f.companions(name.slice(folder.length), siblings)) {
@@ -212,7 +257,11 @@ export async function prepareConversion(input: string, options: ConvertOptions =
         }
         try {
           const document = await importLegacy(f, files, name.slice(folder.length), options, warnings);
-          docs.push({ document, format: f.id, base: join(basename(input, extname(input)), outputBase(name, f)) });
+          docs.push({
+            document,
+            format: f.id,
+            base: join(basename(input, extname(input)), outputBase(name, f)),
+          });
         } catch (e) {
           const err = toErrorRecord(e);
           if (err.code === 'INTERNAL_ERROR') throw e;
@@ -236,32 +285,57 @@ export async function prepareConversion(input: string, options: ConvertOptions =
             morphTargets: Math.max(record.stats.morphTargets, stats.morphTargets),
             animations: record.stats.animations + stats.animations,
           }
-        : { vertices: stats.vertices, triangles: stats.triangles, joints: stats.joints, morphTargets: stats.morphTargets, animations: stats.animations };
+        : {
+            vertices: stats.vertices,
+            triangles: stats.triangles,
+            joints: stats.joints,
+            morphTargets: stats.morphTargets,
+            animations: stats.animations,
+          };
 
       // Pick the target: --to, else the output's extension, else glb (or the legacy format a glTF input cannot default to).
       let target: LegacyFormat | 'glb' | 'gltf' | undefined;
       if (targetId === 'glb' || targetId === 'gltf') target = targetId;
       else if (targetId) {
         target = formatById(targetId, formats);
-        if (!target) throw new LegacyError('UNKNOWN_TARGET', `unknown target format "${options.to}"; known: glb, gltf, ${formats.map((f) => f.id).join(', ')}`);
+        if (!target)
+          throw new LegacyError(
+            'UNKNOWN_TARGET',
+            `unknown target format "${options.to}"; known: glb, gltf, ${formats.map((f) => f.id).join(', ')}`,
+          );
       } else if (options.output) {
         const ext = extname(options.output).toLowerCase();
         if (ext === '.glb' || ext === '.gltf') target = ext.slice(1) as 'glb' | 'gltf';
         else {
           target = formatForOutput(options.output, formats);
-          if (!target) throw new LegacyError('UNKNOWN_TARGET', `cannot tell the target format from "${basename(options.output)}"; pass --to <format>`);
+          if (!target)
+            throw new LegacyError(
+              'UNKNOWN_TARGET',
+              `cannot tell the target format from "${basename(options.output)}"; pass --to <format>`,
+            );
         }
       } else if (sourceFormat === 'glb' || sourceFormat === 'gltf') {
-        throw new LegacyError('UNKNOWN_TARGET', `${basename(input)} is already glTF: pass --to <format> (${formats.filter((f) => f.export).map((f) => f.id).join(', ')}) or an output name with the format's extension`);
+        throw new LegacyError(
+          'UNKNOWN_TARGET',
+          `${basename(input)} is already glTF: pass --to <format> (${formats
+            .filter((f) => f.export)
+            .map((f) => f.id)
+            .join(', ')}) or an output name with the format's extension`,
+        );
       } else target = 'glb';
 
       const single = docs.length === 1 && options.output;
       if (target === 'glb' || target === 'gltf') {
-        const path = single ? resolve(options.output!) : join(resolve(options.outDir ?? dirname(input)), `${base}.${target}`);
+        const path = single
+          ? resolve(options.output!)
+          : join(resolve(options.outDir ?? dirname(input)), `${base}.${target}`);
         await writeGltf(document, path, target === 'glb', options, outputs);
       } else {
-        if (!target.export) throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
-        const dir = single ? dirname(resolve(options.output!)) : join(resolve(options.outDir ?? dirname(input)), dirname(base));
+        if (!target.export)
+          throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
+        const dir = single
+          ? dirname(resolve(options.output!))
+          : join(resolve(options.outDir ?? dirname(input)), dirname(base));
         const name = single ? outputBase(options.output!, target) : basename(base);
         const result = await target.export(document, { ...options.formatOptions, name });
         warnings.merge(result.warnings);

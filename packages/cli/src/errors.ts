@@ -31,8 +31,18 @@ export function toErrorRecord(e: unknown): ErrorRecord {
   const errno = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof errno === 'string' && FS_CODES[errno]) {
     const path = (e as NodeJS.ErrnoException).path;
-    return { code: FS_CODES[errno], message: path ? `${path}: ${FS_CODES[errno].toLowerCase().replace(/_/g, ' ')}` : String((e as Error).message), file: path };
+    return {
+      code: FS_CODES[errno],
+      message: path
+        ? `${path}: ${FS_CODES[errno].toLowerCase().replace(/_/g, ' ')}`
+        : String((e as Error).message),
+      file: path,
+    };
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  return { code: 'INTERNAL_ERROR', message: `internal error (a bug in gltf-legacy, please report it): ${err.message}`, stack: err.stack };
+  return {
+    code: 'INTERNAL_ERROR',
+    message: `internal error (a bug in gltf-legacy, please report it): ${err.message}`,
+    stack: err.stack,
+  };
 }

@@ -12,7 +12,10 @@ export async function writeFilesAtomic(files: Map<string, Uint8Array>, force: bo
   if (!force) {
     const existing = [...files.keys()].filter((p) => existsSync(p));
     if (existing.length) {
-      throw new LegacyError('OUTPUT_EXISTS', `output exists (use --force to overwrite): ${existing.join(', ')}`);
+      throw new LegacyError(
+        'OUTPUT_EXISTS',
+        `output exists (use --force to overwrite): ${existing.join(', ')}`,
+      );
     }
   }
   const temps: [string, string][] = [];

@@ -23,7 +23,10 @@ let dracoModules: Promise<{ decoder: unknown; encoder: unknown }> | undefined;
 /** The Draco decoder and encoder modules (WebAssembly, from draco3dgltf), loaded once. */
 export function loadDraco(): Promise<{ decoder: unknown; encoder: unknown }> {
   dracoModules ??= import('draco3dgltf').then(async ({ default: draco3d }) => {
-    const [decoder, encoder] = await Promise.all([draco3d.createDecoderModule(), draco3d.createEncoderModule()]);
+    const [decoder, encoder] = await Promise.all([
+      draco3d.createDecoderModule(),
+      draco3d.createEncoderModule(),
+    ]);
     return { decoder, encoder };
   });
   return dracoModules;
@@ -33,9 +36,15 @@ export function loadDraco(): Promise<{ decoder: unknown; encoder: unknown }> {
  * {@link createNodeIO} plus the compression codecs: EXT_meshopt_compression (meshoptimizer) always,
  * KHR_draco_mesh_compression (draco3dgltf) when `needs.draco`.
  */
-export async function createCodecNodeIO(formats: readonly LegacyFormat[] = FORMATS, needs: CodecNeeds = {}): Promise<NodeIO> {
+export async function createCodecNodeIO(
+  formats: readonly LegacyFormat[] = FORMATS,
+  needs: CodecNeeds = {},
+): Promise<NodeIO> {
   await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
-  const io = createNodeIO(formats).registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
+  const io = createNodeIO(formats).registerDependencies({
+    'meshopt.decoder': MeshoptDecoder,
+    'meshopt.encoder': MeshoptEncoder,
+  });
   if (needs.draco) {
     const { decoder, encoder } = await loadDraco();
     io.registerDependencies({ 'draco3d.decoder': decoder, 'draco3d.encoder': encoder });

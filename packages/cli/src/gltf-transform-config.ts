@@ -56,7 +56,9 @@ const config = {
       .argument('<output>', 'glTF output (.glb or .gltf)')
       .option('--companions <bool>', 'load companion files found beside the input', { default: true })
       .action(async ({ args, options, logger }) => {
-        const legacy = new LegacyIO({ companions: options.companions !== false && options.companions !== 'false' });
+        const legacy = new LegacyIO({
+          companions: options.companions !== false && options.companions !== 'false',
+        });
         const r = await legacy.readDetailed(String(args.input));
         logger.info(`${r.format}: ${r.files.join(', ')}`);
         logWarnings(logger, r.warnings);
@@ -74,7 +76,9 @@ const config = {
       .action(async ({ args, options, logger }) => {
         const document: Document = await io.read(String(args.input));
         const legacy = new LegacyIO();
-        const written = await legacy.write(String(args.output), document, { format: options.format ? String(options.format) : undefined });
+        const written = await legacy.write(String(args.output), document, {
+          format: options.format ? String(options.format) : undefined,
+        });
         logWarnings(logger, legacy.lastWarnings);
         logger.info(`wrote ${written.join(', ')}`);
       });

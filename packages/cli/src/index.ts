@@ -1,18 +1,57 @@
-export { type ConvertOptions, type ConvertRecord, CONVERT_DEFAULTS, convertFile, outputBase } from './convert.js';
+export {
+  type ConvertOptions,
+  type ConvertRecord,
+  CONVERT_DEFAULTS,
+  convertFile,
+  outputBase,
+} from './convert.js';
 export { type ErrorRecord, toErrorRecord } from './errors.js';
 export { writeFilesAtomic } from './files.js';
 export { createNodeIO, toGlb } from './gltf-io.js';
 export { describeDocument, type InspectReport, inspectFile } from './inspect.js';
 export { buildProgram, EXIT, main, printRecord, printWarnings, type Runtime } from './main.js';
-export { FORMATS, formatById, formatForOutput, type GltfKind, isGlb, isGltfJson, sniffFormat } from './registry.js';
+export {
+  FORMATS,
+  formatById,
+  formatForOutput,
+  type GltfKind,
+  isGlb,
+  isGltfJson,
+  sniffFormat,
+} from './registry.js';
 export { formatBytes, renderTable } from './table.js';
 export { type ValidationSummary, validateFile, validateGltfBytes } from './validate.js';
-export { type FormatInfo, LEGACY_IO_DEFAULTS, LegacyIO, type LegacyIOOptions, type LegacyReadResult, type LegacyWriteOptions } from './legacy-io.js';
-export { checkOptimize, hasOptimize, needsCompression, OPTIMIZE_DEFAULTS, OPTIMIZE_PRESET, type OptimizeOptions, optimizeSteps, optimizeTransform } from './optimize.js';
+export {
+  type FormatInfo,
+  LEGACY_IO_DEFAULTS,
+  LegacyIO,
+  type LegacyIOOptions,
+  type LegacyReadResult,
+  type LegacyWriteOptions,
+} from './legacy-io.js';
+export {
+  checkOptimize,
+  hasOptimize,
+  needsCompression,
+  OPTIMIZE_DEFAULTS,
+  OPTIMIZE_PRESET,
+  type OptimizeOptions,
+  optimizeSteps,
+  optimizeTransform,
+} from './optimize.js';
 export { createCodecNodeIO, loadDraco } from './gltf-io.js';
 export { mainFormatOf, tryUnpack } from './registry.js';
 export { gatherFiles, type PreparedConversion, prepareConversion, writeGltf } from './convert.js';
 export { BATCH_DEFAULTS, type BatchOptions, defaultWorkerUrl, runBatch } from './batch.js';
-export { applyShard, type BatchItem, type ExpandedInputs, expandInputs, globBase, parseShard, type Shard, type SkippedFile } from './inputs.js';
+export {
+  applyShard,
+  type BatchItem,
+  type ExpandedInputs,
+  expandInputs,
+  globBase,
+  parseShard,
+  type Shard,
+  type SkippedFile,
+} from './inputs.js';
 export { type BatchReport, type BatchSummary, buildReport, summarize, summaryTable } from './report.js';
 export { createProgress, type Progress } from './progress.js';

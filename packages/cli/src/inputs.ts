@@ -40,7 +40,9 @@ async function readHead(path: string): Promise<Uint8Array> {
 }
 
 async function walk(dir: string, out: string[]): Promise<void> {
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) await walk(p, out);
@@ -67,8 +69,15 @@ export function globBase(pattern: string): string {
  * Order is deterministic: inputs in the order given, folder contents sorted by name. A path that
  * does not exist is kept (its conversion reports FILE_NOT_FOUND).
  */
-export async function expandInputs(inputs: string[], formats: readonly LegacyFormat[] = FORMATS): Promise<ExpandedInputs> {
-  const known = new Set(['.glb', '.gltf', ...formats.flatMap((f) => f.extensions.map((e) => e.toLowerCase()))]);
+export async function expandInputs(
+  inputs: string[],
+  formats: readonly LegacyFormat[] = FORMATS,
+): Promise<ExpandedInputs> {
+  const known = new Set([
+    '.glb',
+    '.gltf',
+    ...formats.flatMap((f) => f.extensions.map((e) => e.toLowerCase())),
+  ]);
   const mains = formats.map((f) => f.mainExtension.toLowerCase());
   const items: BatchItem[] = [];
   const skipped: SkippedFile[] = [];
@@ -95,7 +104,9 @@ export async function expandInputs(inputs: string[], formats: readonly LegacyFor
         await consider(files, input);
       } else add(input, '');
     } else if (isDynamicPattern(input.replace(/\\/g, '/'))) {
-      const matches = (await glob(input.replace(/\\/g, '/'), { onlyFiles: true, dot: false, expandDirectories: false })).sort();
+      const matches = (
+        await glob(input.replace(/\\/g, '/'), { onlyFiles: true, dot: false, expandDirectories: false })
+      ).sort();
       await consider(matches, globBase(input));
     } else add(input, '');
   }
@@ -113,7 +124,8 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : Number.NaN;
   const count = m ? Number(m[2]) : Number.NaN;
-  if (!(count >= 1 && index >= 1 && index <= count)) throw new LegacyError('BAD_SHARD', `--shard expects i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${text}"`);
+  if (!(count >= 1 && index >= 1 && index <= count))
+    throw new LegacyError('BAD_SHARD', `--shard expects i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${text}"`);
   return { index, count };
 }
 

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Document } from '@gltf-transform/core';
-import { documentStats, type InspectSection, type LegacyFormat, LegacyError, WarningCollector } from '@gltf-legacy/core';
+import {
+  documentStats,
+  type InspectSection,
+  type LegacyFormat,
+  LegacyError,
+  WarningCollector,
+} from '@gltf-legacy/core';
 import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
 import { FORMATS, sniffFormat } from './registry.js';
 import { formatBytes } from './table.js';
@@ -25,19 +31,26 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
       title: 'Meshes',
       columns: ['mesh', 'primitive', 'mode', 'vertices', 'indices', 'attributes', 'targets', 'material'],
       rows: meshes.flatMap((m) =>
-        m.listPrimitives().map((p, i) => [
-          m.getName() || '(unnamed)',
-          i,
-          p.getMode(),
-          p.getAttribute('POSITION')?.getCount() ?? 0,
-          p.getIndices()?.getCount() ?? 0,
-          p.listSemantics().join(' '),
-          p.listTargets().length,
-          p.getMaterial()?.getName() ?? '',
-        ]),
+        m
+          .listPrimitives()
+          .map((p, i) => [
+            m.getName() || '(unnamed)',
+            i,
+            p.getMode(),
+            p.getAttribute('POSITION')?.getCount() ?? 0,
+            p.getIndices()?.getCount() ?? 0,
+            p.listSemantics().join(' '),
+            p.listTargets().length,
+            p.getMaterial()?.getName() ?? '',
+          ]),
       ),
     });
-    const bounds = meshes.flatMap((m) => m.listPrimitives()).map((p) => [p.getAttribute('POSITION')?.getMinNormalized([]), p.getAttribute('POSITION')?.getMaxNormalized([])]);
+    const bounds = meshes
+      .flatMap((m) => m.listPrimitives())
+      .map((p) => [
+        p.getAttribute('POSITION')?.getMinNormalized([]),
+        p.getAttribute('POSITION')?.getMaxNormalized([]),
+      ]);
     if (bounds.length) {
       const min = [0, 1, 2].map((k) => Math.min(...bounds.map((b) => b[0]?.[k] ?? Number.POSITIVE_INFINITY)));
       const max = [0, 1, 2].map((k) => Math.max(...bounds.map((b) => b[1]?.[k] ?? Number.NEGATIVE_INFINITY)));
@@ -47,7 +60,19 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
   }
   const skins = root.listSkins();
   if (skins.length) {
-    sections.push({ title: 'Skins', columns: ['skin', 'joints', 'first joints'], rows: skins.map((s) => [s.getName() || '(unnamed)', s.listJoints().length, s.listJoints().slice(0, 4).map((j) => j.getName()).join(', ')]) });
+    sections.push({
+      title: 'Skins',
+      columns: ['skin', 'joints', 'first joints'],
+      rows: skins.map((s) => [
+        s.getName() || '(unnamed)',
+        s.listJoints().length,
+        s
+          .listJoints()
+          .slice(0, 4)
+          .map((j) => j.getName())
+          .join(', '),
+      ]),
+    });
   }
   const anims = root.listAnimations();
   if (anims.length) {
@@ -74,11 +99,19 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
  * Summarizes a file of any supported format: the format's own view of its file model (version,
  * counts, names) followed by what the import produces.
  */
-export async function inspectFile(path: string, formats: readonly LegacyFormat[] = FORMATS): Promise<InspectReport> {
+export async function inspectFile(
+  path: string,
+  formats: readonly LegacyFormat[] = FORMATS,
+): Promise<InspectReport> {
   const bytes = new Uint8Array(await readFile(path));
   const kind = sniffFormat(bytes, path, formats);
   if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads`);
-  const report: InspectReport = { file: path, format: typeof kind === 'string' ? kind : kind.id, bytes: bytes.length, sections: [] };
+  const report: InspectReport = {
+    file: path,
+    format: typeof kind === 'string' ? kind : kind.id,
+    bytes: bytes.length,
+    sections: [],
+  };
   if (typeof kind === 'string') {
     const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
     const doc = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
@@ -96,9 +129,17 @@ export async function inspectFile(path: string, formats: readonly LegacyFormat[]
       warnings.merge(result.warnings);
       report.sections.push(...describeDocument(result.document, 'As glTF'));
     } catch (e) {
-      report.sections.push({ title: 'As glTF', facts: { error: e instanceof Error ? e.message : String(e) } });
+      report.sections.push({
+        title: 'As glTF',
+        facts: { error: e instanceof Error ? e.message : String(e) },
+      });
     }
-    if (warnings.size) report.sections.push({ title: 'Import warnings', columns: ['code', 'count', 'message'], rows: warnings.list().map((w) => [w.code, w.count, w.message]) });
+    if (warnings.size)
+      report.sections.push({
+        title: 'Import warnings',
+        columns: ['code', 'count', 'message'],
+        rows: warnings.list().map((w) => [w.code, w.count, w.message]),
+      });
   }
   return report;
 }

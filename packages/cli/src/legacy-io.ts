@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
-import { type FileSet, type FormatCapabilities, type LegacyFormat, LegacyError, printable, type Warning, WarningCollector } from '@gltf-legacy/core';
+import {
+  type FileSet,
+  type FormatCapabilities,
+  type LegacyFormat,
+  LegacyError,
+  printable,
+  type Warning,
+  WarningCollector,
+} from '@gltf-legacy/core';
 import { gatherFiles, outputBase, writeGltf } from './convert.js';
 import { writeFilesAtomic } from './files.js';
 import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
@@ -19,7 +27,10 @@ export interface LegacyIOOptions {
   overwrite?: boolean;
 }
 
-export const LEGACY_IO_DEFAULTS: Required<Pick<LegacyIOOptions, 'companions' | 'overwrite'>> = { companions: true, overwrite: true };
+export const LEGACY_IO_DEFAULTS: Required<Pick<LegacyIOOptions, 'companions' | 'overwrite'>> = {
+  companions: true,
+  overwrite: true,
+};
 
 /** One entry of {@link LegacyIO.listFormats}. */
 export interface FormatInfo {
@@ -49,8 +60,20 @@ export interface LegacyWriteOptions {
 }
 
 const GLTF_INFO: FormatInfo[] = [
-  { id: 'glb', label: 'glTF 2.0 binary', extensions: ['.glb'], mainExtension: '.glb', capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true } },
-  { id: 'gltf', label: 'glTF 2.0 JSON', extensions: ['.gltf'], mainExtension: '.gltf', capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true } },
+  {
+    id: 'glb',
+    label: 'glTF 2.0 binary',
+    extensions: ['.glb'],
+    mainExtension: '.glb',
+    capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
+  },
+  {
+    id: 'gltf',
+    label: 'glTF 2.0 JSON',
+    extensions: ['.gltf'],
+    mainExtension: '.gltf',
+    capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
+  },
 ];
 
 /**
@@ -79,7 +102,13 @@ export class LegacyIO {
   /** The formats this IO reads and writes, glTF included. */
   listFormats(): FormatInfo[] {
     return [
-      ...this.formats.map((f) => ({ id: f.id, label: f.label, extensions: [...f.extensions], mainExtension: f.mainExtension, capabilities: { ...f.capabilities } })),
+      ...this.formats.map((f) => ({
+        id: f.id,
+        label: f.label,
+        extensions: [...f.extensions],
+        mainExtension: f.mainExtension,
+        capabilities: { ...f.capabilities },
+      })),
       ...GLTF_INFO,
     ];
   }
@@ -93,7 +122,11 @@ export class LegacyIO {
   async readDetailed(path: string): Promise<LegacyReadResult> {
     const bytes = new Uint8Array(await readFile(path));
     const kind = sniffFormat(bytes, path, this.formats);
-    if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads (first bytes "${printable(bytes.subarray(0, 8))}")`);
+    if (!kind)
+      throw new LegacyError(
+        'UNKNOWN_FORMAT',
+        `${path}: not a format gltf-legacy reads (first bytes "${printable(bytes.subarray(0, 8))}")`,
+      );
     if (typeof kind === 'string') {
       const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
@@ -101,7 +134,10 @@ export class LegacyIO {
       return { document, format: kind, files: [basename(path)], warnings: [] };
     }
     if (tryUnpack(kind, bytes, path)) {
-      throw new LegacyError('CONTAINER_INPUT', `${basename(path)} is a ${kind.label} container: use readContainer() to get one document per model inside`);
+      throw new LegacyError(
+        'CONTAINER_INPUT',
+        `${basename(path)} is a ${kind.label} container: use readContainer() to get one document per model inside`,
+      );
     }
     const files = await gatherFiles(path, kind, bytes, { companions: this.options.companions });
     return this.importSet(kind, files, basename(path));
@@ -116,10 +152,14 @@ export class LegacyIO {
   }
 
   /** {@link readFiles} plus the format, the files used and the warnings. */
-  async readFilesDetailed(files: FileSet, options: { main?: string; format?: string } = {}): Promise<LegacyReadResult> {
+  async readFilesDetailed(
+    files: FileSet,
+    options: { main?: string; format?: string } = {},
+  ): Promise<LegacyReadResult> {
     let main = options.main;
     let format = options.format ? formatById(options.format, this.formats) : undefined;
-    if (options.format && !format) throw new LegacyError('UNKNOWN_FORMAT', `unknown format "${options.format}"`);
+    if (options.format && !format)
+      throw new LegacyError('UNKNOWN_FORMAT', `unknown format "${options.format}"`);
     if (!main) {
       for (const [name, bytes] of files) {
         const k = sniffFormat(bytes, name, this.formats);
@@ -127,7 +167,11 @@ export class LegacyIO {
           main = name;
           break;
         }
-        if (typeof k === 'object' && (!format || k === format) && name.toLowerCase().endsWith(k.mainExtension.toLowerCase())) {
+        if (
+          typeof k === 'object' &&
+          (!format || k === format) &&
+          name.toLowerCase().endsWith(k.mainExtension.toLowerCase())
+        ) {
           main = name;
           format = k;
           break;
@@ -135,15 +179,27 @@ export class LegacyIO {
       }
     }
     const bytes = main ? files.get(main) : undefined;
-    if (!main || !bytes) throw new LegacyError('NO_MAIN_FILE', `no main file among ${[...files.keys()].join(', ') || '(no files)'}`);
+    if (!main || !bytes)
+      throw new LegacyError(
+        'NO_MAIN_FILE',
+        `no main file among ${[...files.keys()].join(', ') || '(no files)'}`,
+      );
     if (!format) {
       const k = sniffFormat(bytes, main, this.formats);
       if (typeof k === 'string') {
         const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
         if (k === 'gltf') {
           const json = JSON.parse(new TextDecoder().decode(bytes));
-          const resources = Object.fromEntries([...files].filter(([n]) => n !== main)) as Record<string, Uint8Array<ArrayBuffer>>;
-          return { document: await io.readJSON({ json, resources }), format: k, files: [...files.keys()], warnings: [] };
+          const resources = Object.fromEntries([...files].filter(([n]) => n !== main)) as Record<
+            string,
+            Uint8Array<ArrayBuffer>
+          >;
+          return {
+            document: await io.readJSON({ json, resources }),
+            format: k,
+            files: [...files.keys()],
+            warnings: [],
+          };
         }
         return { document: await io.readBinary(bytes), format: k, files: [main], warnings: [] };
       }
@@ -159,7 +215,12 @@ export class LegacyIO {
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
     this.lastWarnings = warnings.list();
-    return { document: result.document, format: format.id, files: [...ordered.keys()], warnings: this.lastWarnings };
+    return {
+      document: result.document,
+      format: format.id,
+      files: [...ordered.keys()],
+      warnings: this.lastWarnings,
+    };
   }
 
   /** Reads every model inside a container (`.pak`): entry name → document. */
@@ -167,15 +228,20 @@ export class LegacyIO {
     const bytes = new Uint8Array(await readFile(path));
     const kind = sniffFormat(bytes, path, this.formats);
     const entries = typeof kind === 'object' ? tryUnpack(kind, bytes, path) : undefined;
-    if (!entries) throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
+    if (!entries)
+      throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
     const out = new Map<string, Document>();
     for (const [name, data] of entries) {
       const f = sniffFormat(data, name, this.formats);
       if (typeof f !== 'object' || !name.toLowerCase().endsWith(f.mainExtension.toLowerCase())) continue;
       const folder = name.slice(0, Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-      const siblings = [...entries.keys()].filter((n) => n !== name && n.startsWith(folder) && !n.slice(folder.length).match(/[\\/]/)).map((n) => n.slice(folder.length));
+      const siblings = [...entries.keys()]
+        .filter((n) => n !== name && n.startsWith(folder) && !n.slice(folder.length).match(/[\\/]/))
+        .map((n) => n.slice(folder.length));
       const set: FileSet = new Map([[name.slice(folder.length), data]]);
-      if (this.options.companions && f.companions) for (const c of f.companions(name.slice(folder.length), siblings)) set.set(c, entries.get(folder + c)!);
+      if (this.options.companions && f.companions)
+        for (const c of f.companions(name.slice(folder.length), siblings))
+          set.set(c, entries.get(folder + c)!);
       out.set(name, (await this.importSet(f, set, name.slice(folder.length))).document);
     }
     return out;
@@ -185,7 +251,10 @@ export class LegacyIO {
    * Encodes a document without writing: glTF (`glb`/`gltf`) or every file a legacy format needs,
    * named from `name` (`NAME` → `NAME_d.3d`, `NAME_a.3d`, `NAME.uc`).
    */
-  async writeFiles(document: Document, options: { format: string; name?: string; formatOptions?: Record<string, unknown> }): Promise<FileSet> {
+  async writeFiles(
+    document: Document,
+    options: { format: string; name?: string; formatOptions?: Record<string, unknown> },
+  ): Promise<FileSet> {
     const id = options.format.toLowerCase();
     const name = options.name ?? 'model';
     if (id === 'glb' || id === 'gltf') {
@@ -194,9 +263,20 @@ export class LegacyIO {
       return outputs;
     }
     const target = formatById(id, this.formats);
-    if (!target) throw new LegacyError('UNKNOWN_TARGET', `unknown target format "${options.format}"; known: ${this.listFormats().map((f) => f.id).join(', ')}`);
-    if (!target.export) throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
-    const result = await target.export(document, { ...this.options.formatOptions, ...options.formatOptions, name });
+    if (!target)
+      throw new LegacyError(
+        'UNKNOWN_TARGET',
+        `unknown target format "${options.format}"; known: ${this.listFormats()
+          .map((f) => f.id)
+          .join(', ')}`,
+      );
+    if (!target.export)
+      throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
+    const result = await target.export(document, {
+      ...this.options.formatOptions,
+      ...options.formatOptions,
+      name,
+    });
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
     this.lastWarnings = warnings.list();
@@ -209,15 +289,25 @@ export class LegacyIO {
    */
   async write(path: string, document: Document, options: LegacyWriteOptions = {}): Promise<string[]> {
     const ext = extname(path).toLowerCase();
-    const id = options.format?.toLowerCase() ?? (ext === '.glb' || ext === '.gltf' ? ext.slice(1) : formatForOutput(path, this.formats)?.id);
-    if (!id) throw new LegacyError('UNKNOWN_TARGET', `cannot tell the target format from "${basename(path)}"; pass { format }`);
+    const id =
+      options.format?.toLowerCase() ??
+      (ext === '.glb' || ext === '.gltf' ? ext.slice(1) : formatForOutput(path, this.formats)?.id);
+    if (!id)
+      throw new LegacyError(
+        'UNKNOWN_TARGET',
+        `cannot tell the target format from "${basename(path)}"; pass { format }`,
+      );
     const outputs = new Map<string, Uint8Array>();
     if (id === 'glb' || id === 'gltf') {
       await writeGltf(document, resolve(path), id === 'glb', { formats: this.formats }, outputs);
       this.lastWarnings = [];
     } else {
       const target = formatById(id, this.formats);
-      const files = await this.writeFiles(document, { format: id, name: outputBase(path, target), formatOptions: options.formatOptions });
+      const files = await this.writeFiles(document, {
+        format: id,
+        name: outputBase(path, target),
+        formatOptions: options.formatOptions,
+      });
       for (const [file, data] of files) outputs.set(join(dirname(resolve(path)), file), data);
     }
     return writeFilesAtomic(outputs, this.options.overwrite ?? true);

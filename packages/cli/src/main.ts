@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { LegacyFormat, Warning } from '@gltf-legacy/core';
 import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
@@ -7,7 +7,13 @@ import { type ConvertOptions, type ConvertRecord, convertFile } from './convert.
 import { toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
 import { applyShard, expandInputs, parseShard, type Shard } from './inputs.js';
-import { checkOptimize, hasOptimize, needsCompression, type OptimizeOptions, optimizeTransform } from './optimize.js';
+import {
+  checkOptimize,
+  hasOptimize,
+  needsCompression,
+  type OptimizeOptions,
+  optimizeTransform,
+} from './optimize.js';
 import { createProgress } from './progress.js';
 import { formatForOutput } from './registry.js';
 import { buildReport, summarize, summaryTable } from './report.js';
@@ -47,13 +53,25 @@ function usage(message: string): CommanderError {
 
 function positiveNumber(flag: string, v: unknown, integer: boolean, min: number): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw usage(`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}, got "${v}"`);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+    throw usage(`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}, got "${v}"`);
   return n;
 }
 
 function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
   const o: OptimizeOptions = {};
-  for (const k of ['dedup', 'weld', 'prune', 'resample', 'quantize', 'meshopt', 'draco', 'center', 'optimize'] as const) if (opts[k]) o[k] = true;
+  for (const k of [
+    'dedup',
+    'weld',
+    'prune',
+    'resample',
+    'quantize',
+    'meshopt',
+    'draco',
+    'center',
+    'optimize',
+  ] as const)
+    if (opts[k]) o[k] = true;
   if (opts.simplify !== undefined) o.simplify = Number(opts.simplify);
   try {
     checkOptimize(o);
@@ -74,7 +92,9 @@ export function printWarnings(warnings: Warning[], out: (s: string) => void, ver
   }
   for (const [code, g] of groups) {
     const shown = verbose ? g.messages : g.messages.slice(0, 1);
-    out(`  warning ${code} ×${g.count}: ${shown[0].message}${!verbose && g.messages.length > 1 ? ` (+${g.messages.length - 1} more kinds, --verbose)` : ''}`);
+    out(
+      `  warning ${code} ×${g.count}: ${shown[0].message}${!verbose && g.messages.length > 1 ? ` (+${g.messages.length - 1} more kinds, --verbose)` : ''}`,
+    );
     if (verbose) for (const m of shown.slice(1)) out(`    ${m.message} (×${m.count})`);
   }
 }
@@ -83,7 +103,8 @@ function parseFormatOptions(opts: Record<string, unknown>): Record<string, unkno
   const fo: Record<string, unknown> = {};
   if (opts.fps !== undefined) {
     const fps = Number(opts.fps);
-    if (!(fps > 0 && fps <= 1000)) throw new CommanderError(EXIT.USAGE, 'usage', `--fps must be a number in (0, 1000], got ${opts.fps}`);
+    if (!(fps > 0 && fps <= 1000))
+      throw new CommanderError(EXIT.USAGE, 'usage', `--fps must be a number in (0, 1000], got ${opts.fps}`);
     fo.fps = fps;
   }
   if (opts.variant) fo.variant = opts.variant;
@@ -92,7 +113,8 @@ function parseFormatOptions(opts: Record<string, unknown>): Record<string, unkno
     const i = kv.indexOf('=');
     if (i <= 0) throw new CommanderError(EXIT.USAGE, 'usage', `--option expects key=value, got "${kv}"`);
     const v = kv.slice(i + 1);
-    fo[kv.slice(0, i)] = v === 'true' ? true : v === 'false' ? false : v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
+    fo[kv.slice(0, i)] =
+      v === 'true' ? true : v === 'false' ? false : v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
   }
   return fo;
 }
@@ -102,7 +124,16 @@ function formatsTable(formats: readonly LegacyFormat[]): string {
   return renderTable(
     ['id', 'format', 'extensions', 'import', 'export', 'skins', 'morphs', 'animations'],
     [
-      ...formats.map((f) => [f.id, f.label, f.extensions.join(' '), yes(f.capabilities.import), yes(f.capabilities.export), yes(f.capabilities.skins), yes(f.capabilities.morphTargets), yes(f.capabilities.animations)]),
+      ...formats.map((f) => [
+        f.id,
+        f.label,
+        f.extensions.join(' '),
+        yes(f.capabilities.import),
+        yes(f.capabilities.export),
+        yes(f.capabilities.skins),
+        yes(f.capabilities.morphTargets),
+        yes(f.capabilities.animations),
+      ]),
       ['glb', 'glTF 2.0 binary', '.glb', 'yes', 'yes', 'yes', 'yes', 'yes'],
       ['gltf', 'glTF 2.0 JSON', '.gltf', 'yes', 'yes', 'yes', 'yes', 'yes'],
     ],
@@ -110,7 +141,12 @@ function formatsTable(formats: readonly LegacyFormat[]): string {
 }
 
 /** Prints one conversion record: outputs or the error, and warnings. */
-export function printRecord(r: ConvertRecord, io: Output, opts: { quiet?: boolean; verbose?: boolean }, counter = ''): void {
+export function printRecord(
+  r: ConvertRecord,
+  io: Output,
+  opts: { quiet?: boolean; verbose?: boolean },
+  counter = '',
+): void {
   if (r.status === 'ok') {
     if (!opts.quiet) io.out(`${counter}${r.input} (${r.format}) → ${r.outputs.join(', ')}  [${r.ms} ms]`);
   } else {
@@ -120,15 +156,26 @@ export function printRecord(r: ConvertRecord, io: Output, opts: { quiet?: boolea
   if (!opts.quiet && r.warnings.length) printWarnings(r.warnings, io.err, opts.verbose);
 }
 
-async function writeReport(path: string, records: ConvertRecord[], summary: ReturnType<typeof summarize>): Promise<void> {
+async function writeReport(
+  path: string,
+  records: ConvertRecord[],
+  summary: ReturnType<typeof summarize>,
+): Promise<void> {
   const json = `${JSON.stringify(buildReport(records, summary), null, 2)}\n`;
   await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
 }
 
 /** Builds the commander program (exported for tests). */
-export function buildProgram(io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS, setExit: (c: number) => void = () => {}, runtime: Runtime = {}): Command {
+export function buildProgram(
+  io: Output = defaultOutput,
+  formats: readonly LegacyFormat[] = FORMATS,
+  setExit: (c: number) => void = () => {},
+  runtime: Runtime = {},
+): Command {
   const program = new Command('gltf-legacy')
-    .description('Convert legacy game models (Unreal 1 vertex meshes, Urho3D, Legend of Grimrock, The Sims Online, Unigine) to glTF 2.0 and back.')
+    .description(
+      'Convert legacy game models (Unreal 1 vertex meshes, Urho3D, Legend of Grimrock, The Sims Online, Unigine) to glTF 2.0 and back.',
+    )
     .version('0.1.0')
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .exitOverride()
@@ -140,27 +187,56 @@ export function buildProgram(io: Output = defaultOutput, formats: readonly Legac
       'Convert files. Legacy → glTF: the input format is detected from its bytes and companion files (animations, .uc, _a.3d) beside it are loaded automatically. glTF → legacy: the target comes from --to or the output extension; every file the format needs is written beside the output.',
     )
     .argument('<input...>', 'input files (legacy files, .glb or .gltf)')
-    .option('-o, --output <file>', 'output file (one input only); .glb/.gltf, or a legacy name such as NAME_d.3d or NAME.mdl')
+    .option(
+      '-o, --output <file>',
+      'output file (one input only); .glb/.gltf, or a legacy name such as NAME_d.3d or NAME.mdl',
+    )
     .option('--out-dir <dir>', 'output folder; names come from each input (NAME for NAME_d.3d)')
-    .option('--to <format>', `target format: glb (default for legacy input), gltf, ${formats.map((f) => f.id).join(', ')}`)
-    .option('--with <file>', 'add a companion file (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--to <format>',
+      `target format: glb (default for legacy input), gltf, ${formats.map((f) => f.id).join(', ')}`,
+    )
+    .option(
+      '--with <file>',
+      'add a companion file (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--no-companions', 'do not look for companion files beside the input')
     .option('--skeleton <file.skel>', 'The Sims Online: the skeleton the mesh binds to (same as --with)')
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
     .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
-    .option('--option <key=value>', 'a format-specific option (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--option <key=value>',
+      'a format-specific option (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('-f, --force', 'overwrite existing outputs')
-    .option('-j, --jobs <n>', `parallel worker threads (default: the number of cores, ${availableParallelism()} here); 0 = no workers`)
-    .option('--report <file.json>', 'write a JSON report: one record per input plus a summary (schema in the README)')
-    .option('--timeout <seconds>', 'stop an input that takes longer (its worker is terminated; code TIMEOUT)', '600')
+    .option(
+      '-j, --jobs <n>',
+      `parallel worker threads (default: the number of cores, ${availableParallelism()} here); 0 = no workers`,
+    )
+    .option(
+      '--report <file.json>',
+      'write a JSON report: one record per input plus a summary (schema in the README)',
+    )
+    .option(
+      '--timeout <seconds>',
+      'stop an input that takes longer (its worker is terminated; code TIMEOUT)',
+      '600',
+    )
     .option('--shard <i/n>', 'convert only the i-th of n deterministic slices of the inputs (1 ≤ i ≤ n)')
     .option('--no-progress', 'no progress bar even on a terminal')
     .option('--dedup', 'optimize: merge duplicate accessors, meshes, materials, textures')
     .option('--weld', 'optimize: merge identical vertices')
     .option('--prune', 'optimize: remove unused properties')
     .option('--resample', 'optimize: drop redundant animation keyframes')
-    .option('--simplify <ratio>', 'optimize: simplify meshes to this ratio of vertices (meshoptimizer), e.g. 0.5')
+    .option(
+      '--simplify <ratio>',
+      'optimize: simplify meshes to this ratio of vertices (meshoptimizer), e.g. 0.5',
+    )
     .option('--quantize', 'optimize: quantize vertex attributes (KHR_mesh_quantization)')
     .option('--meshopt', 'compress with EXT_meshopt_compression (meshoptimizer; glTF output only)')
     .option('--draco', 'compress with KHR_draco_mesh_compression (draco3dgltf; glTF output only)')
@@ -184,11 +260,13 @@ Examples:
 Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`,
     )
     .action(async (inputs: string[], opts: Record<string, any>) => {
-      if (opts.output && inputs.length > 1) throw usage('-o/--output takes one input; use --out-dir for several');
+      if (opts.output && inputs.length > 1)
+        throw usage('-o/--output takes one input; use --out-dir for several');
       if (opts.output && opts.outDir) throw usage('-o/--output and --out-dir exclude each other');
       const optimize = parseOptimize(opts);
       const timeout = positiveNumber('--timeout', opts.timeout, false, 0.001);
-      const jobs = opts.jobs === undefined ? availableParallelism() : positiveNumber('--jobs', opts.jobs, true, 0);
+      const jobs =
+        opts.jobs === undefined ? availableParallelism() : positiveNumber('--jobs', opts.jobs, true, 0);
       let shard: Shard | undefined;
       try {
         shard = opts.shard ? parseShard(opts.shard) : undefined;
@@ -196,8 +274,13 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         throw usage((e as Error).message);
       }
       const to = String(opts.to ?? '').toLowerCase();
-      const legacyTarget = (to && to !== 'glb' && to !== 'gltf') || (opts.output && !['.glb', '.gltf'].includes(extname(opts.output).toLowerCase()) && formatForOutput(opts.output, formats));
-      if (legacyTarget && needsCompression(optimize)) throw usage('--meshopt and --draco compress glTF output; they do not apply to a legacy target');
+      const legacyTarget =
+        (to && to !== 'glb' && to !== 'gltf') ||
+        (opts.output &&
+          !['.glb', '.gltf'].includes(extname(opts.output).toLowerCase()) &&
+          formatForOutput(opts.output, formats));
+      if (legacyTarget && needsCompression(optimize))
+        throw usage('--meshopt and --draco compress glTF output; they do not apply to a legacy target');
       const options: ConvertOptions = {
         output: opts.output,
         outDir: opts.outDir,
@@ -210,19 +293,32 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         optimize: hasOptimize(optimize) ? optimize : undefined,
       };
       if (opts.output) {
-        const r = await convertFile(inputs[0], { ...options, transform: optimizeTransform(options.optimize) });
+        const r = await convertFile(inputs[0], {
+          ...options,
+          transform: optimizeTransform(options.optimize),
+        });
         printRecord(r, io, opts);
-        if (opts.report) await writeReport(opts.report, [r], summarize([r], { skipped: 0, ms: r.ms, jobs: 0 }));
+        if (opts.report)
+          await writeReport(opts.report, [r], summarize([r], { skipped: 0, ms: r.ms, jobs: 0 }));
         setExit(r.status === 'error' ? EXIT.FAILED : EXIT.OK);
         return;
       }
 
       const started = performance.now();
       const expanded = await expandInputs(inputs, formats);
-      if (!expanded.items.length) throw usage(`nothing to convert in ${inputs.join(', ')} (no glTF or main file of a known format; ${expanded.skipped.length} other file(s) skipped)`);
+      if (!expanded.items.length)
+        throw usage(
+          `nothing to convert in ${inputs.join(', ')} (no glTF or main file of a known format; ${expanded.skipped.length} other file(s) skipped)`,
+        );
       const items = applyShard(expanded.items, shard);
       const tty = !!io.isTTY && opts.progress !== false && !opts.quiet && !!io.progress;
-      const progress = createProgress(items.length, (s) => io.progress?.(s), tty, process.stderr.columns || 80, true);
+      const progress = createProgress(
+        items.length,
+        (s) => io.progress?.(s),
+        tty,
+        process.stderr.columns || 80,
+        true,
+      );
       const batch: BatchOptions = {
         ...options,
         formats: formats === FORMATS ? undefined : formats,
@@ -239,8 +335,14 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       };
       const records = await runBatch(items, batch);
       progress.end();
-      const summary = summarize(records, { skipped: expanded.skipped.length, ms: Math.round(performance.now() - started), jobs, shard: shard ? `${shard.index}/${shard.count}` : undefined });
-      if (opts.verbose) for (const s of expanded.skipped) io.err(`  skipped ${s.path} (companion or not a model)`);
+      const summary = summarize(records, {
+        skipped: expanded.skipped.length,
+        ms: Math.round(performance.now() - started),
+        jobs,
+        shard: shard ? `${shard.index}/${shard.count}` : undefined,
+      });
+      if (opts.verbose)
+        for (const s of expanded.skipped) io.err(`  skipped ${s.path} (companion or not a model)`);
       if (opts.report) await writeReport(opts.report, records, summary);
       if (!opts.quiet && (records.length > 1 || expanded.skipped.length)) {
         io.out(summaryTable(summary));
@@ -251,7 +353,9 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
 
   program
     .command('inspect')
-    .description('Summarize a file of any supported format (legacy or glTF): version, counts, names, bounds, and what it becomes in glTF.')
+    .description(
+      'Summarize a file of any supported format (legacy or glTF): version, counts, names, bounds, and what it becomes in glTF.',
+    )
     .argument('<file>', 'file to inspect')
     .option('--json', 'print JSON instead of tables')
     .action(async (file: string, opts: { json?: boolean }) => {
@@ -263,14 +367,25 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       io.out(`${report.file}: ${report.format}, ${formatBytes(report.bytes)}`);
       for (const s of report.sections) {
         io.out(`\n${s.title}`);
-        if (s.facts) io.out(renderTable(['', ''], Object.entries(s.facts).map(([k, v]) => [k, String(v)])).split('\n').slice(2).join('\n'));
+        if (s.facts)
+          io.out(
+            renderTable(
+              ['', ''],
+              Object.entries(s.facts).map(([k, v]) => [k, String(v)]),
+            )
+              .split('\n')
+              .slice(2)
+              .join('\n'),
+          );
         if (s.columns && s.rows) io.out(renderTable(s.columns, s.rows));
       }
     });
 
   program
     .command('validate')
-    .description('Run the Khronos glTF-Validator on a .glb or .gltf file; exit code 1 when it reports errors.')
+    .description(
+      'Run the Khronos glTF-Validator on a .glb or .gltf file; exit code 1 when it reports errors.',
+    )
     .argument('<file>', '.glb or .gltf file')
     .option('--json', 'print the summary as JSON')
     .option('--max <n>', 'messages to list', '20')
@@ -278,9 +393,13 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       const s = await validateFile(file);
       if (opts.json) io.out(JSON.stringify(s, null, 2));
       else {
-        io.out(`${file}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s), ${s.hints} hint(s) (glTF-Validator ${s.validatorVersion})`);
-        for (const m of s.messages.slice(0, Number(opts.max) || 20)) io.out(`  ${m.severity} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
-        if (s.messages.length > (Number(opts.max) || 20)) io.out(`  … ${s.messages.length - (Number(opts.max) || 20)} more (--max)`);
+        io.out(
+          `${file}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s), ${s.hints} hint(s) (glTF-Validator ${s.validatorVersion})`,
+        );
+        for (const m of s.messages.slice(0, Number(opts.max) || 20))
+          io.out(`  ${m.severity} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
+        if (s.messages.length > (Number(opts.max) || 20))
+          io.out(`  … ${s.messages.length - (Number(opts.max) || 20)} more (--max)`);
       }
       setExit(s.errors > 0 ? EXIT.FAILED : EXIT.OK);
     });
@@ -290,7 +409,20 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .description('List the registered formats, their extensions and capabilities.')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) => {
-      if (opts.json) io.out(JSON.stringify(formats.map((f) => ({ id: f.id, label: f.label, extensions: f.extensions, mainExtension: f.mainExtension, capabilities: f.capabilities })), null, 2));
+      if (opts.json)
+        io.out(
+          JSON.stringify(
+            formats.map((f) => ({
+              id: f.id,
+              label: f.label,
+              extensions: f.extensions,
+              mainExtension: f.mainExtension,
+              capabilities: f.capabilities,
+            })),
+            null,
+            2,
+          ),
+        );
       else io.out(formatsTable(formats));
     });
 
@@ -298,7 +430,12 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
 }
 
 /** Runs the CLI with `argv` (as `process.argv`); resolves to the exit code. */
-export async function main(argv: string[], io: Output = defaultOutput, formats: readonly LegacyFormat[] = FORMATS, runtime: Runtime = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Output = defaultOutput,
+  formats: readonly LegacyFormat[] = FORMATS,
+  runtime: Runtime = {},
+): Promise<number> {
   let code: number = EXIT.OK;
   const program = buildProgram(
     io,
@@ -314,7 +451,12 @@ export async function main(argv: string[], io: Output = defaultOutput, formats: 
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.OK;
+      if (
+        e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.version' ||
+        e.code === 'commander.help'
+      )
+        return EXIT.OK;
       if (e.code === 'usage') io.err(`error: ${e.message}`);
       return EXIT.USAGE;
     }

@@ -1,5 +1,15 @@
 import { type Document, Logger, type Transform } from '@gltf-transform/core';
-import { center, dedup, draco, meshopt, prune, quantize, resample, simplify, weld } from '@gltf-transform/functions';
+import {
+  center,
+  dedup,
+  draco,
+  meshopt,
+  prune,
+  quantize,
+  resample,
+  simplify,
+  weld,
+} from '@gltf-transform/functions';
 import { LegacyError } from '@gltf-legacy/core';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 
@@ -31,7 +41,12 @@ export interface OptimizeOptions {
 }
 
 /** What `--optimize` turns on. */
-export const OPTIMIZE_PRESET: Readonly<OptimizeOptions> = { dedup: true, weld: true, resample: true, prune: true };
+export const OPTIMIZE_PRESET: Readonly<OptimizeOptions> = {
+  dedup: true,
+  weld: true,
+  resample: true,
+  prune: true,
+};
 
 /** No step is on by default. */
 export const OPTIMIZE_DEFAULTS: Readonly<OptimizeOptions> = {};
@@ -48,9 +63,16 @@ export function needsCompression(o: OptimizeOptions | undefined): boolean {
 
 /** Checks option combinations; throws a LegacyError with code `BAD_OPTIMIZE_OPTIONS`. */
 export function checkOptimize(o: OptimizeOptions): void {
-  if (o.meshopt && o.draco) throw new LegacyError('BAD_OPTIMIZE_OPTIONS', '--meshopt and --draco are two kinds of mesh compression: pick one');
+  if (o.meshopt && o.draco)
+    throw new LegacyError(
+      'BAD_OPTIMIZE_OPTIONS',
+      '--meshopt and --draco are two kinds of mesh compression: pick one',
+    );
   if (o.simplify !== undefined && !(o.simplify > 0 && o.simplify < 1)) {
-    throw new LegacyError('BAD_OPTIMIZE_OPTIONS', `--simplify expects a ratio between 0 and 1 (exclusive), got ${o.simplify}`);
+    throw new LegacyError(
+      'BAD_OPTIMIZE_OPTIONS',
+      `--simplify expects a ratio between 0 and 1 (exclusive), got ${o.simplify}`,
+    );
   }
 }
 
@@ -84,15 +106,27 @@ export async function optimizeSteps(options: OptimizeOptions): Promise<Transform
 }
 
 /** The optimize chain as a `ConvertOptions.transform` step; undefined when nothing is asked. */
-export function optimizeTransform(options: OptimizeOptions | undefined): ((doc: Document) => Promise<void>) | undefined {
+export function optimizeTransform(
+  options: OptimizeOptions | undefined,
+): ((doc: Document) => Promise<void>) | undefined {
   if (!options || !hasOptimize(options)) return undefined;
   checkOptimize(options);
   return async (doc) => {
     // glTF-Transform logs each step at INFO on stdout; keep the CLI's output ours
     doc.setLogger(new Logger(Logger.Verbosity.WARN));
     // a new compression replaces the input's (decoded on read; re-encoding twice is lossy)
-    if (options.meshopt) doc.getRoot().listExtensionsUsed().find((e) => e.extensionName === 'KHR_draco_mesh_compression')?.dispose();
-    if (options.draco) doc.getRoot().listExtensionsUsed().find((e) => e.extensionName === 'EXT_meshopt_compression')?.dispose();
+    if (options.meshopt)
+      doc
+        .getRoot()
+        .listExtensionsUsed()
+        .find((e) => e.extensionName === 'KHR_draco_mesh_compression')
+        ?.dispose();
+    if (options.draco)
+      doc
+        .getRoot()
+        .listExtensionsUsed()
+        .find((e) => e.extensionName === 'EXT_meshopt_compression')
+        ?.dispose();
     await doc.transform(...(await optimizeSteps(options)));
   };
 }

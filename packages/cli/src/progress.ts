@@ -19,7 +19,13 @@ function eta(ms: number): string {
  * place; otherwise each finished input prints one line `[12/40] ok file (ms)` (unless `quietLines`:
  * the CLI prints its own line per record).
  */
-export function createProgress(total: number, write: (s: string) => void, tty: boolean, width = 80, quietLines = false): Progress {
+export function createProgress(
+  total: number,
+  write: (s: string) => void,
+  tty: boolean,
+  width = 80,
+  quietLines = false,
+): Progress {
   const t0 = performance.now();
   let current = '';
   let count = 0;
@@ -41,7 +47,10 @@ export function createProgress(total: number, write: (s: string) => void, tty: b
     done(record, done) {
       count = done;
       if (tty) draw();
-      else if (!quietLines) write(`[${done}/${total}] ${record.status === 'ok' ? 'ok' : `error ${record.error?.code}`} ${record.input} (${record.ms} ms)\n`);
+      else if (!quietLines)
+        write(
+          `[${done}/${total}] ${record.status === 'ok' ? 'ok' : `error ${record.error?.code}`} ${record.input} (${record.ms} ms)\n`,
+        );
     },
     end() {
       if (tty) write('\r\x1b[2K');

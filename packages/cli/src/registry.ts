@@ -1,14 +1,9 @@
 import type { FileSet, LegacyFormat } from '@gltf-legacy/core';
 import { baseName, extName } from '@gltf-legacy/core';
-// @ts-ignore: types come from the package's build, which may not exist yet
 import * as grimrock from '@gltf-legacy/grimrock';
-// @ts-ignore: types come from the package's build, which may not exist yet
 import * as tso from '@gltf-legacy/tso';
-// @ts-ignore: types come from the package's build, which may not exist yet
 import * as unigine from '@gltf-legacy/unigine';
-// @ts-ignore: types come from the package's build, which may not exist yet
 import * as unreal3d from '@gltf-legacy/unreal3d';
-// @ts-ignore: types come from the package's build, which may not exist yet
 import * as urho3d from '@gltf-legacy/urho3d';
 
 /** The `legacyFormat` a package exports, or undefined while it is still being written. */
@@ -18,7 +13,9 @@ function formatOf(mod: object): LegacyFormat | undefined {
 }
 
 /** Every legacy format the CLI knows, in sniffing order (formats with magic bytes first). */
-export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d].map(formatOf).filter((f): f is LegacyFormat => !!f);
+export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d]
+  .map(formatOf)
+  .filter((f): f is LegacyFormat => !!f);
 
 /** The glTF pseudo-formats. */
 export type GltfKind = 'glb' | 'gltf';
@@ -30,14 +27,20 @@ export function formatById(id: string, formats: readonly LegacyFormat[] = FORMAT
 
 /** True when the bytes are a GLB (magic `glTF`). */
 export function isGlb(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+  return (
+    bytes.length >= 12 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46
+  );
 }
 
 /** True when the bytes look like glTF JSON (an object with an `asset` member). */
 export function isGltfJson(bytes: Uint8Array, name: string): boolean {
   let i = 0;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
   if (bytes[i] !== 0x7b) return false;
   if (extName(name) === '.gltf') return true;
   const head = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 4096)));
@@ -48,7 +51,11 @@ export function isGltfJson(bytes: Uint8Array, name: string): boolean {
  * Detects the format of a file by its bytes (magic or structure), not its extension. Returns a
  * legacy format, `'glb'`/`'gltf'`, or undefined when nothing claims it.
  */
-export function sniffFormat(bytes: Uint8Array, name: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | GltfKind | undefined {
+export function sniffFormat(
+  bytes: Uint8Array,
+  name: string,
+  formats: readonly LegacyFormat[] = FORMATS,
+): LegacyFormat | GltfKind | undefined {
   if (isGlb(bytes)) return 'glb';
   if (isGltfJson(bytes, name)) return 'gltf';
   for (const f of formats) {
@@ -66,7 +73,10 @@ export function sniffFormat(bytes: Uint8Array, name: string, formats: readonly L
  * `_d.3d` → unreal3d). Undefined when no format or more than one claims the extension (`.mesh`
  * is both Unigine and The Sims Online: pass `--to`).
  */
-export function formatForOutput(path: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | undefined {
+export function formatForOutput(
+  path: string,
+  formats: readonly LegacyFormat[] = FORMATS,
+): LegacyFormat | undefined {
   const lower = path.toLowerCase();
   const byMain = formats.filter((f) => f.export && lower.endsWith(f.mainExtension.toLowerCase()));
   if (byMain.length === 1) return byMain[0];
@@ -101,7 +111,11 @@ export function tryUnpack(format: LegacyFormat, bytes: Uint8Array, name: string)
  * format's main file (sniffed by bytes and named with its main extension), or a container.
  * Companions (animations, `_a.3d`, `.uc`, …) are not: they are picked up by their main file.
  */
-export function mainFormatOf(bytes: Uint8Array, name: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | GltfKind | undefined {
+export function mainFormatOf(
+  bytes: Uint8Array,
+  name: string,
+  formats: readonly LegacyFormat[] = FORMATS,
+): LegacyFormat | GltfKind | undefined {
   const kind = sniffFormat(bytes, name, formats);
   if (!kind || typeof kind === 'string') return kind;
   if (baseName(name).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) return kind;

@@ -34,7 +34,10 @@ export interface BatchReport {
 }
 
 /** Sums up records. */
-export function summarize(records: readonly ConvertRecord[], extra: Pick<BatchSummary, 'skipped' | 'ms' | 'jobs' | 'shard'>): BatchSummary {
+export function summarize(
+  records: readonly ConvertRecord[],
+  extra: Pick<BatchSummary, 'skipped' | 'ms' | 'jobs' | 'shard'>,
+): BatchSummary {
   const errorsByCode: Record<string, number> = {};
   const warningsByCode: Record<string, number> = {};
   let ok = 0;
@@ -45,13 +48,25 @@ export function summarize(records: readonly ConvertRecord[], extra: Pick<BatchSu
     if (r.warnings.length) withWarnings++;
     for (const w of r.warnings) warningsByCode[w.code] = (warningsByCode[w.code] ?? 0) + w.count;
   }
-  const summary: BatchSummary = { total: records.length, ok, failed: records.length - ok, withWarnings, errorsByCode, warningsByCode, ...extra };
+  const summary: BatchSummary = {
+    total: records.length,
+    ok,
+    failed: records.length - ok,
+    withWarnings,
+    errorsByCode,
+    warningsByCode,
+    ...extra,
+  };
   if (summary.shard === undefined) delete summary.shard;
   return summary;
 }
 
 /** The `--report` document. */
-export function buildReport(records: readonly ConvertRecord[], summary: BatchSummary, version = '0.1.0'): BatchReport {
+export function buildReport(
+  records: readonly ConvertRecord[],
+  summary: BatchSummary,
+  version = '0.1.0',
+): BatchReport {
   return {
     tool: 'gltf-legacy',
     version,

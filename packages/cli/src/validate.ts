@@ -10,7 +10,12 @@ export interface ValidationSummary {
   warnings: number;
   infos: number;
   hints: number;
-  messages: { severity: 'error' | 'warning' | 'info' | 'hint'; code: string; pointer?: string; message: string }[];
+  messages: {
+    severity: 'error' | 'warning' | 'info' | 'hint';
+    code: string;
+    pointer?: string;
+    message: string;
+  }[];
 }
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
@@ -19,7 +24,11 @@ const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
  * Runs the Khronos glTF-Validator on GLB or glTF bytes; external resources (`.bin`, images) are
  * read from `dir` when given.
  */
-export async function validateGltfBytes(bytes: Uint8Array, file = 'model.glb', dir?: string): Promise<ValidationSummary> {
+export async function validateGltfBytes(
+  bytes: Uint8Array,
+  file = 'model.glb',
+  dir?: string,
+): Promise<ValidationSummary> {
   const report = await validateBytes(bytes, {
     uri: file,
     maxIssues: 500,
@@ -35,7 +44,12 @@ export async function validateGltfBytes(bytes: Uint8Array, file = 'model.glb', d
     warnings: report.issues.numWarnings,
     infos: report.issues.numInfos,
     hints: report.issues.numHints,
-    messages: report.issues.messages.map((m) => ({ severity: SEVERITY[m.severity] ?? 'info', code: m.code, pointer: m.pointer, message: m.message })),
+    messages: report.issues.messages.map((m) => ({
+      severity: SEVERITY[m.severity] ?? 'info',
+      code: m.code,
+      pointer: m.pointer,
+      message: m.message,
+    })),
   };
 }
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
@@ -17,7 +25,12 @@ async function run(args: string[], opts: { runtime?: Runtime; tty?: boolean } = 
   const progress: string[] = [];
   const code = await main(
     ['node', 'gltf-legacy', ...args],
-    { out: (s) => out.push(s), err: (s) => err.push(s), progress: (s) => progress.push(s), isTTY: opts.tty ?? false },
+    {
+      out: (s) => out.push(s),
+      err: (s) => err.push(s),
+      progress: (s) => progress.push(s),
+      isTTY: opts.tty ?? false,
+    },
     formats,
     opts.runtime ?? runtime,
   );
@@ -83,7 +96,10 @@ describe('input expansion', () => {
 
   it('globs match files below their fixed base; a file given twice is converted once', async () => {
     makeTree(join(dir, 'game'));
-    const { items } = await expandInputs([`${dir}/game/**/*.fake`, join(dir, 'game', 'props', 'box.fake')], formats);
+    const { items } = await expandInputs(
+      [`${dir}/game/**/*.fake`, join(dir, 'game', 'props', 'box.fake')],
+      formats,
+    );
     expect(items.map((i) => [relative(dir, i.input), i.rel])).toEqual([
       ['game/chars/hero.fake', 'chars'],
       ['game/chars/npc/guard.fake', 'chars/npc'],
@@ -103,23 +119,57 @@ describe('input expansion', () => {
       expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
     }
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
-    for (const bad of ['0/4', '5/4', '1/0', 'x', '1/2/3', '-1/2']) expect(() => parseShard(bad)).toThrow(/--shard/);
+    for (const bad of ['0/4', '5/4', '1/0', 'x', '1/2/3', '-1/2'])
+      expect(() => parseShard(bad)).toThrow(/--shard/);
   });
 });
 
 describe('batch with worker threads', () => {
   it('a folder with one corrupt file: the others convert (tree mirrored), exit 1, the FormatError code is recorded, no partial output', async () => {
     makeTree(join(dir, 'game'));
-    const r = await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '--report', join(dir, 'report.json')]);
+    const r = await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--jobs',
+      '2',
+      '--report',
+      join(dir, 'report.json'),
+    ]);
     expect(r.code).toBe(1);
-    expect(listTree(join(dir, 'out'))).toEqual(['chars/hero.glb', 'chars/npc/guard.glb', 'props/box.glb', 'props/crate.glb']);
+    expect(listTree(join(dir, 'out'))).toEqual([
+      'chars/hero.glb',
+      'chars/npc/guard.glb',
+      'props/box.glb',
+      'props/crate.glb',
+    ]);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as BatchReport;
     expect(report.schema).toBe(1);
-    expect(report.summary).toMatchObject({ total: 5, ok: 4, failed: 1, withWarnings: 1, errorsByCode: { COUNT_TOO_LARGE: 1 }, warningsByCode: { NOTE_SEEN: 1 }, skipped: 1, jobs: 2 });
+    expect(report.summary).toMatchObject({
+      total: 5,
+      ok: 4,
+      failed: 1,
+      withWarnings: 1,
+      errorsByCode: { COUNT_TOO_LARGE: 1 },
+      warningsByCode: { NOTE_SEEN: 1 },
+      skipped: 1,
+      jobs: 2,
+    });
     const broken = report.records.find((x) => x.input.endsWith('broken.fake'))!;
-    expect(broken).toMatchObject({ status: 'error', format: 'fake', outputs: [], error: { code: 'COUNT_TOO_LARGE', file: 'broken.fake', offset: 8, field: 'positions' } });
+    expect(broken).toMatchObject({
+      status: 'error',
+      format: 'fake',
+      outputs: [],
+      error: { code: 'COUNT_TOO_LARGE', file: 'broken.fake', offset: 8, field: 'positions' },
+    });
     const hero = report.records.find((x) => x.input.endsWith('hero.fake'))!;
-    expect(hero).toMatchObject({ status: 'ok', format: 'fake', warnings: [{ code: 'NOTE_SEEN', count: 1 }], stats: { vertices: 3, triangles: 1, joints: 0, morphTargets: 0, animations: 0 } });
+    expect(hero).toMatchObject({
+      status: 'ok',
+      format: 'fake',
+      warnings: [{ code: 'NOTE_SEEN', count: 1 }],
+      stats: { vertices: 3, triangles: 1, joints: 0, morphTargets: 0, animations: 0 },
+    });
     expect(hero.ms).toBeGreaterThanOrEqual(0);
     for (const rec of report.records.filter((x) => x.status === 'ok')) {
       expect(rec.outputs).toHaveLength(1);
@@ -137,15 +187,43 @@ describe('batch with worker threads', () => {
 
   it('never overwrites without --force; with --force it does', async () => {
     makeTree(join(dir, 'game'), false);
-    expect((await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '-q'])).code).toBe(0);
+    expect(
+      (await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '-q'])).code,
+    ).toBe(0);
     writeFileSync(join(dir, 'out', 'props', 'box.glb'), 'keep me');
-    const again = await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '--report', join(dir, 'r.json')]);
+    const again = await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--jobs',
+      '2',
+      '--report',
+      join(dir, 'r.json'),
+    ]);
     expect(again.code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as BatchReport;
     expect(report.summary.errorsByCode).toEqual({ OUTPUT_EXISTS: 4 });
     expect(readFileSync(join(dir, 'out', 'props', 'box.glb'), 'utf8')).toBe('keep me');
-    expect((await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '--force', '-q'])).code).toBe(0);
-    expect(readFileSync(join(dir, 'out', 'props', 'box.glb')).subarray(0, 4).toString()).toBe('glTF');
+    expect(
+      (
+        await run([
+          'convert',
+          join(dir, 'game'),
+          '--out-dir',
+          join(dir, 'out'),
+          '--jobs',
+          '2',
+          '--force',
+          '-q',
+        ])
+      ).code,
+    ).toBe(0);
+    expect(
+      readFileSync(join(dir, 'out', 'props', 'box.glb'))
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('glTF');
   });
 
   it('two inputs that would write the same file: the second is OUTPUT_CONFLICT, even with --force', async () => {
@@ -153,7 +231,18 @@ describe('batch with worker threads', () => {
       mkdirSync(join(dir, d));
       writeFileSync(join(dir, d, 'same.fake'), fakeBytes([0, 0, 0]));
     }
-    const r = await run(['convert', join(dir, 'a'), join(dir, 'b'), '--out-dir', join(dir, 'out'), '--force', '--jobs', '2', '--report', join(dir, 'r.json')]);
+    const r = await run([
+      'convert',
+      join(dir, 'a'),
+      join(dir, 'b'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--force',
+      '--jobs',
+      '2',
+      '--report',
+      join(dir, 'r.json'),
+    ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as BatchReport;
     expect(report.records.map((x) => x.status).sort()).toEqual(['error', 'ok']);
@@ -167,41 +256,104 @@ describe('batch with worker threads', () => {
     new DataView(hang.buffer).setUint32(4, 998, true);
     writeFileSync(join(dir, 'game', 'props', 'hang.fake'), hang);
     const t0 = performance.now();
-    const r = await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '--timeout', '1', '--report', join(dir, 'r.json')]);
+    const r = await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--jobs',
+      '2',
+      '--timeout',
+      '1',
+      '--report',
+      join(dir, 'r.json'),
+    ]);
     expect(performance.now() - t0).toBeLessThan(15_000);
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as BatchReport;
     expect(report.summary).toMatchObject({ total: 5, ok: 4, failed: 1, errorsByCode: { TIMEOUT: 1 } });
-    expect(report.records.find((x) => x.status === 'error')).toMatchObject({ input: join(dir, 'game', 'props', 'hang.fake'), error: { code: 'TIMEOUT' } });
-    expect(listTree(join(dir, 'out'))).toEqual(['chars/hero.glb', 'chars/npc/guard.glb', 'props/box.glb', 'props/crate.glb']);
+    expect(report.records.find((x) => x.status === 'error')).toMatchObject({
+      input: join(dir, 'game', 'props', 'hang.fake'),
+      error: { code: 'TIMEOUT' },
+    });
+    expect(listTree(join(dir, 'out'))).toEqual([
+      'chars/hero.glb',
+      'chars/npc/guard.glb',
+      'props/box.glb',
+      'props/crate.glb',
+    ]);
   });
 
   it('--shard i/n runs cover the folder exactly once across n runs', async () => {
     makeTree(join(dir, 'game'));
     const inputs: string[] = [];
     for (let i = 1; i <= 3; i++) {
-      await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2', '--shard', `${i}/3`, '--report', join(dir, `r${i}.json`), '-q']);
+      await run([
+        'convert',
+        join(dir, 'game'),
+        '--out-dir',
+        join(dir, 'out'),
+        '--jobs',
+        '2',
+        '--shard',
+        `${i}/3`,
+        '--report',
+        join(dir, `r${i}.json`),
+        '-q',
+      ]);
       const report = JSON.parse(readFileSync(join(dir, `r${i}.json`), 'utf8')) as BatchReport;
       expect(report.summary.shard).toBe(`${i}/3`);
       inputs.push(...report.records.map((x) => relative(dir, x.input)));
     }
-    expect(inputs.sort()).toEqual(['game/chars/hero.fake', 'game/chars/npc/guard.fake', 'game/props/box.fake', 'game/props/broken.fake', 'game/props/crate.fake']);
+    expect(inputs.sort()).toEqual([
+      'game/chars/hero.fake',
+      'game/chars/npc/guard.fake',
+      'game/props/box.fake',
+      'game/props/broken.fake',
+      'game/props/crate.fake',
+    ]);
     expect(listTree(join(dir, 'out'))).toHaveLength(4);
   });
 
   it('in-process (--jobs 0) gives the same records as worker threads', async () => {
     makeTree(join(dir, 'game'));
-    await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'o1'), '--jobs', '0', '--report', join(dir, 'r1.json'), '-q']);
-    await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'o2'), '--jobs', '2', '--report', join(dir, 'r2.json'), '-q']);
+    await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'o1'),
+      '--jobs',
+      '0',
+      '--report',
+      join(dir, 'r1.json'),
+      '-q',
+    ]);
+    await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'o2'),
+      '--jobs',
+      '2',
+      '--report',
+      join(dir, 'r2.json'),
+      '-q',
+    ]);
     const strip = (f: string) =>
-      (JSON.parse(readFileSync(join(dir, f), 'utf8')) as BatchReport).records.map((x) => ({ ...x, ms: 0, outputs: x.outputs.map((o) => o.replace(/\/o[12]\//, '/o/')) }));
+      (JSON.parse(readFileSync(join(dir, f), 'utf8')) as BatchReport).records.map((x) => ({
+        ...x,
+        ms: 0,
+        outputs: x.outputs.map((o) => o.replace(/\/o[12]\//, '/o/')),
+      }));
     expect(strip('r1.json')).toEqual(strip('r2.json'));
     expect(listTree(join(dir, 'o1'))).toEqual(listTree(join(dir, 'o2')));
   });
 
   it('a progress bar (done/total, ETA, current file) on a TTY; a summary table at the end', async () => {
     makeTree(join(dir, 'game'), false);
-    const r = await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2'], { tty: true });
+    const r = await run(['convert', join(dir, 'game'), '--out-dir', join(dir, 'out'), '--jobs', '2'], {
+      tty: true,
+    });
     expect(r.code).toBe(0);
     expect(r.progress).toMatch(/\r\x1b\[2K\[#+-*\] 4\/4 {2}ETA \d+s/);
     expect(r.progress).toMatch(/ETA \?\s+.*hero\.fake/);

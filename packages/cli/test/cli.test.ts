@@ -12,7 +12,11 @@ let dir: string;
 async function run(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], { out: (s) => out.push(s), err: (s) => err.push(s) }, formats);
+  const code = await main(
+    ['node', 'gltf-legacy', ...args],
+    { out: (s) => out.push(s), err: (s) => err.push(s) },
+    formats,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -39,7 +43,12 @@ describe('convert', () => {
     writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0]));
     writeFileSync(join(dir, 'tri.note'), 'x');
     writeFileSync(join(dir, 'extra.bin'), 'x');
-    const r = await convertFile(join(dir, 'tri.fake'), { formats, companions: false, with: [join(dir, 'extra.bin')], output: join(dir, 'a.glb') });
+    const r = await convertFile(join(dir, 'tri.fake'), {
+      formats,
+      companions: false,
+      with: [join(dir, 'extra.bin')],
+      output: join(dir, 'a.glb'),
+    });
     expect(r.warnings.map((w) => w.message)).toEqual(['companion extra.bin read']);
   });
 
@@ -49,7 +58,9 @@ describe('convert', () => {
     const r1 = await convertFile(join(dir, 'tri.glb'), { formats, to: 'fake', outDir: join(dir, 'out') });
     expect(r1.status).toBe('ok');
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['tri.fake', 'tri.note']);
-    expect(new Uint8Array(readFileSync(join(dir, 'out', 'tri.fake')))).toEqual(fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    expect(new Uint8Array(readFileSync(join(dir, 'out', 'tri.fake')))).toEqual(
+      fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+    );
     const r2 = await convertFile(join(dir, 'tri.glb'), { formats, output: join(dir, 'x', 'Renamed.fake') });
     expect(r2.status).toBe('ok');
     expect(r2.warnings[0].code).toBe('FAKE_EXPORT');
@@ -80,7 +91,12 @@ describe('convert', () => {
     writeFileSync(join(dir, 'bad.fake'), bad);
     const r = await convertFile(join(dir, 'bad.fake'), { formats });
     expect(r.status).toBe('error');
-    expect(r.error).toMatchObject({ code: 'COUNT_TOO_LARGE', file: 'bad.fake', offset: 8, field: 'positions' });
+    expect(r.error).toMatchObject({
+      code: 'COUNT_TOO_LARGE',
+      file: 'bad.fake',
+      offset: 8,
+      field: 'positions',
+    });
     expect(readdirSync(dir)).toEqual(['bad.fake']);
   });
 
@@ -114,7 +130,14 @@ describe('command line', () => {
     writeFileSync(join(dir, 'a.fake'), fakeBytes([0, 0, 0]));
     writeFileSync(join(dir, 'b.fake'), 'FAKE');
     writeFileSync(join(dir, 'c.fake'), fakeBytes([1, 1, 1]));
-    const r = await run('convert', join(dir, 'a.fake'), join(dir, 'b.fake'), join(dir, 'c.fake'), '--out-dir', join(dir, 'out'));
+    const r = await run(
+      'convert',
+      join(dir, 'a.fake'),
+      join(dir, 'b.fake'),
+      join(dir, 'c.fake'),
+      '--out-dir',
+      join(dir, 'out'),
+    );
     expect(r.code).toBe(1);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['a.glb', 'c.glb']);
     expect(r.err).toMatch(/error TRUNCATED: b\.fake, offset 4/);
@@ -186,6 +209,14 @@ describe('validate', () => {
 
 describe('table', () => {
   it('aligns columns, numbers right', () => {
-    expect(renderTable(['a', 'n'], [['x', 1], ['yy', 10]])).toBe('a    n\n--  --\nx    1\nyy  10');
+    expect(
+      renderTable(
+        ['a', 'n'],
+        [
+          ['x', 1],
+          ['yy', 10],
+        ],
+      ),
+    ).toBe('a    n\n--  --\nx    1\nyy  10');
   });
 });

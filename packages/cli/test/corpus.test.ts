@@ -7,85 +7,118 @@ import { type BatchReport, FORMATS, main, mainFormatOf, validateFile } from '../
 import { bundleWorker } from './worker-bundle.js';
 
 /** Corpus folder of each format package (folder names differ from ids for urho3d). */
-const FOLDER: Record<string, string> = { unreal3d: 'unreal3d', urho3d: 'urho', grimrock: 'grimrock', tso: 'tso', unigine: 'unigine' };
+const FOLDER: Record<string, string> = {
+  unreal3d: 'unreal3d',
+  urho3d: 'urho',
+  grimrock: 'grimrock',
+  tso: 'tso',
+  unigine: 'unigine',
+};
 const out = mkdtempSync(join(tmpdir(), 'gltf-legacy-corpus-'));
 const STABLE_CODE = /^[A-Z][A-Z0-9_]+$/;
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-describe.skipIf(!hasCorpus('gltf'))('the whole corpus in one batch (--jobs 2, --report, real formats)', () => {
-  it('every main file has exactly one record; ok ones are valid glTF, failed ones carry a stable code and leave nothing', async () => {
-    const root = corpusRoot();
-    const runtime = await bundleWorker();
-    const lines: string[] = [];
-    const report = join(out, 'report.json');
-    const code = await main(
-      ['node', 'gltf-legacy', 'convert', root, '--out-dir', join(out, 'glb'), '--to', 'glb', '--jobs', '2', '--report', report, '-q'],
-      { out: (s) => lines.push(s), err: (s) => lines.push(s) },
-      FORMATS,
-      { workerUrl: runtime.workerUrl },
-    );
-    const r = JSON.parse(readFileSync(report, 'utf8')) as BatchReport;
+describe.skipIf(!hasCorpus('gltf'))(
+  'the whole corpus in one batch (--jobs 2, --report, real formats)',
+  () => {
+    it('every main file has exactly one record; ok ones are valid glTF, failed ones carry a stable code and leave nothing', async () => {
+      const root = corpusRoot();
+      const runtime = await bundleWorker();
+      const lines: string[] = [];
+      const report = join(out, 'report.json');
+      const code = await main(
+        [
+          'node',
+          'gltf-legacy',
+          'convert',
+          root,
+          '--out-dir',
+          join(out, 'glb'),
+          '--to',
+          'glb',
+          '--jobs',
+          '2',
+          '--report',
+          report,
+          '-q',
+        ],
+        { out: (s) => lines.push(s), err: (s) => lines.push(s) },
+        FORMATS,
+        { workerUrl: runtime.workerUrl },
+      );
+      const r = JSON.parse(readFileSync(report, 'utf8')) as BatchReport;
 
-    // the inputs: every glTF and every main file of a format that is registered, each exactly once
-    const all = corpusFiles('.', ['']);
-    const expected = all.filter((p) => mainFormatOf(new Uint8Array(readFileSync(p)), p, FORMATS)).sort();
-    expect(r.records.map((x) => x.input).sort()).toEqual(expected);
-    // companions (animations, _a.3d, .uc, …) are skipped, not converted on their own
-    const known = (p: string) => FORMATS.some((f) => f.extensions.some((e) => p.toLowerCase().endsWith(e)));
-    expect(r.summary.skipped).toBe(all.filter((p) => known(p) && !expected.includes(p)).length);
-    for (const f of FORMATS) {
-      const mains = corpusFiles(FOLDER[f.id] ?? f.id, [f.mainExtension]);
-      for (const m of mains) expect(expected, `${f.id} main file ${m}`).toContain(m);
-    }
-    for (const g of corpusFiles('gltf', ['.glb', '.gltf'])) expect(expected).toContain(g);
+      // the inputs: every glTF and every main file of a format that is registered, each exactly once
+      const all = corpusFiles('.', ['']);
+      const expected = all.filter((p) => mainFormatOf(new Uint8Array(readFileSync(p)), p, FORMATS)).sort();
+      expect(r.records.map((x) => x.input).sort()).toEqual(expected);
+      // companions (animations, _a.3d, .uc, …) are skipped, not converted on their own
+      const known = (p: string) => FORMATS.some((f) => f.extensions.some((e) => p.toLowerCase().endsWith(e)));
+      expect(r.summary.skipped).toBe(all.filter((p) => known(p) && !expected.includes(p)).length);
+      for (const f of FORMATS) {
+        const mains = corpusFiles(FOLDER[f.id] ?? f.id, [f.mainExtension]);
+        for (const m of mains) expect(expected, `${f.id} main file ${m}`).toContain(m);
+      }
+      for (const g of corpusFiles('gltf', ['.glb', '.gltf'])) expect(expected).toContain(g);
 
-    // every record
-    for (const rec of r.records) {
-      if (rec.status === 'ok') {
-        expect(rec.error, rec.input).toBeUndefined();
-        // a package holding no model (CoreData.pak: materials, textures) converts to nothing, with a warning
-        const empty = rec.warnings.some((w) => w.code === 'CONTAINER_EMPTY');
-        expect(rec.outputs.length > 0, rec.input).toBe(!empty);
-        if (!empty) expect(rec.stats, rec.input).toBeDefined();
-        for (const o of rec.outputs) {
-          expect(o.endsWith('.glb'), o).toBe(true);
-          const v = await validateGlb(new Uint8Array(readFileSync(o)));
-          // a glTF input keeps its own validator errors (SimpleSkin-multi-joint-set has 16); we add none
-          const own = rec.format === 'glb' || rec.format === 'gltf' ? (await validateFile(rec.input)).errors : 0;
-          expect(v.issues.numErrors, `${o}\n${validatorErrors(v)}`).toBeLessThanOrEqual(own);
+      // every record
+      for (const rec of r.records) {
+        if (rec.status === 'ok') {
+          expect(rec.error, rec.input).toBeUndefined();
+          // a package holding no model (CoreData.pak: materials, textures) converts to nothing, with a warning
+          const empty = rec.warnings.some((w) => w.code === 'CONTAINER_EMPTY');
+          expect(rec.outputs.length > 0, rec.input).toBe(!empty);
+          if (!empty) expect(rec.stats, rec.input).toBeDefined();
+          for (const o of rec.outputs) {
+            expect(o.endsWith('.glb'), o).toBe(true);
+            const v = await validateGlb(new Uint8Array(readFileSync(o)));
+            // a glTF input keeps its own validator errors (SimpleSkin-multi-joint-set has 16); we add none
+            const own =
+              rec.format === 'glb' || rec.format === 'gltf' ? (await validateFile(rec.input)).errors : 0;
+            expect(v.issues.numErrors, `${o}\n${validatorErrors(v)}`).toBeLessThanOrEqual(own);
+          }
+          // the tree is mirrored below --out-dir
+          const rel = relative(root, dirname(rec.input));
+          if (!empty)
+            expect(
+              relative(join(out, 'glb'), rec.outputs[0]).startsWith(rel),
+              `${rec.outputs[0]} mirrors ${rel}`,
+            ).toBe(true);
+        } else {
+          expect(rec.error?.code, rec.input).toMatch(STABLE_CODE);
+          expect(
+            ['INTERNAL_ERROR', 'WORKER_CRASHED', 'TIMEOUT', 'OUTPUT_EXISTS', 'OUTPUT_CONFLICT'],
+            `${rec.input}: ${rec.error?.message}`,
+          ).not.toContain(rec.error?.code);
+          expect(rec.error?.message.length).toBeGreaterThan(10);
+          expect(rec.outputs).toEqual([]);
         }
-        // the tree is mirrored below --out-dir
-        const rel = relative(root, dirname(rec.input));
-        if (!empty) expect(relative(join(out, 'glb'), rec.outputs[0]).startsWith(rel), `${rec.outputs[0]} mirrors ${rel}`).toBe(true);
-      } else {
-        expect(rec.error?.code, rec.input).toMatch(STABLE_CODE);
-        expect(['INTERNAL_ERROR', 'WORKER_CRASHED', 'TIMEOUT', 'OUTPUT_EXISTS', 'OUTPUT_CONFLICT'], `${rec.input}: ${rec.error?.message}`).not.toContain(rec.error?.code);
-        expect(rec.error?.message.length).toBeGreaterThan(10);
-        expect(rec.outputs).toEqual([]);
+        for (const w of rec.warnings) {
+          expect(w.code).toMatch(STABLE_CODE);
+          expect(w.count).toBeGreaterThan(0);
+        }
+        expect(rec.ms).toBeGreaterThanOrEqual(0);
       }
-      for (const w of rec.warnings) {
-        expect(w.code).toMatch(STABLE_CODE);
-        expect(w.count).toBeGreaterThan(0);
-      }
-      expect(rec.ms).toBeGreaterThanOrEqual(0);
-    }
-    expect(r.summary.total).toBe(r.records.length);
-    expect(r.summary.ok + r.summary.failed).toBe(r.records.length);
-    expect(code).toBe(r.summary.failed ? 1 : 0);
-    // the glTF sample models all convert (they need no legacy format)
-    const gltfFailures = r.records.filter((x) => x.status === 'error' && x.input.startsWith(join(root, 'gltf')));
-    expect(gltfFailures.map((x) => `${x.input}: ${x.error?.message}`)).toEqual([]);
-    // no temp file left anywhere
-    const leftovers: string[] = [];
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        if (e.isDirectory()) walk(join(d, e.name));
-        else if (e.name.includes('.tmp-')) leftovers.push(join(d, e.name));
-      }
-    };
-    walk(out);
-    expect(leftovers).toEqual([]);
-    expect(existsSync(report)).toBe(true);
-  });
-});
+      expect(r.summary.total).toBe(r.records.length);
+      expect(r.summary.ok + r.summary.failed).toBe(r.records.length);
+      expect(code).toBe(r.summary.failed ? 1 : 0);
+      // the glTF sample models all convert (they need no legacy format)
+      const gltfFailures = r.records.filter(
+        (x) => x.status === 'error' && x.input.startsWith(join(root, 'gltf')),
+      );
+      expect(gltfFailures.map((x) => `${x.input}: ${x.error?.message}`)).toEqual([]);
+      // no temp file left anywhere
+      const leftovers: string[] = [];
+      const walk = (d: string) => {
+        for (const e of readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(join(d, e.name));
+          else if (e.name.includes('.tmp-')) leftovers.push(join(d, e.name));
+        }
+      };
+      walk(out);
+      expect(leftovers).toEqual([]);
+      expect(existsSync(report)).toBe(true);
+    });
+  },
+);

@@ -1,5 +1,14 @@
 import { Document } from '@gltf-transform/core';
-import { ByteReader, ByteWriter, ExportError, type FileSet, FormatError, type LegacyFormat, mainFile, WarningCollector } from '@gltf-legacy/core';
+import {
+  ByteReader,
+  ByteWriter,
+  ExportError,
+  type FileSet,
+  FormatError,
+  type LegacyFormat,
+  mainFile,
+  WarningCollector,
+} from '@gltf-legacy/core';
 
 /**
  * A tiny format for CLI tests: "FAKE", u32 vertex count, f32 positions; a companion "NAME.note"
@@ -27,27 +36,47 @@ export const fakeFormat: LegacyFormat = {
     }
     const pos = r.f32Array(n * 3, 'positions', true);
     const warnings = new WarningCollector();
-    for (const other of files.keys()) if (other !== name) warnings.warn('NOTE_SEEN', `companion ${other} read`);
+    for (const other of files.keys())
+      if (other !== name) warnings.warn('NOTE_SEEN', `companion ${other} read`);
     const doc = new Document();
     const buf = doc.createBuffer();
     const acc = doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buf);
-    doc.createScene().addChild(doc.createNode('fake').setMesh(doc.createMesh('fake').addPrimitive(doc.createPrimitive().setAttribute('POSITION', acc))));
+    doc
+      .createScene()
+      .addChild(
+        doc
+          .createNode('fake')
+          .setMesh(doc.createMesh('fake').addPrimitive(doc.createPrimitive().setAttribute('POSITION', acc))),
+      );
     return { document: doc, warnings: warnings.list() };
   },
   async export(doc, options) {
-    const prims = doc.getRoot().listMeshes().flatMap((m) => m.listPrimitives());
+    const prims = doc
+      .getRoot()
+      .listMeshes()
+      .flatMap((m) => m.listPrimitives());
     if (!prims.length) throw new ExportError('NO_MESH', 'nothing to export');
     const pos = prims[0].getAttribute('POSITION')!.getArray() as Float32Array;
-    const w = new ByteWriter().string('FAKE').u32(pos.length / 3).f32Array(pos);
+    const w = new ByteWriter()
+      .string('FAKE')
+      .u32(pos.length / 3)
+      .f32Array(pos);
     const name = options?.name ?? 'model';
-    const files: FileSet = new Map([[`${name}.fake`, w.finish()], [`${name}.note`, new TextEncoder().encode('note')]]);
+    const files: FileSet = new Map([
+      [`${name}.fake`, w.finish()],
+      [`${name}.note`, new TextEncoder().encode('note')],
+    ]);
     return { files, warnings: [{ code: 'FAKE_EXPORT', message: 'exported', count: 1 }] };
   },
   inspect: (files) => [{ title: 'Fake', facts: { files: files.size } }],
 };
 
 export function fakeBytes(positions: number[]): Uint8Array {
-  return new ByteWriter().string('FAKE').u32(positions.length / 3).f32Array(new Float32Array(positions)).finish();
+  return new ByteWriter()
+    .string('FAKE')
+    .u32(positions.length / 3)
+    .f32Array(new Float32Array(positions))
+    .finish();
 }
 
 export { FormatError };

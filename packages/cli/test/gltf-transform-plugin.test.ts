@@ -34,28 +34,41 @@ describe('gltf-transform plugin (the real gltf-transform binary with --config)',
     expect(stdout).toMatch(/legacy-export\s+Convert glTF to a legacy game format/);
   });
 
-  it.skipIf(!sample)(`legacy-import → .glb (valid) → legacy-export (${sample?.[0] ?? 'no format registered yet'})`, async () => {
-    const [id, folder, file, expected] = sample!;
-    const input = corpusFiles(folder, [file])[0];
-    expect(input).toBeDefined();
-    const imp = await run(bin, ['legacy-import', input, join(dir, 'model.glb'), '--config', config], { cwd: dir });
-    expect(imp.stderr + imp.stdout).toContain(`${id}: ${file}`);
-    const glb = new Uint8Array(readFileSync(join(dir, 'model.glb')));
-    const report = await validateGlb(glb);
-    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
-    const out = join(dir, 'out', file);
-    await run(bin, ['legacy-export', join(dir, 'model.glb'), out, '--format', id, '--config', config], { cwd: dir });
-    for (const name of expected) expect(existsSync(join(dir, 'out', name)), name).toBe(true);
-    if (id === 'unreal3d') {
-      // Unreal vertex meshes survive the trip through gltf-transform's NodeIO byte for byte
-      for (const name of expected) expect(readFileSync(join(dir, 'out', name)).equals(readFileSync(join(dirname(input), name))), name).toBe(true);
-    }
-  });
+  it.skipIf(!sample)(
+    `legacy-import → .glb (valid) → legacy-export (${sample?.[0] ?? 'no format registered yet'})`,
+    async () => {
+      const [id, folder, file, expected] = sample!;
+      const input = corpusFiles(folder, [file])[0];
+      expect(input).toBeDefined();
+      const imp = await run(bin, ['legacy-import', input, join(dir, 'model.glb'), '--config', config], {
+        cwd: dir,
+      });
+      expect(imp.stderr + imp.stdout).toContain(`${id}: ${file}`);
+      const glb = new Uint8Array(readFileSync(join(dir, 'model.glb')));
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const out = join(dir, 'out', file);
+      await run(bin, ['legacy-export', join(dir, 'model.glb'), out, '--format', id, '--config', config], {
+        cwd: dir,
+      });
+      for (const name of expected) expect(existsSync(join(dir, 'out', name)), name).toBe(true);
+      if (id === 'unreal3d') {
+        // Unreal vertex meshes survive the trip through gltf-transform's NodeIO byte for byte
+        for (const name of expected)
+          expect(
+            readFileSync(join(dir, 'out', name)).equals(readFileSync(join(dirname(input), name))),
+            name,
+          ).toBe(true);
+      }
+    },
+  );
 
   it('a broken input fails with a non-zero exit and our error code', async () => {
     const bad = join(dir, 'bad.bin');
     await import('node:fs/promises').then((fs) => fs.writeFile(bad, 'not a model'));
-    const failure = await run(bin, ['legacy-import', bad, join(dir, 'bad.glb'), '--config', config], { cwd: dir }).then(
+    const failure = await run(bin, ['legacy-import', bad, join(dir, 'bad.glb'), '--config', config], {
+      cwd: dir,
+    }).then(
       () => undefined,
       (e: { code: number; stdout: string; stderr: string }) => e,
     );

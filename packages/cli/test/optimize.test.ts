@@ -20,8 +20,21 @@ async function variant(input: string, name: string, optimize: OptimizeOptions) {
   expect(v.issues.numErrors, `${name}\n${validatorErrors(v)}`).toBe(0);
   const io = await createCodecNodeIO([], { draco: !!optimize.draco });
   const doc = await io.readBinary(bytes);
-  const keyframes = doc.getRoot().listAnimations().flatMap((a) => a.listSamplers()).reduce((n, s) => n + (s.getInput()?.getCount() ?? 0), 0);
-  return { size: statSync(output).size, stats: documentStats(doc), doc, keyframes, extensions: doc.getRoot().listExtensionsUsed().map((e) => e.extensionName) };
+  const keyframes = doc
+    .getRoot()
+    .listAnimations()
+    .flatMap((a) => a.listSamplers())
+    .reduce((n, s) => n + (s.getInput()?.getCount() ?? 0), 0);
+  return {
+    size: statSync(output).size,
+    stats: documentStats(doc),
+    doc,
+    keyframes,
+    extensions: doc
+      .getRoot()
+      .listExtensionsUsed()
+      .map((e) => e.extensionName),
+  };
 }
 
 describe.skipIf(!girl)('optimize chain on a skinned, animated corpus model (girl.glb)', () => {
@@ -59,15 +72,24 @@ describe.skipIf(!girl)('optimize chain on a skinned, animated corpus model (girl
       expect(v.stats.triangles).toBeLessThanOrEqual(plain.stats.triangles);
       expect(v.stats.triangles).toBeGreaterThanOrEqual(plain.stats.triangles - 2);
       // quantize (and meshopt, which quantizes) gives each skinned mesh its own skin copy: same joints
-      expect(v.doc.getRoot().listSkins().map((k) => k.listJoints().length)).toEqual(
-        v.doc.getRoot().listSkins().map(() => plain.stats.joints),
+      expect(
+        v.doc
+          .getRoot()
+          .listSkins()
+          .map((k) => k.listJoints().length),
+      ).toEqual(
+        v.doc
+          .getRoot()
+          .listSkins()
+          .map(() => plain.stats.joints),
       );
       expect(v.stats.animations).toBe(plain.stats.animations);
     }
     // --center: the scene's bounding box is centered at the origin
     const { getBounds } = await import('@gltf-transform/functions');
     const b = getBounds(center.doc.getRoot().getDefaultScene() ?? center.doc.getRoot().listScenes()[0]);
-    for (let i = 0; i < 3; i++) expect(Math.abs((b.min[i] + b.max[i]) / 2)).toBeLessThan(1e-3 * (b.max[i] - b.min[i] + 1));
+    for (let i = 0; i < 3; i++)
+      expect(Math.abs((b.min[i] + b.max[i]) / 2)).toBeLessThan(1e-3 * (b.max[i] - b.min[i] + 1));
   });
 
   it('a Draco input re-compressed with meshopt drops Draco; steps are in a fixed order', async () => {
@@ -75,7 +97,9 @@ describe.skipIf(!girl)('optimize chain on a skinned, animated corpus model (girl
     const r = await variant(dense, 'dense-meshopt', { meshopt: true });
     expect(r.extensions).toContain('EXT_meshopt_compression');
     expect(r.extensions).not.toContain('KHR_draco_mesh_compression');
-    const names = (await optimizeSteps({ optimize: true, center: true, simplify: 0.5, meshopt: true })).map((t) => t.name);
+    const names = (await optimizeSteps({ optimize: true, center: true, simplify: 0.5, meshopt: true })).map(
+      (t) => t.name,
+    );
     expect(names).toEqual(['center', 'dedup', 'weld', 'simplify', 'resample', 'prune', 'meshopt']);
     await expect(optimizeSteps({ meshopt: true, draco: true })).rejects.toThrow(/pick one/);
   });

@@ -28,7 +28,10 @@ export function bundleWorker(): Promise<WorkerBundle> {
         .map((n) => [`@gltf-legacy/${n}`, join(packages, n, 'src', 'index.ts')]),
     );
     await build({
-      entryPoints: { worker: join(pkg, 'src', 'worker.ts'), 'fake-format': join(pkg, 'test', 'fake-format.ts') },
+      entryPoints: {
+        worker: join(pkg, 'src', 'worker.ts'),
+        'fake-format': join(pkg, 'test', 'fake-format.ts'),
+      },
       outdir,
       bundle: true,
       splitting: true,
@@ -37,18 +40,25 @@ export function bundleWorker(): Promise<WorkerBundle> {
       target: 'node20',
       outExtension: { '.js': '.mjs' },
       external: ['draco3dgltf'],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      },
       logLevel: 'error',
       plugins: [
         {
           name: 'workspace-sources',
           setup(b) {
-            b.onResolve({ filter: /^@gltf-legacy\/[^/]+$/ }, (a) => (aliases[a.path] ? { path: aliases[a.path] } : undefined));
+            b.onResolve({ filter: /^@gltf-legacy\/[^/]+$/ }, (a) =>
+              aliases[a.path] ? { path: aliases[a.path] } : undefined,
+            );
           },
         },
       ],
     });
-    return { workerUrl: pathToFileURL(join(outdir, 'worker.mjs')), formatsModule: pathToFileURL(join(outdir, 'fake-format.mjs')).href };
+    return {
+      workerUrl: pathToFileURL(join(outdir, 'worker.mjs')),
+      formatsModule: pathToFileURL(join(outdir, 'fake-format.mjs')).href,
+    };
   })();
   return bundled;
 }
