@@ -222,35 +222,41 @@ export function importUnreal(
   for (let i = 0; i < n; i++) if (groupOf[i] >= 0) counts[groupOf[i]]++;
   const targetNames: string[] = [];
   for (let f = 1; f < frameCount; f++) targetNames.push(`Frame${f}`);
+  const head = new Int32Array(nv).fill(-1);
   for (let g = 0; g < groupKeys.length; g++) {
     const key = groupKeys[g];
     const tex = key >> 16;
     const type = (key >> 8) & 0xff;
     const flag = key & 0xff;
     const tri = counts[g];
-    const remap = new Map<number, number>();
     const orig = new Uint16Array(tri * 3);
+    const uvKey = new Uint16Array(tri * 3);
+    const next = new Int32Array(tri * 3);
     const uvOut = new Float32Array(tri * 6);
     const idx = new Uint32Array(tri * 3);
     let vcount = 0;
     let t = 0;
     let color = -1;
     let mixedColor = false;
-    const triColors: number[] = [];
+    const triColors = new Uint8Array(tri);
     for (let i = 0; i < n; i++) {
       if (groupOf[i] !== g) continue;
       if (color < 0) color = colors[i];
       else if (colors[i] !== color) mixedColor = true;
-      triColors.push(colors[i]);
+      triColors[t] = colors[i];
       for (let c = 0; c < 3; c++) {
         const v = vertices[i * 3 + c];
         const U = uvs[i * 6 + c * 2];
         const V = uvs[i * 6 + c * 2 + 1];
-        const k = v * 65536 + U * 256 + V;
-        let ni = remap.get(k);
-        if (ni === undefined) {
+        const key = (U << 8) | V;
+        // Chain of this group's glTF vertices made from file vertex v (usually 1–3 long).
+        let ni = head[v];
+        while (ni >= 0 && uvKey[ni] !== key) ni = next[ni];
+        if (ni < 0) {
           ni = vcount++;
-          remap.set(k, ni);
+          uvKey[ni] = key;
+          next[ni] = head[v];
+          head[v] = ni;
           orig[ni] = v;
           uvOut[ni * 2] = decodeByteUV(U);
           uvOut[ni * 2 + 1] = decodeByteUV(V);
@@ -260,6 +266,7 @@ export function importUnreal(
       }
       t++;
     }
+    for (let j = 0; j < vcount; j++) head[orig[j]] = -1;
     const pos = new Float32Array(vcount * 3);
     for (let j = 0; j < vcount; j++) {
       const o = orig[j] * 3;
@@ -291,7 +298,7 @@ export function importUnreal(
       )
       .setMaterial(materialFor(tex, type));
     const pextra: Record<string, unknown> = { textureNum: tex, type, flags: flag };
-    if (mixedColor) pextra.colors = triColors;
+    if (mixedColor) pextra.colors = Array.from(triColors);
     else pextra.color = Math.max(0, color);
     prim.setExtras({ unreal3d: pextra });
     for (let f = 1; f < frameCount; f++) {
