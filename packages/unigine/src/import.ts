@@ -104,7 +104,8 @@ function accessor(
   array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array,
   normalized = false,
 ): Accessor {
-  return doc.createAccessor().setType(type).setArray(array).setBuffer(buffer).setNormalized(normalized);
+  const a = doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  return normalized ? a.setNormalized(true) : a;
 }
 
 interface Ctx {

@@ -89,7 +89,8 @@ describe('foreign glTF export', () => {
     expect(triangles).toBe(want.triangles);
     expect(root.listSkins().reduce((a, s) => a + s.listJoints().length, 0)).toBe(want.joints);
     expect(root.listAnimations().length).toBe(want.skeletalAnimations);
-    if ((out.files.get('x.mesh')?.length ?? 0) < 300_000) {
+    // Validation of the big re-imports is left to the corpus tests (keeps this file fast).
+    if ((out.files.get('x.mesh')?.length ?? 0) < 100_000 && anims.length < 5) {
       const report = await validateGlb(await io.writeBinary(back.document));
       expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
     }
