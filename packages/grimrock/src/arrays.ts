@@ -51,7 +51,9 @@ export function packArray(layout: Layout, n: number, src: Float32Array | null, s
   const [dataType, dim, stride] = layout;
   const size = dataTypeSize(dataType) ?? 1;
   const data = new Uint8Array(n * stride);
-  if (src && n > 0) {
+  if (src && n > 0 && dataType === 3 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
+    new Float32Array(data.buffer).set(src.subarray(0, n * dim));
+  } else if (src && n > 0) {
     const dv = new DataView(data.buffer);
     const m = Math.min(dim, srcDim, Math.floor(stride / size));
     for (let v = 0; v < n; v++) {
@@ -68,6 +70,8 @@ export function packArray(layout: Layout, n: number, src: Float32Array | null, s
   }
   return { dataType, dim, stride, data };
 }
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function clampRound(x: number, lo: number, hi: number): number {
   if (Number.isNaN(x)) return 0;
@@ -227,12 +231,13 @@ export function packArrays(
   skinned: boolean,
   nonFinite: Record<string, NonFinitePatch[]> = {},
   stats?: PackStats,
+  only?: (slot: number) => boolean,
 ): VertexArray[] {
   const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const out: VertexArray[] = [];
   for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
     const layout = layouts[slot];
-    if (!layout || layout[2] <= 0) {
+    if (!layout || layout[2] <= 0 || (only && !only(slot))) {
       out.push({
         dataType: layout?.[0] ?? 0,
         dim: layout?.[1] ?? 0,
@@ -263,8 +268,18 @@ export function packArrays(
 
 /** True when two byte arrays are equal. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  const n = a.byteLength;
+  if (n !== b.byteLength) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const a32 = new Int32Array(a.buffer, a.byteOffset, n >> 2);
+    const b32 = new Int32Array(b.buffer, b.byteOffset, n >> 2);
+    for (let k = 0; k < a32.length; k++) if (a32[k] !== b32[k]) return false;
+    i = a32.length * 4;
+  }
+  const x = new Uint8Array(a.buffer, a.byteOffset, n);
+  const y = new Uint8Array(b.buffer, b.byteOffset, n);
+  for (; i < n; i++) if (x[i] !== y[i]) return false;
   return true;
 }
 

@@ -583,14 +583,10 @@ function exportMesh(
     boundCenter = Float32Array.from([0, 1, 2].map((c) => (vmin[c] + vmax[c]) / 2));
     let r = 0;
     for (let v = 0; v < numVertices; v++) {
-      r = Math.max(
-        r,
-        Math.hypot(
-          pos[v * 3] - boundCenter[0],
-          pos[v * 3 + 1] - boundCenter[1],
-          pos[v * 3 + 2] - boundCenter[2],
-        ),
-      );
+      const dx = pos[v * 3] - boundCenter[0];
+      const dy = pos[v * 3 + 1] - boundCenter[1];
+      const dz = pos[v * 3 + 2] - boundCenter[2];
+      r = Math.max(r, Math.sqrt(dx * dx + dy * dy + dz * dz));
     }
     boundRadius = r;
   }

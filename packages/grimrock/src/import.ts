@@ -283,6 +283,19 @@ function importMeshEntity(
     return a;
   };
   const pos = comps(VA_POSITION, 3);
+  // Vertex extent in file space (before sanitizing), to tell later whether geometry changed.
+  const vmin = [Infinity, Infinity, Infinity];
+  const vmax = [-Infinity, -Infinity, -Infinity];
+  const pd = Math.min(3, layouts[VA_POSITION][1]);
+  if (pos) {
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < pd; c++) {
+        const x = pos[i * 3 + c];
+        if (x < vmin[c]) vmin[c] = x;
+        if (x > vmax[c]) vmax[c] = x;
+      }
+    }
+  }
   if (!pos)
     throw new FormatError(`mesh "${name}" has no usable position array`, {
       code: 'NO_POSITIONS',
@@ -296,7 +309,7 @@ function importMeshEntity(
     let exact = true;
     for (let i = 0; i < n; i++) {
       const o = i * stride;
-      const l = Math.hypot(a[o], a[o + 1], a[o + 2]);
+      const l = Math.sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2]);
       if (Math.abs(l - 1) > UNIT_TOLERANCE || !Number.isFinite(l)) {
         exact = false;
         if (l > 1e-12 && Number.isFinite(l)) for (let c = 0; c < 3; c++) a[o + c] /= l;
@@ -470,9 +483,11 @@ function importMeshEntity(
   const nonFinite: Record<string, NonFinitePatch[]> = {};
   const prim0 = prims[0];
   let packed = packArrays(prim0, layouts, skinned);
+  const rawSlots = new Set<number>();
   for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
     const orig = m.arrays[slot];
     if (orig.stride <= 0 || sameBytes(packed[slot].data, orig.data)) continue;
+    rawSlots.add(slot);
     const v = values[slot];
     const dim = layouts[slot][1];
     if (!v || dim < 1 || dim > 4) {
@@ -498,8 +513,10 @@ function importMeshEntity(
     for (const p of prims) p.setAttribute(rawAttributeName(slot), acc);
   }
   if (Object.keys(nonFinite).length) meshExtras.nonFinite = nonFinite;
-  packed = packArrays(prim0, layouts, skinned, nonFinite);
-  for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
+  packed = rawSlots.size
+    ? packArrays(prim0, layouts, skinned, nonFinite, undefined, (s) => rawSlots.has(s))
+    : packed;
+  for (const slot of rawSlots) {
     const orig = m.arrays[slot];
     if (orig.stride > 0 && !sameBytes(packed[slot].data, orig.data)) {
       warnings.warn(
@@ -511,17 +528,6 @@ function importMeshEntity(
   // Bounds: remember the vertex extent when the stored bounds are something else, so export
   // can tell whether the geometry changed.
   const b = { min: Array.from(m.boundMin), max: Array.from(m.boundMax) };
-  const vmin = [Infinity, Infinity, Infinity];
-  const vmax = [-Infinity, -Infinity, -Infinity];
-  const fp = values[VA_POSITION]!;
-  const pd = layouts[VA_POSITION][1];
-  for (let i = 0; i < n; i++) {
-    for (let c = 0; c < 3 && c < pd; c++) {
-      const x = fp[i * pd + c];
-      if (x < vmin[c]) vmin[c] = x;
-      if (x > vmax[c]) vmax[c] = x;
-    }
-  }
   if (!vmin.every((x, c) => x === b.min[c]) || !vmax.every((x, c) => x === b.max[c])) {
     meshExtras.vertexMin = encodeFloats(vmin);
     meshExtras.vertexMax = encodeFloats(vmax);

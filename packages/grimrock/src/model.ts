@@ -376,6 +376,17 @@ export function vertexArrayValues(
   if (size === undefined || a.stride <= 0 || a.dim <= 0 || numVertices <= 0) return null;
   if (a.dim * size > a.stride) return null;
   const n = numVertices * a.dim;
+  if (a.stride === a.dim * size && (a.data.byteOffset % size === 0 || size === 1)) {
+    // Tightly packed and aligned: one copy through a typed view (little-endian hosts).
+    const b = a.data.buffer;
+    const o = a.data.byteOffset;
+    if (LITTLE_ENDIAN_HOST) {
+      if (a.dataType === 0) return new Uint8Array(b, o, n).slice();
+      if (a.dataType === 1) return new Int16Array(b, o, n).slice();
+      if (a.dataType === 2) return new Int32Array(b, o, n).slice();
+      return new Float32Array(b, o, n).slice();
+    }
+  }
   const dv = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out =
     a.dataType === 0
@@ -427,6 +438,8 @@ export function makeVertexArray(
   }
   return { dataType, dim, stride: s, data };
 }
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** An unused vertex array header. */
 export function emptyVertexArray(): VertexArray {
