@@ -1,7 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectClose, firstByteDiff, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  expectClose,
+  firstByteDiff,
+  loadWithThree,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { type Document, NodeIO, type Node } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
@@ -128,8 +134,17 @@ describe('two-bone skeleton + mesh + animation through the whole pipeline', () =
     // Frame 1: ROOT at (−2,2,0), ARM's key (90° about Z) equals its rest: v3 Rz90(0,2,0)+(−2,3,0)
     expectClose(posed(doc, 1).slice(9), [-4, 3, 0], EPS, 'frame 1 v3');
 
-    const report = await validateGlb(await new NodeIO().writeBinary(doc));
+    const glb = await new NodeIO().writeBinary(doc);
+    const report = await validateGlb(glb);
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    // three.js sees a skinned mesh with both bones and a 2/3 s clip.
+    const gltf = await loadWithThree(glb);
+    let skinned: any;
+    gltf.scene.traverse((o: any) => {
+      if (o.isSkinnedMesh) skinned = o;
+    });
+    expect(skinned.skeleton.bones.map((b: any) => b.name)).toEqual(['ROOT', 'ARM']);
+    expect(gltf.animations[0].duration).toBeCloseTo(2 / 3, 6);
   });
 
   it('round-trips through a .glb on disk: .skel and .anim byte-identical, .mesh within float32 tolerance', async () => {
