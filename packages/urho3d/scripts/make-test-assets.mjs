@@ -106,7 +106,7 @@ function pyramidModel(lib) {
   const dv = new DataView(data.buffer);
   verts.forEach((p, v) => {
     const o = v * stride;
-    p.forEach((x, c) => dv.setFloat32(o + c * 4, x, true));
+    for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, p[c], true);
     data.set([v * 50, 255 - v * 50, 128, 255], o + 12);
     dv.setFloat32(o + 16, p[0] * 0.5 + 0.5, true);
     dv.setFloat32(o + 20, p[2] * 0.5 + 0.5, true);
@@ -116,7 +116,7 @@ function pyramidModel(lib) {
   // LOD 0: 4 sides + base (clockwise front faces, Urho convention); LOD 1: the base only.
   const tris = [0, 2, 1, 0, 3, 2, 0, 4, 3, 0, 1, 4, 1, 2, 3, 1, 3, 4];
   const ib = new Uint8Array(tris.length * 2);
-  tris.forEach((x, i) => new DataView(ib.buffer).setUint16(i * 2, x, true));
+  for (let i = 0; i < tris.length; i++) new DataView(ib.buffer).setUint16(i * 2, tris[i], true);
   return {
     magic: 'UMD2',
     vertexBuffers: [

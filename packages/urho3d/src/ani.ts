@@ -1,7 +1,7 @@
 /**
  * Urho3D / Dry animation file (`.ani`, magic `UANI`): the file model.
  */
-import { ByteReader, ByteWriter } from '@gltf-legacy/core';
+import { ByteReader } from '@gltf-legacy/core';
 
 /** Channel mask bits of a track. */
 export const Channel = { POSITION: 1, ROTATION: 2, SCALE: 4 } as const;
@@ -97,26 +97,47 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
  * ```
  */
 export function writeAni(anim: AniAnimation): Uint8Array {
-  let size = 64;
-  for (const t of anim.tracks) size += 16 + t.name.length * 3 + t.keyCount * keyRecordSize(t.channelMask);
-  const w = new ByteWriter({ capacity: size });
-  w.string('UANI');
-  w.cstring(anim.name);
-  w.f32(anim.length);
-  w.u32(anim.tracks.length);
-  for (const t of anim.tracks) {
-    w.cstring(t.name);
-    w.u8(t.channelMask);
-    w.u32(t.keyCount);
+  const enc = new TextEncoder();
+  const name = enc.encode(anim.name);
+  const names = anim.tracks.map((t) => enc.encode(t.name));
+  let size = 4 + name.length + 1 + 8 + (anim.trailing?.length ?? 0);
+  anim.tracks.forEach((t, i) => {
+    size += names[i].length + 1 + 5 + t.keyCount * keyRecordSize(t.channelMask);
+  });
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out.set([0x55, 0x41, 0x4e, 0x49]); // UANI
+  let o = 4;
+  out.set(name, o);
+  o += name.length + 1;
+  dv.setFloat32(o, anim.length, true);
+  dv.setUint32(o + 4, anim.tracks.length, true);
+  o += 8;
+  anim.tracks.forEach((t, i) => {
+    out.set(names[i], o);
+    o += names[i].length + 1;
+    out[o] = t.channelMask;
+    dv.setUint32(o + 1, t.keyCount, true);
+    o += 5;
     const { times, positions, rotations, scales } = t;
     for (let k = 0; k < t.keyCount; k++) {
-      w.f32(times[k]);
-      if (t.channelMask & 1) for (let c = 0; c < 3; c++) w.f32(positions ? positions[k * 3 + c] : 0);
-      if (t.channelMask & 2)
-        for (let c = 0; c < 4; c++) w.f32(rotations ? rotations[k * 4 + c] : c === 0 ? 1 : 0);
-      if (t.channelMask & 4) for (let c = 0; c < 3; c++) w.f32(scales ? scales[k * 3 + c] : 1);
+      dv.setFloat32(o, times[k], true);
+      o += 4;
+      if (t.channelMask & 1) {
+        for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, positions ? positions[k * 3 + c] : 0, true);
+        o += 12;
+      }
+      if (t.channelMask & 2) {
+        for (let c = 0; c < 4; c++)
+          dv.setFloat32(o + c * 4, rotations ? rotations[k * 4 + c] : c === 0 ? 1 : 0, true);
+        o += 16;
+      }
+      if (t.channelMask & 4) {
+        for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, scales ? scales[k * 3 + c] : 1, true);
+        o += 12;
+      }
     }
-  }
-  if (anim.trailing) w.bytes(anim.trailing);
-  return w.finish();
+  });
+  if (anim.trailing) out.set(anim.trailing, o);
+  return out;
 }

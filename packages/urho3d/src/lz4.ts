@@ -50,9 +50,12 @@ export function lz4DecompressBlock(
     }
     if (s + lit > end) throw new Lz4Error(`${lit} literal(s) run past the block`, s);
     if (d + lit > dstEnd) throw new Lz4Error(`${lit} literal(s) overflow the output`, s);
-    dst.set(src.subarray(s, s + lit), d);
-    s += lit;
-    d += lit;
+    if (lit < 32) for (let i = 0; i < lit; i++) dst[d++] = src[s++];
+    else {
+      dst.set(src.subarray(s, s + lit), d);
+      s += lit;
+      d += lit;
+    }
     if (s >= end) break; // last sequence: literals only
     if (s + 2 > end) throw new Lz4Error('match offset runs past the block', s);
     const off = src[s] | (src[s + 1] << 8);
@@ -71,7 +74,7 @@ export function lz4DecompressBlock(
     len += 4;
     if (d + len > dstEnd) throw new Lz4Error(`match of ${len} byte(s) overflows the output`, s);
     let m = d - off;
-    if (off >= len) {
+    if (off >= len && len >= 64) {
       dst.copyWithin(d, m, m + len);
       d += len;
     } else {

@@ -40,7 +40,8 @@ export interface PakFile {
 /** SDBM hash (`MathDefs.h`), continuing from `hash`. */
 export function sdbmHash(bytes: Uint8Array, hash = 0): number {
   let h = hash >>> 0;
-  for (let i = 0; i < bytes.length; i++) h = (bytes[i] + (h << 6) + (h << 16) - h) >>> 0;
+  // c + (h << 6) + (h << 16) − h  ≡  c + h·65599 (mod 2³²)
+  for (let i = 0; i < bytes.length; i++) h = (Math.imul(h, 65599) + bytes[i]) >>> 0;
   return h;
 }
 
