@@ -15,7 +15,7 @@ import { exportTso } from './export.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
-import { detectTsoKind } from './sniff.js';
+import { MAX_VERSION, detectTsoKind } from './sniff.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -56,6 +56,18 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const warnings = new WarningCollector();
   const [mainName, mainBytes] = mainFile(files, options);
   const kind = detectTsoKind(mainBytes, mainName);
+  if (!kind && mainBytes.length >= 4) {
+    const version = new DataView(mainBytes.buffer, mainBytes.byteOffset, mainBytes.byteLength).getUint32(
+      0,
+      false,
+    );
+    if (version === 0 || version > MAX_VERSION) {
+      throw new FormatError(
+        `not a The Sims Online file: the leading big-endian version is ${version} (expected 1–${MAX_VERSION}; Unigine .mesh/.anim start with "ms1x"/"an1x")`,
+        { code: 'BAD_VERSION', file: mainName, offset: 0, field: 'version' },
+      );
+    }
+  }
   let mesh: TsoMesh | undefined;
   const skels: { name: string; skel: TsoSkeleton }[] = [];
   const animations: { name: string; animation: TsoAnimation }[] = [];

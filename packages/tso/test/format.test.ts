@@ -77,6 +77,13 @@ describe('legacyFormat', () => {
     expect(animationFps(a)).toEqual({ fps: 36, valid: false });
   });
 
+  it('a Unigine .mesh given as main is a clear BAD_VERSION FormatError', async () => {
+    const uni = corpusFiles('unigine', ['.mesh'])[0];
+    await expect(legacyFormat.import(new Map([['u.mesh', readBytes(uni)]]), {})).rejects.toMatchObject({
+      code: 'BAD_VERSION',
+    });
+  });
+
   it('a garbage main file is a FormatError', async () => {
     await expect(
       legacyFormat.import(new Map([['x.mesh', new Uint8Array([0, 0, 0, 2, 255, 255, 255, 255])]]), {}),
