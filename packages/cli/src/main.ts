@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { LegacyFormat, Warning } from '@gltf-legacy/core';
 import { availableParallelism } from 'node:os';
 import { extname, resolve } from 'node:path';
-import { type BatchOptions, runBatch } from './batch.js';
+import { BATCH_DEFAULTS, type BatchOptions, runBatch } from './batch.js';
 import { type ConvertOptions, type ConvertRecord, convertFile } from './convert.js';
 import { toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
@@ -224,8 +224,7 @@ export function buildProgram(
     )
     .option(
       '--timeout <seconds>',
-      'stop an input that takes longer (its worker is terminated; code TIMEOUT)',
-      '600',
+      'stop an input that takes longer (its worker is terminated; code TIMEOUT); default 600',
     )
     .option('--shard <i/n>', 'convert only the i-th of n deterministic slices of the inputs (1 ≤ i ≤ n)')
     .option('--no-progress', 'no progress bar even on a terminal')
@@ -264,7 +263,10 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         throw usage('-o/--output takes one input; use --out-dir for several');
       if (opts.output && opts.outDir) throw usage('-o/--output and --out-dir exclude each other');
       const optimize = parseOptimize(opts);
-      const timeout = positiveNumber('--timeout', opts.timeout, false, 0.001);
+      const timeout =
+        opts.timeout === undefined
+          ? BATCH_DEFAULTS.timeout
+          : positiveNumber('--timeout', opts.timeout, false, 0.001);
       const jobs =
         opts.jobs === undefined ? availableParallelism() : positiveNumber('--jobs', opts.jobs, true, 0);
       let shard: Shard | undefined;
@@ -311,6 +313,9 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
           `nothing to convert in ${inputs.join(', ')} (no glTF or main file of a known format; ${expanded.skipped.length} other file(s) skipped)`,
         );
       const items = applyShard(expanded.items, shard);
+      // one input and no --jobs/--timeout: convert here, starting a worker would only cost time
+      const effectiveJobs =
+        items.length === 1 && opts.jobs === undefined && opts.timeout === undefined ? 0 : jobs;
       const tty = !!io.isTTY && opts.progress !== false && !opts.quiet && !!io.progress;
       const progress = createProgress(
         items.length,
@@ -322,7 +327,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       const batch: BatchOptions = {
         ...options,
         formats: formats === FORMATS ? undefined : formats,
-        jobs,
+        jobs: effectiveJobs,
         timeout,
         workerUrl: runtime.workerUrl,
         formatsModule: runtime.formatsModule,

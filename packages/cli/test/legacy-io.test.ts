@@ -115,8 +115,8 @@ describe('LegacyIO on the real corpus (formats that are registered)', () => {
         const legacy = new LegacyIO();
         const r = await legacy.readDetailed(path);
         expect(r.format).toBe(id);
-      // companions found beside the main file (animations, _a.3d + .uc)
-      if (id !== 'tso') expect(r.files.length, r.files.join(', ')).toBeGreaterThan(1);
+        // companions found beside the main file (animations, _a.3d + .uc)
+        if (id !== 'tso') expect(r.files.length, r.files.join(', ')).toBeGreaterThan(1);
         const stats = documentStats(r.document);
         expect(stats.vertices).toBeGreaterThan(0);
         await legacy.write(join(dir, 'model.glb'), r.document);
