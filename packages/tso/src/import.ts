@@ -61,7 +61,13 @@ export const TSO_IMPORT_WARNINGS = {
 
 const q = (v: number) => Math.fround(v);
 
-/** Frames per second of an animation, from its duration and largest frame count. */
+/**
+ * Frames per second of an animation, from its duration and largest frame count.
+ *
+ * ```ts
+ * animationFps(readAnimation(bytes)); // { fps: 30, valid: true } for 1000 ms over 30 frames
+ * ```
+ */
 export function animationFps(
   anim: TsoAnimation,
   options: TsoImportOptions = {},

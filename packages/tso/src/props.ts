@@ -10,7 +10,13 @@ export type PropertyItem = [key: string, value: string][];
 /** A property list: `u32 itemCount`, each item `u32 pairCount` + pairs of Pascal strings. */
 export type PropertyList = PropertyItem[];
 
-/** Reads `u32 itemCount` items of `u32 pairCount` (key, value) Pascal string pairs. */
+/**
+ * Reads `u32 itemCount` items of `u32 pairCount` (key, value) Pascal string pairs.
+ *
+ * ```ts
+ * readPropertyList(reader, 'props'); // [[['xevt', 'sound']]]
+ * ```
+ */
 export function readPropertyList(r: ByteReader, field: string): PropertyList {
   return r.scope(field, () => {
     const itemCount = r.count(r.u32be('itemCount'), 4, 'items');
@@ -29,7 +35,13 @@ export function readPropertyList(r: ByteReader, field: string): PropertyList {
   });
 }
 
-/** Writes a {@link PropertyList} as read by {@link readPropertyList}. */
+/**
+ * Writes a {@link PropertyList} as read by {@link readPropertyList}.
+ *
+ * ```ts
+ * writePropertyList(writer, [[['key', 'value']]]);
+ * ```
+ */
 export function writePropertyList(w: ByteWriter, list: PropertyList): void {
   w.u32be(list.length);
   for (const item of list) {

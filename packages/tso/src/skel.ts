@@ -94,6 +94,10 @@ export function readSkeleton(bytes: Uint8Array, fileName?: string): TsoSkeleton 
 /**
  * Parent index of every bone (-1 for roots), resolved by exact name, then case-insensitively.
  * Throws `BAD_PARENT` for a parent that names no bone and `BONE_CYCLE` for a loop.
+ *
+ * ```ts
+ * skeletonParents(readSkeleton(bytes)); // Int32Array [-1, 0, 1, …]
+ * ```
  */
 export function skeletonParents(skel: TsoSkeleton, fileName?: string, offsets?: number[]): Int32Array {
   const exact = new Map<string, number>();

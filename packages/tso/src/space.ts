@@ -15,12 +15,26 @@ import { mat4 } from 'gl-matrix';
  */
 export const TSO_AXES = mirrorAxis(0);
 
-/** Converts packed x, y, z vectors between TSO and glTF in place (its own inverse). */
+/**
+ * Converts packed x, y, z vectors between TSO and glTF in place (its own inverse).
+ *
+ * ```ts
+ * const p = [1, 2, 3];
+ * convertVectors(p); // [-1, 2, 3]
+ * ```
+ */
 export function convertVectors(data: Float32Array | Float64Array | number[], stride = 3): void {
   convertVec3(TSO_AXES, data, stride, 0);
 }
 
-/** Converts packed x, y, z, w rotations between TSO and glTF in place (its own inverse). */
+/**
+ * Converts packed x, y, z, w rotations between TSO and glTF in place (its own inverse).
+ *
+ * ```ts
+ * const q = [0.1, 0.2, 0.3, 0.9];
+ * convertRotations(q); // [-0.1, 0.2, 0.3, 0.9]
+ * ```
+ */
 export function convertRotations(data: Float32Array | Float64Array | number[]): void {
   convertQuaternions(TSO_AXES, data);
   // Conjugate: TSO stores the inverse rotation.
