@@ -608,6 +608,15 @@ function exportMesh(
   };
 }
 
+/** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
+function constant(a: Float32Array, size: number): boolean {
+  for (let i = size; i < a.length; i++) {
+    const b = a[i % size];
+    if (!(Math.abs(a[i] - b) <= 1e-6 * Math.max(1, Math.abs(b)))) return false;
+  }
+  return true;
+}
+
 interface AnimExtras {
   version?: number;
   name?: string;
@@ -694,6 +703,8 @@ function exportAnimation(
       sampleAt(s, k / fps, tmp);
       for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
     }
+    // Grimrock 2 stores a channel that does not change as one entry.
+    if (version === 2 && constant(out, size)) return out.slice(0, size);
     return out;
   };
   const items: AnimationItem[] = [];

@@ -214,6 +214,15 @@ describe('export options', () => {
     expect(Array.from(a.items[0].positions)).toEqual(Array.from(orig.items[0].positions));
   });
 
+  it('writes unchanging resampled channels as single Grimrock 2 entries', () => {
+    // Resampling the warrior walk to 15 fps: local_srt does not move, so each channel is one entry.
+    const { files } = exportGrimrock(warrior(), { name: 'hero', fps: 15, variant: 'log2' });
+    const a = readAnimation(files.get('hero_walk.animation')!);
+    const still = a.items.find((it) => it.nodeName === 'local_srt')!;
+    expect([still.positions.length, still.rotations.length, still.scales.length]).toEqual([3, 4, 3]);
+    expect(a.items.some((it) => it.rotations.length === a.numFrames * 4)).toBe(true);
+  });
+
   it('rejects bad options and empty documents with ExportError codes', () => {
     expect(() => exportGrimrock(warrior(), { fps: -1 })).toThrow(
       expect.objectContaining({ code: 'BAD_OPTION' }),
