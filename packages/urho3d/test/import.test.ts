@@ -37,3 +37,29 @@ describe('Jack in three.js', () => {
     expect(gltf.animations[0].duration).toBeCloseTo(ani.length, 3);
   });
 });
+
+describe('inspect', () => {
+  it('summarises a model, an animation and a package', () => {
+    const jack = mdls.find((f) => basename(f) === 'Jack.mdl')!;
+    const s = legacyFormat.inspect!(new Map([['Jack.mdl', readBytes(jack)]]), { main: 'Jack.mdl' });
+    expect(s[0].facts).toMatchObject({
+      magic: 'UMDL',
+      vertices: 4640,
+      geometries: 2,
+      lodLevels: 14,
+      bones: 67,
+    });
+    const walk = anis.find((f) => basename(f) === 'Jack_Walk.ani')!;
+    const a = legacyFormat.inspect!(new Map([['Jack_Walk.ani', readBytes(walk)]]));
+    expect(a[0].facts).toMatchObject({ name: 'Walk', tracks: 54, keys: 1728 });
+    const pak = corpusFiles('urho', ['.pak']).find((f) => basename(f) === 'Data_299299.pak')!;
+    const p = legacyFormat.inspect!(new Map([['Data.pak', readBytes(pak)]]));
+    expect(p[0].facts).toMatchObject({ magic: 'ULZ4', entries: 156 });
+    expect(p[1].rows!.length).toBe(156);
+  });
+  it('sniffs by magic, not extension', () => {
+    const jack = mdls.find((f) => basename(f) === 'Jack.mdl')!;
+    expect(legacyFormat.sniff(readBytes(jack), 'whatever.bin')).toBe(true);
+    expect(legacyFormat.sniff(new TextEncoder().encode('glTF....'), 'x.mdl')).toBe(false);
+  });
+});
