@@ -40,7 +40,8 @@ function syntheticMesh() {
     }
   }
   const bindPose = new Float32Array(BONES * 10);
-  for (let i = 0; i < BONES; i++) bindPose.set([i === 0 ? 0 : GRID / 10 / BONES, 0, 0, 0, 0, 0, 1, 1, 1, 1], i * 10);
+  for (let i = 0; i < BONES; i++)
+    bindPose.set([i === 0 ? 0 : GRID / 10 / BONES, 0, 0, 0, 0, 0, 1, 1, 1, 1], i * 10);
   // Bounds as the writer computes them: box, box centre, farthest vertex.
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
@@ -50,7 +51,8 @@ function syntheticMesh() {
   }
   const c = [0, 1, 2].map((k) => Math.fround((lo[k] + hi[k]) / 2));
   let r2 = 0;
-  for (let i = 0; i < pos.length; i += 3) r2 = Math.max(r2, (pos[i] - c[0]) ** 2 + (pos[i + 1] - c[1]) ** 2 + (pos[i + 2] - c[2]) ** 2);
+  for (let i = 0; i < pos.length; i += 3)
+    r2 = Math.max(r2, (pos[i] - c[0]) ** 2 + (pos[i + 1] - c[1]) ** 2 + (pos[i + 2] - c[2]) ** 2);
   const bounds = Float32Array.from([...lo, ...hi, ...c, Math.sqrt(r2)]);
   return {
     magic: 'ms11',
@@ -103,7 +105,18 @@ function syntheticAnim() {
     bones: Array.from({ length: BONES }, (_, i) => ({ name: `bone${i}`, parent: i - 1 })),
     animationNames: ['wave'],
     bindPose: syntheticMesh().bindPose,
-    animations: [{ bones: Int16Array.from({ length: BONES }, (_, i) => i), boxes: Float32Array.from([0, 0, 0, 1, 1, 1, 1e9, 1e9, 1e9, -2e9, -2e9, -2e9]), componentMask: 0x0f, numFrames: FRAMES, flags, positions, rotations, scales }],
+    animations: [
+      {
+        bones: Int16Array.from({ length: BONES }, (_, i) => i),
+        boxes: Float32Array.from([0, 0, 0, 1, 1, 1, 1e9, 1e9, 1e9, -2e9, -2e9, -2e9]),
+        componentMask: 0x0f,
+        numFrames: FRAMES,
+        flags,
+        positions,
+        rotations,
+        scales,
+      },
+    ],
   };
 }
 
@@ -128,7 +141,8 @@ const files = new Map([
 const mb = (meshBytes.length + animBytes.length) / 1e6;
 const model = { mesh: readMesh(meshBytes), anim: readAnim(animBytes) };
 const rows = [];
-const report = (step, ms) => rows.push({ step, ms: Number(ms.toFixed(1)), 'MB/s': Number((mb / (ms / 1000)).toFixed(1)) });
+const report = (step, ms) =>
+  rows.push({ step, ms: Number(ms.toFixed(1)), 'MB/s': Number((mb / (ms / 1000)).toFixed(1)) });
 
 report('read (.mesh + .anim → file model)', median(() => [readMesh(meshBytes), readAnim(animBytes)]).ms);
 report('write (file model → bytes)', median(() => [writeMesh(model.mesh), writeAnim(model.anim)]).ms);
@@ -141,5 +155,7 @@ const diff = [...files].filter(([n, b]) => {
   return !(o && o.length === b.length && o.every((x, i) => x === b[i]));
 });
 const same = diff.length === 0 ? true : `false (${diff.map(([n]) => n).join(', ')})`;
-console.log(`synthetic input: ${GRID * GRID} vertices, ${(GRID - 1) * (GRID - 1) * 2} triangles, ${BONES} bones, ${FRAMES} frames; ${mb.toFixed(2)} MB (.mesh ${meshBytes.length} B + .anim ${animBytes.length} B); round trip byte-exact: ${same}`);
+console.log(
+  `synthetic input: ${GRID * GRID} vertices, ${(GRID - 1) * (GRID - 1) * 2} triangles, ${BONES} bones, ${FRAMES} frames; ${mb.toFixed(2)} MB (.mesh ${meshBytes.length} B + .anim ${animBytes.length} B); round trip byte-exact: ${same}`,
+);
 console.table(rows);

@@ -28,10 +28,22 @@ function write(files) {
   const buf = doc.createBuffer();
   const quad = doc
     .createPrimitive()
-    .setAttribute('POSITION', acc(doc, buf, 'VEC3', new Float32Array([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1])))
+    .setAttribute(
+      'POSITION',
+      acc(doc, buf, 'VEC3', new Float32Array([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1])),
+    )
     .setAttribute('NORMAL', acc(doc, buf, 'VEC3', new Float32Array([0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0])))
     .setAttribute('TEXCOORD_0', acc(doc, buf, 'VEC2', new Float32Array([0, 0, 1, 0, 1, 1, 0, 1])))
-    .setAttribute('COLOR_0', acc(doc, buf, 'VEC4', new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]), true))
+    .setAttribute(
+      'COLOR_0',
+      acc(
+        doc,
+        buf,
+        'VEC4',
+        new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]),
+        true,
+      ),
+    )
     .setIndices(acc(doc, buf, 'SCALAR', new Uint16Array([0, 2, 1, 0, 3, 2])))
     .setMaterial(doc.createMaterial('floor'));
   const tri = doc
@@ -77,12 +89,19 @@ function write(files) {
     .setAttribute('WEIGHTS_0', acc(doc, buf, 'VEC4', new Float32Array(weights)))
     .setIndices(acc(doc, buf, 'SCALAR', new Uint16Array(idx)))
     .setMaterial(doc.createMaterial('strip'));
-  const bones = [doc.createNode('bone0'), doc.createNode('bone1').setTranslation([0, 1, 0]), doc.createNode('bone2').setTranslation([0, 1, 0])];
+  const bones = [
+    doc.createNode('bone0'),
+    doc.createNode('bone1').setTranslation([0, 1, 0]),
+    doc.createNode('bone2').setTranslation([0, 1, 0]),
+  ];
   bones[0].addChild(bones[1]);
   bones[1].addChild(bones[2]);
   const ibm = new Float32Array(48);
   for (let i = 0; i < 3; i++) ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -i, 0, 1], i * 16);
-  const skin = doc.createSkin('strip').setInverseBindMatrices(acc(doc, buf, 'MAT4', ibm)).setSkeleton(bones[0]);
+  const skin = doc
+    .createSkin('strip')
+    .setInverseBindMatrices(acc(doc, buf, 'MAT4', ibm))
+    .setSkeleton(bones[0]);
   for (const b of bones) skin.addJoint(b);
   const node = doc.createNode('strip').setMesh(doc.createMesh('strip').addPrimitive(prim)).setSkin(skin);
   doc.createScene().addChild(bones[0]).addChild(node);
@@ -96,8 +115,15 @@ function write(files) {
       const a = 0.4 * Math.sin(2 * Math.PI * t + i);
       rot.push(0, 0, Math.sin(a / 2), Math.cos(a / 2));
     }
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(acc(doc, buf, 'VEC4', new Float32Array(rot)));
-    anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(bone).setTargetPath('rotation').setSampler(sampler));
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(input)
+      .setOutput(acc(doc, buf, 'VEC4', new Float32Array(rot)));
+    anim
+      .addSampler(sampler)
+      .addChannel(
+        doc.createAnimationChannel().setTargetNode(bone).setTargetPath('rotation').setSampler(sampler),
+      );
   }
   write(exportUnigine(doc, { name: 'strip', fps: 30 }).files);
 }
@@ -110,17 +136,50 @@ function write(files) {
   const n = [];
   const idx = [];
   const faces = [
-    [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-    [[0, 0, -1], [-1, 0, 0], [0, 1, 0]],
-    [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-    [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-    [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
-    [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0, 0, -1],
+      [-1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [1, 0, 0],
+      [0, 0, -1],
+      [0, 1, 0],
+    ],
+    [
+      [-1, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ],
+    [
+      [0, 1, 0],
+      [1, 0, 0],
+      [0, 0, -1],
+    ],
+    [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
   ];
   for (const [nn, u, v] of faces) {
     const base = p.length / 3;
-    for (const [su, sv] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
-      p.push(0.5 * (nn[0] + su * u[0] + sv * v[0]), 0.5 * (nn[1] + su * u[1] + sv * v[1]), 0.5 * (nn[2] + su * u[2] + sv * v[2]));
+    for (const [su, sv] of [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ]) {
+      p.push(
+        0.5 * (nn[0] + su * u[0] + sv * v[0]),
+        0.5 * (nn[1] + su * u[1] + sv * v[1]),
+        0.5 * (nn[2] + su * u[2] + sv * v[2]),
+      );
       n.push(...nn);
     }
     idx.push(base, base + 1, base + 2, base, base + 2, base + 3);
@@ -131,8 +190,19 @@ function write(files) {
     .setAttribute('POSITION', acc(doc, buf, 'VEC3', new Float32Array(p)))
     .setAttribute('NORMAL', acc(doc, buf, 'VEC3', new Float32Array(n)))
     .setIndices(acc(doc, buf, 'SCALAR', new Uint16Array(idx)))
-    .addTarget(doc.createPrimitiveTarget('bulge').setAttribute('POSITION', acc(doc, buf, 'VEC3', new Float32Array(delta))))
+    .addTarget(
+      doc
+        .createPrimitiveTarget('bulge')
+        .setAttribute('POSITION', acc(doc, buf, 'VEC3', new Float32Array(delta))),
+    )
     .setMaterial(doc.createMaterial('box'));
-  doc.createScene().addChild(doc.createNode('box').setMesh(doc.createMesh('box').addPrimitive(prim).setExtras({ targetNames: ['bulge'] })));
+  doc.createScene().addChild(
+    doc.createNode('box').setMesh(
+      doc
+        .createMesh('box')
+        .addPrimitive(prim)
+        .setExtras({ targetNames: ['bulge'] }),
+    ),
+  );
   write(exportUnigine(doc, { name: 'morph_box' }).files);
 }

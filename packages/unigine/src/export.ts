@@ -1013,18 +1013,17 @@ function buildBlock(
     box(scl, 16, 6, EMPTY_BOX);
   }
   const raw = ex.rawCodes ?? {};
-  const rawOk = (key: string) => Array.isArray(raw[key]) && raw[key].length === entries;
+  const rawList = (key: string): number[] | null =>
+    Array.isArray(raw[key]) && raw[key].length === entries ? raw[key] : null;
+  const rawPos = [0, 1, 2].map((c) => rawList(`pos${c}`));
+  const rawScale = [0, 1, 2].map((c) => rawList(`scale${c}`));
   for (let e = 0; e < entries; e++) {
     for (let c = 0; c < 3; c++) {
       if (quantized && boxes) {
-        const pk = `pos${c}`;
-        const sk = `scale${c}`;
-        const pq = rawOk(pk)
-          ? raw[pk][e]
-          : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
-        const sq = rawOk(sk)
-          ? raw[sk][e]
-          : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
+        const rp = rawPos[c];
+        const rs = rawScale[c];
+        const pq = rp ? rp[e] : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
+        const sq = rs ? rs[e] : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
         positions[e * 3 + c] = pq;
         scales[e * 3 + c] = sq;
         if (mask & (1 << c))

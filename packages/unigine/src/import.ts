@@ -322,16 +322,28 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
             cw.push(w);
           }
         }
-        // Keep the 4 largest.
-        const order = cw.map((_, i) => i).sort((a, b) => cw[b] - cw[a] || a - b);
-        if (order.length > 4) truncated++;
+        // Keep the 4 largest (selection in place, no allocation).
+        const m = cw.length;
+        if (m > 4) truncated++;
+        const k4 = Math.min(4, m);
         let sum = 0;
-        const k4 = Math.min(4, order.length);
-        for (let k = 0; k < k4; k++) sum += cw[order[k]];
+        for (let k = 0; k < k4; k++) {
+          let best = k;
+          for (let i = k + 1; i < m; i++) if (cw[i] > cw[best]) best = i;
+          if (best !== k) {
+            const tw = cw[k];
+            cw[k] = cw[best];
+            cw[best] = tw;
+            const tj = cj[k];
+            cj[k] = cj[best];
+            cj[best] = tj;
+          }
+          sum += cw[k];
+        }
         if (sum > 0) {
           for (let k = 0; k < k4; k++) {
-            joints[v * 4 + k] = cj[order[k]];
-            weights[v * 4 + k] = cw[order[k]] / sum;
+            joints[v * 4 + k] = cj[k];
+            weights[v * 4 + k] = cw[k] / sum;
           }
         } else {
           weights[v * 4] = 1; // an unweighted vertex follows bone 0

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { legacyFormat, readAnim, readMesh, writeAnim, writeMesh } from '../src/index.js';
 
 const dir = join(TEST_ASSETS, 'unigine');
-const names = readdirSync(dir).filter((n) => /\.(mesh|anim)$/.test(n)).sort();
+const names = readdirSync(dir)
+  .filter((n) => /\.(mesh|anim)$/.test(n))
+  .sort();
 
 describe('test-assets/unigine (written by scripts/make-test-assets.mjs)', () => {
   it('has the four samples', () => {
