@@ -14,9 +14,69 @@ import type { UcMesh, UcSequence } from './uc.js';
 export interface UnrealImportOptions {
   /** `all` (default): every frame as a morph target; `first`: frame 0 only, no animation. */
   frames?: 'all' | 'first';
+  /**
+   * Smooth vertex normals over each file vertex (as the engine shades), for every frame (morph
+   * target normal deltas). Default true; false writes no NORMAL (viewers shade flat).
+   */
+  normals?: boolean;
 }
 
-export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = { frames: 'all' };
+export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = { frames: 'all', normals: true };
+
+/**
+ * Area-weighted smooth normals per file vertex for every frame, in glTF axes, unit length
+ * ((0, 1, 0) for vertices without area). `all` holds raw Unreal positions, `frameCount·nv·3`.
+ */
+export function smoothNormals(
+  all: Float32Array,
+  frameCount: number,
+  nv: number,
+  tris: Uint16Array,
+  rendered: (i: number) => boolean,
+): Float32Array {
+  const out = new Float32Array(frameCount * nv * 3);
+  const n = tris.length / 3;
+  for (let f = 0; f < frameCount; f++) {
+    const P = f * nv * 3;
+    for (let i = 0; i < n; i++) {
+      if (!rendered(i)) continue;
+      const a = tris[i * 3] * 3;
+      const b = tris[i * 3 + 1] * 3;
+      const c = tris[i * 3 + 2] * 3;
+      // glTF order (a, c, b) with glTF axes (X, Z, Y).
+      const ax = all[P + a];
+      const ay = all[P + a + 2];
+      const az = all[P + a + 1];
+      const e1x = all[P + c] - ax;
+      const e1y = all[P + c + 2] - ay;
+      const e1z = all[P + c + 1] - az;
+      const e2x = all[P + b] - ax;
+      const e2y = all[P + b + 2] - ay;
+      const e2z = all[P + b + 1] - az;
+      const nx = e1y * e2z - e1z * e2y;
+      const ny = e1z * e2x - e1x * e2z;
+      const nz = e1x * e2y - e1y * e2x;
+      for (const v of [a, b, c]) {
+        out[P + v] += nx;
+        out[P + v + 1] += ny;
+        out[P + v + 2] += nz;
+      }
+    }
+  }
+  for (let i = 0; i < out.length; i += 3) {
+    const l = Math.hypot(out[i], out[i + 1], out[i + 2]);
+    if (l > 0) {
+      out[i] /= l;
+      out[i + 1] /= l;
+      out[i + 2] /= l;
+    } else {
+      out[i] = 0;
+      out[i + 1] = 1;
+      out[i + 2] = 0;
+    }
+  }
+  return out;
+}
 
 /** Name of the custom vertex attribute holding each glTF vertex's `_d.3d` vertex index. */
 export const VERTEX_ATTRIBUTE = '_UNREAL_VERTEX';
@@ -218,6 +278,7 @@ export function importUnreal(
   // ---- primitives
   const mesh = doc.createMesh(meshName);
   const base = all.subarray(0, nv * 3);
+  const normals = opts.normals ? smoothNormals(all, frameCount, nv, vertices, (i) => groupOf[i] >= 0) : null;
   const counts = new Int32Array(groupKeys.length);
   for (let i = 0; i < n; i++) if (groupOf[i] >= 0) counts[groupOf[i]]++;
   const targetNames: string[] = [];
@@ -297,6 +358,11 @@ export function importUnreal(
           .setBuffer(buffer),
       )
       .setMaterial(materialFor(tex, type));
+    if (normals) {
+      const nrm = new Float32Array(vcount * 3);
+      for (let j = 0; j < vcount; j++) nrm.set(normals.subarray(orig[j] * 3, orig[j] * 3 + 3), j * 3);
+      prim.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(nrm).setBuffer(buffer));
+    }
     const pextra: Record<string, unknown> = { textureNum: tex, type, flags: flag };
     if (mixedColor) pextra.colors = Array.from(triColors);
     else pextra.color = Math.max(0, color);
@@ -313,6 +379,17 @@ export function importUnreal(
       const target = doc
         .createPrimitiveTarget(`Frame${f}`)
         .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer));
+      if (normals) {
+        const dn = new Float32Array(vcount * 3);
+        const F = f * nv * 3;
+        for (let j = 0; j < vcount; j++) {
+          const o = orig[j] * 3;
+          dn[j * 3] = normals[F + o] - normals[o];
+          dn[j * 3 + 1] = normals[F + o + 1] - normals[o + 1];
+          dn[j * 3 + 2] = normals[F + o + 2] - normals[o + 2];
+        }
+        target.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer));
+      }
       prim.addTarget(target);
     }
     mesh.addPrimitive(prim);

@@ -37,7 +37,10 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   const mesh = loadMeshFiles(files, main, warnings);
   const document = importUnreal(
     mesh,
-    { frames: options.frames === 'first' || options.static === true ? 'first' : 'all' },
+    {
+      frames: options.frames === 'first' || options.static === true ? 'first' : 'all',
+      normals: options.normals !== false,
+    },
     warnings,
   );
   return { document, warnings: warnings.list() };
