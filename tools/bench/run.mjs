@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// pnpm bench [--json out.json] [--format id[,id]] [--quick] [--runs 5] [--no-peers] [--no-package-benches]
+// Per format: synthetic large input (deterministic) → parse / import / export / write, median
+// of N runs, peak RSS; NodeIO baseline in the same process; assimp vs our CLI whole-process on
+// the Unreal file. Each format runs in its own child process so peak RSS is per format.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({
+  options: {
+    json: { type: 'string' },
+    format: { type: 'string', multiple: true },
+    quick: { type: 'boolean' },
+    runs: { type: 'string' },
+    'no-peers': { type: 'boolean' },
+    'no-package-benches': { type: 'boolean' },
+    child: { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+/** Input sizes per format (issue 9). `--quick` divides them by 10 for smoke runs. */
+export const PLANS = {
+  urho3d: {
+    label: '1M vertices, 64 bones, 1 morph, 64 tracks × 60 keys',
+    doc: { vertices: 1_000_000, bones: 64, morphs: 1, keys: 60 },
+  },
+  unigine: {
+    label: '~500k corners (84k vertices), 64-bone skin',
+    doc: { vertices: 84_700, bones: 64, keys: 60 },
+  },
+  grimrock: {
+    label: '500k vertices, 64 bones, 64 tracks × 60 keys',
+    doc: { vertices: 500_000, bones: 64, keys: 60 },
+  },
+  tso: { label: '200k vertices, 64 bones', doc: { vertices: 200_000, bones: 64, keys: 60 } },
+  unreal3d: { label: '16k vertices × 1000 frames (packed aniv)', unreal: { vertices: 16_000, frames: 1000 } },
+};
+
+if (values.help) {
+  console.log(
+    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches]',
+  );
+  process.exit(0);
+}
+
+if (values.child) {
+  const { benchFormat } = await import('./src/measure.mjs');
+  const r = await benchFormat(values.child, PLANS[values.child], {
+    quick: values.quick,
+    runs: Number(values.runs ?? 5),
+    out: values.out,
+  });
+  process.stdout.write(`\n@@RESULT ${JSON.stringify(r)}\n`);
+  process.exit(0);
+}
+
+const ids = values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS);
+const results = {
+  started: new Date().toISOString(),
+  node: process.version,
+  cpus: (await import('node:os')).cpus().length,
+  quick: !!values.quick,
+  formats: {},
+  notices: [],
+};
+const notice = (s) => {
+  results.notices.push(s);
+  console.log(`notice: ${s}`);
+};
+const work = mkdtempSync(join(tmpdir(), 'gltf-legacy-bench-'));
+
+for (const id of ids) {
+  if (!PLANS[id]) {
+    notice(`unknown format ${id}`);
+    continue;
+  }
+  if (!existsSync(join(ROOT, 'packages', id, 'dist', 'index.js'))) {
+    notice(`${id}: skipped, packages/${id}/dist is missing (build broken or not run)`);
+    continue;
+  }
+  console.log(`\n== ${id}: ${PLANS[id].label}${values.quick ? ' (quick: ÷10)' : ''}`);
+  const args = [
+    '--expose-gc',
+    join(import.meta.dirname, 'run.mjs'),
+    '--child',
+    id,
+    '--runs',
+    String(values.runs ?? 5),
+  ];
+  if (values.quick) args.push('--quick');
+  if (id === 'unreal3d') args.push('--out', work);
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT });
+  const line = child.stdout.split('\n').find((l) => l.startsWith('@@RESULT '));
+  if (!line) {
+    notice(
+      `${id}: benchmark failed (exit ${child.status}): ${(child.stderr || child.stdout).trim().split('\n').slice(-3).join(' / ')}`,
+    );
+    continue;
+  }
+  const r = JSON.parse(line.slice(9));
+  results.formats[id] = r;
+  for (const n of r.notices ?? []) notice(`${id}: ${n}`);
+  printFormat(r);
+}
+
+if (!values['no-peers'] && results.formats.unreal3d?.files) results.peers = peers(work);
+
+if (!values['no-package-benches']) {
+  for (const id of ids) {
+    const script = join(ROOT, 'packages', id, 'bench', 'run.mjs');
+    if (!existsSync(script)) continue;
+    console.log(`\n== packages/${id}/bench/run.mjs (the package's own benchmark)`);
+    const p = spawnSync(process.execPath, [script], {
+      encoding: 'utf8',
+      cwd: join(ROOT, 'packages', id),
+      timeout: 300_000,
+      maxBuffer: 16 << 20,
+    });
+    const out = `${p.stdout ?? ''}${p.stderr ?? ''}`.trim();
+    console.log(out.split('\n').slice(-25).join('\n'));
+    (results.packageBenches ??= {})[id] = { exit: p.status, output: out.split('\n').slice(-60) };
+  }
+}
+
+rmSync(work, { recursive: true, force: true });
+results.finished = new Date().toISOString();
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${values.json}`);
+}
+
+function fmtOp(o) {
+  if (!o) return '—';
+  return `${o.ms.toFixed(1)} ms${o.mbps ? ` (${o.mbps.toFixed(0)} MB/s)` : ''}`;
+}
+
+function printFormat(r) {
+  const mb = (b) => (b / (1 << 20)).toFixed(1);
+  console.log(
+    `  files: ${Object.entries(r.files)
+      .map(([n, s]) => `${n} ${mb(s)} MB`)
+      .join(', ')}; glb ${mb(r.glbBytes)} MB`,
+  );
+  for (const op of ['parse', 'write', 'import', 'export', 'nodeioWrite', 'nodeioRead'])
+    console.log(`  ${op.padEnd(12)} ${fmtOp(r.ops[op])}`);
+  const q = r.ratios;
+  console.log(
+    `  import / NodeIO.writeBinary = ${q.importVsWrite?.toFixed(2)}×; export / NodeIO.readBinary = ${q.exportVsRead?.toFixed(2)}×; (import+export) / writeBinary = ${q.roundTripVsWrite?.toFixed(2)}×`,
+  );
+  console.log(`  peak RSS ${r.peakRssMb} MB = ${r.rssVsData?.toFixed(2)}× (input + output)`);
+}
+
+function median(a) {
+  const s = [...a].sort((x, y) => x - y);
+  return s[s.length >> 1];
+}
+
+function wall(cmd, args, cwd) {
+  const t = process.hrtime.bigint();
+  const p = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 16 << 20 });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (p.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(' ')} → exit ${p.status}: ${(p.stderr || p.stdout).trim().split('\n').slice(-2).join(' / ')}`,
+    );
+  return ms;
+}
+
+/** assimp vs our CLI, whole process, on the same Unreal file (3 runs each, median). */
+function peers(dir) {
+  const out = {};
+  const main = join(dir, 'bench_d.3d');
+  const cli = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
+  console.log('\n== whole process on bench_d.3d + bench_a.3d (16k vertices × 1000 frames)');
+  let assimp;
+  try {
+    assimp = execFileSync('which', ['assimp'], { encoding: 'utf8' }).trim();
+  } catch {
+    notice('assimp not installed (apt-get install -y assimp-utils): no peer comparison');
+  }
+  try {
+    const ours = [];
+    for (let i = 0; i < 3; i++)
+      ours.push(wall(process.execPath, [cli, 'convert', main, '-o', join(dir, 'ours.glb'), '--static'], dir));
+    out.cli = {
+      ms: median(ours),
+      runs: ours,
+      outBytes: statSync(join(dir, 'ours.glb')).size,
+      command: 'node packages/cli/dist/bin.js convert bench_d.3d -o ours.glb --static',
+    };
+    console.log(`  our CLI  ${out.cli.ms.toFixed(0)} ms (${ours.map((m) => m.toFixed(0)).join(', ')})`);
+  } catch (e) {
+    notice(`our CLI failed: ${e.message}`);
+  }
+  if (assimp) {
+    try {
+      const theirs = [];
+      for (let i = 0; i < 3; i++)
+        theirs.push(wall(assimp, ['export', main, join(dir, 'assimp.glb'), '-fglb2'], dir));
+      out.assimp = {
+        ms: median(theirs),
+        runs: theirs,
+        outBytes: statSync(join(dir, 'assimp.glb')).size,
+        version: spawnSync(assimp, ['version'], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .find((l) => /\d+\.\d+/.test(l))
+          ?.trim(),
+        command: 'assimp export bench_d.3d assimp.glb -fglb2',
+      };
+      console.log(
+        `  assimp   ${out.assimp.ms.toFixed(0)} ms (${theirs.map((m) => m.toFixed(0)).join(', ')})`,
+      );
+    } catch (e) {
+      notice(`assimp failed: ${e.message}`);
+    }
+  }
+  if (out.cli && out.assimp) {
+    out.ratio = out.cli.ms / out.assimp.ms;
+    console.log(
+      `  ours / assimp = ${out.ratio.toFixed(2)}× (${out.ratio < 1 ? 'faster' : 'slower'} than assimp)`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// pnpm fuzz [--iterations N] [--format id[,id]] [--seed S] [--workers N] [--json out.json]
+//           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--no-minimise] [--no-write]
+//           [--replay] [--preset test]
+// Mutation fuzzer over every built gltf-legacy format. See tools/fuzz/README.md.
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  CAMPAIGN_DEFAULTS,
+  replayRegressions,
+  runCampaign,
+  summaryLine,
+  TEST_CAMPAIGN,
+} from './src/campaign.mjs';
+import { POOL_DEFAULTS } from './src/pool.mjs';
+
+const { values } = parseArgs({
+  options: {
+    iterations: { type: 'string' },
+    format: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    workers: { type: 'string' },
+    json: { type: 'string' },
+    deadline: { type: 'string' },
+    'memory-mb': { type: 'string' },
+    'gltf-share': { type: 'string' },
+    'no-minimise': { type: 'boolean' },
+    'no-write': { type: 'boolean' },
+    replay: { type: 'boolean' },
+    preset: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+if (values.help) {
+  console.log(
+    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--no-minimise] [--no-write] [--replay]',
+  );
+  process.exit(0);
+}
+
+const formats = values.format?.flatMap((f) => f.split(',')).filter(Boolean);
+const pool = {
+  ...(values.deadline ? { deadlineMs: Number(values.deadline) } : {}),
+  ...(values['memory-mb'] ? { memoryMb: Number(values['memory-mb']) } : {}),
+};
+const started = new Date();
+
+if (values.replay) {
+  const results = await replayRegressions({ formats, pool });
+  let bad = 0;
+  for (const r of results) {
+    const state = r.out.finding
+      ? r.reproduces
+        ? 'still reproduces'
+        : `now fails differently: ${r.out.finding.kind} ${r.out.finding.error?.message ?? r.out.finding.detail ?? ''}`
+      : 'fixed';
+    if (r.out.finding && r.note.status === 'fixed') bad++;
+    console.log(`${r.note.format}/${r.path.split('/').pop()} [${r.note.status}] ${r.note.kind}: ${state}`);
+  }
+  console.log(`${results.length} regression files replayed`);
+  process.exit(bad ? 1 : 0);
+}
+
+const preset = values.preset === 'test' ? TEST_CAMPAIGN : {};
+if (values.preset && values.preset !== 'test')
+  throw new Error(`unknown preset ${values.preset} (known: test)`);
+const options = {
+  ...CAMPAIGN_DEFAULTS,
+  ...preset,
+  ...(values.iterations ? { iterations: Number(values.iterations) } : {}),
+  ...(values.seed ? { seed: Number(values.seed) } : {}),
+  ...(values.workers
+    ? { workers: Number(values.workers) }
+    : { workers: preset.workers ?? POOL_DEFAULTS.workers }),
+  ...(values['gltf-share'] ? { gltfShare: Number(values['gltf-share']) } : {}),
+  // regression files are minimised even for the test preset (the test itself does not minimise)
+  minimise: !values['no-minimise'],
+  write: !values['no-write'],
+  formats,
+  pool,
+  log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
+};
+console.log(
+  `fuzz: seed ${options.seed}, ${options.iterations} mutated inputs per format, ${options.workers} worker(s)`,
+);
+const { stats, findings, notices } = await runCampaign(options);
+
+console.log('\nsummary');
+for (const [id, st] of Object.entries(stats)) console.log(`  ${id.padEnd(9)} ${summaryLine(st)}`);
+console.log(`\n${findings.length} new distinct finding(s)`);
+for (const f of findings) {
+  console.log(`  ${f.signature}`);
+  if (f.note) console.log(`    → ${relative(process.cwd(), f.note.path)}`);
+}
+if (values.json) {
+  const data = {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    options: { ...options, log: undefined },
+    notices,
+    stats,
+    findings: findings.map((f) => ({
+      format: f.format,
+      signature: f.signature,
+      finding: f.finding,
+      regression: f.note ? `${f.format}/${f.note.hash}.json` : undefined,
+    })),
+  };
+  writeFileSync(values.json, `${JSON.stringify(data, null, 2)}\n`);
+  console.log(`wrote ${values.json}`);
+}

@@ -1,0 +1,564 @@
+// A fuzz campaign: deterministic job generation per format, dedupe of findings by signature,
+// cheap minimisation, and regression files under test-assets/fuzz-regressions/<format>/.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { buildDocument, sampleDocumentSpec } from './gltf-gen.mjs';
+import { corpusRoot, formatSeeds, gltfCorpusPaths, loadFormats, ROOT } from './formats.mjs';
+import { mutate, OPERATORS } from './mutate.mjs';
+import { WorkerPool } from './pool.mjs';
+import { hashString, Rng } from './rng.mjs';
+
+/** Where regression files live. */
+export const REGRESSION_DIR =
+  process.env.GLTF_LEGACY_FUZZ_REGRESSIONS ?? join(ROOT, 'test-assets', 'fuzz-regressions');
+
+/**
+ * The fixed-point property per format: 'first' = export(import(export(import(x)))) equals
+ * export(import(x)) byte for byte; 'second' = only the third export equals the second (for
+ * formats whose first trip normalises, e.g. resampling). Every format starts at 'first'.
+ */
+export const FIXED_POINT = {
+  urho3d: 'first',
+  grimrock: 'first',
+  unigine: 'first',
+  tso: 'first',
+  unreal3d: 'first',
+};
+
+/** Defaults of {@link runCampaign}. */
+export const CAMPAIGN_DEFAULTS = {
+  /** Inputs per format in the legacy → glTF direction. */
+  iterations: 1000,
+  /** Extra glTF → legacy inputs per format, as a share of `iterations`. */
+  gltfShare: 0.25,
+  seed: 1,
+  workers: 1,
+  minimise: true,
+  /** Write regression files for new findings. */
+  write: true,
+  /** Skip seed files larger than this (bytes) when picking inputs to mutate. */
+  maxSeedBytes: 4 << 20,
+  /** Send imported documents through writeBinary/readBinary before exporting (the CLI's path). */
+  glbTrip: true,
+  /** glTF corpus files larger than this (bytes, as GLB) are not used as seeds. */
+  maxGltfBytes: 16 << 20,
+};
+
+/** Stable signature of a finding (kind, stage, error type, message shape, first stack frame). */
+export function signature(format, f) {
+  const msg = (f.error?.message ?? f.detail ?? '')
+    .replace(/\bfuzz[^\s,:]*?((_[ad])?\.[A-Za-z0-9]+)(?=[\s,:]|$)/g, 'fuzz*$1')
+    .replace(/\d+(\.\d+)?/g, 'N')
+    .slice(0, 120);
+  const frame = (f.error?.stack ?? []).find((l) => l.includes('/packages/')) ?? '';
+  // function name + package only: bundle line numbers change with every build
+  const where = frame
+    .replace(/^at\s+/, '')
+    .replace(/\(?file:\/\/\S*\/packages\/([^/]+)\/\S*?\)?$/, 'packages/$1');
+  return [format, f.kind, f.stage, f.error?.name ?? '', msg, where].join(' | ');
+}
+
+function sha(bytes) {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+}
+
+/** Encodes a document to GLB in the main thread (for glTF-direction regression files). */
+async function docToGlb(io, doc) {
+  return io.writeBinary(doc);
+}
+
+/** Loads glTF corpus documents as GLB bytes (seeds of the glTF → legacy direction). */
+export async function gltfSeeds(io, notices) {
+  const out = [];
+  for (const path of gltfCorpusPaths()) {
+    try {
+      const doc = await io.read(path);
+      // .gltf files with several buffers: one buffer, as GLB needs
+      const [first, ...rest] = doc.getRoot().listBuffers();
+      if (rest.length) {
+        for (const a of doc.getRoot().listAccessors()) a.setBuffer(first);
+        for (const b of rest) b.dispose();
+      }
+      out.push({ name: relative(join(corpusRoot(), 'gltf'), path), bytes: await io.writeBinary(doc) });
+    } catch (e) {
+      notices.push(
+        `gltf corpus ${relative(corpusRoot(), path)}: not loadable here (${String(e.message).split('\n')[0]}), not used as a seed`,
+      );
+    }
+  }
+  return out;
+}
+
+/** Mutates a GLB: mostly its BIN chunk (accessor data), sometimes a number in its JSON. */
+export function mutateGlb(glb, rng) {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  if (glb.length < 20) return { bytes: glb, ops: [] };
+  const jsonLen = view.getUint32(12, true);
+  const jsonStart = 20;
+  const binStart = jsonStart + jsonLen + 8;
+  if (rng.chance(0.35) || binStart >= glb.length) {
+    const json = JSON.parse(new TextDecoder().decode(glb.subarray(jsonStart, jsonStart + jsonLen)));
+    const leaves = [];
+    const walk = (o) => {
+      for (const k of Object.keys(o)) {
+        if (typeof o[k] === 'number') leaves.push([o, k]);
+        else if (o[k] && typeof o[k] === 'object') walk(o[k]);
+      }
+    };
+    walk(json);
+    if (leaves.length === 0) return { bytes: glb, ops: [] };
+    const [o, k] = rng.pick(leaves);
+    o[k] = rng.pick([0, 1, -1, 2, 65535, 65536, 2 ** 31, 1e9, o[k] + 1, o[k] - 1, 1e-30, -1e30]);
+    return { bytes: encodeGlb(json, glb.subarray(binStart)), ops: [`json:${k}`] };
+  }
+  const bin = glb.subarray(binStart);
+  const names = ['bitflip', 'u16', 'u32', 'f32', 'byteset', 'overwrite'];
+  const op = rng.pick(names);
+  const out = glb.slice();
+  out.set(OPERATORS[op](bin, rng).subarray(0, bin.length), binStart);
+  return { bytes: out, ops: [`bin:${op}`] };
+}
+
+function encodeGlb(json, bin) {
+  let text = new TextEncoder().encode(JSON.stringify(json));
+  const pad = (4 - (text.length % 4)) % 4;
+  if (pad) {
+    const t = new Uint8Array(text.length + pad).fill(0x20);
+    t.set(text);
+    text = t;
+  }
+  const binLen = bin.length;
+  const total = 12 + 8 + text.length + (binLen ? 8 + binLen : 0);
+  const out = new Uint8Array(total);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true);
+  v.setUint32(4, 2, true);
+  v.setUint32(8, total, true);
+  v.setUint32(12, text.length, true);
+  v.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  if (binLen) {
+    v.setUint32(20 + text.length, binLen, true);
+    v.setUint32(24 + text.length, 0x004e4942, true);
+    out.set(bin, 28 + text.length);
+  }
+  return out;
+}
+
+function companionsOf(legacy, seed) {
+  if (!legacy?.companions) return [];
+  let names = [];
+  try {
+    names = legacy.companions(seed.name, seed.siblings) ?? [];
+  } catch {
+    names = [];
+  }
+  return names.slice(0, 8).map((n) => [n, new Uint8Array(readFileSync(join(seed.dir, n)))]);
+}
+
+/** Greedy chunk-deletion minimiser over the mutated file; keeps the same signature. */
+async function minimise(pool, job, format, sig, budget = 150, timeMs = 20_000) {
+  const t0 = Date.now();
+  let runs = 0;
+  const key = job.kind === 'gltf' ? 'bytes' : job.target === undefined ? 'bytes' : 'companion';
+  const get = (j) => (key === 'bytes' ? j.bytes : j.companions[j.target][1]);
+  const set = (j, b) => {
+    const c = { ...j };
+    if (key === 'bytes') c.bytes = b;
+    else c.companions = j.companions.map((e, i) => (i === j.target ? [e[0], b] : e));
+    return c;
+  };
+  const same = async (candidate) => {
+    runs++;
+    const out = await pool.run(candidate);
+    return out.finding && signature(format, out.finding) === sig;
+  };
+  let best = job;
+  // companions that are not needed are dropped first (keeps corpus files out of the repo)
+  if (
+    job.kind === 'legacy' &&
+    job.companions?.length &&
+    key === 'bytes' &&
+    (await same({ ...best, companions: [] }))
+  )
+    best = { ...best, companions: [] };
+  let bytes = get(best);
+  for (let chunk = bytes.length >> 1; chunk >= 1 && runs < budget && Date.now() - t0 < timeMs; chunk >>= 1) {
+    for (let at = bytes.length - chunk; at >= 0 && runs < budget && Date.now() - t0 < timeMs; at -= chunk) {
+      const cand = new Uint8Array(bytes.length - chunk);
+      cand.set(bytes.subarray(0, at), 0);
+      cand.set(bytes.subarray(at + chunk), at);
+      if (await same(set(best, cand))) {
+        bytes = cand;
+        best = set(best, cand);
+      }
+    }
+  }
+  return { job: best, runs };
+}
+
+/** Writes a finding as `<format>/<hash>.bin` + `<hash>.json`. Returns the note. */
+export function writeRegression(format, job, finding, extra) {
+  const dir = join(REGRESSION_DIR, format);
+  mkdirSync(dir, { recursive: true });
+  const bytes = job.bytes;
+  const hash = sha(
+    extra.mainRef ? Buffer.concat([bytes, ...(job.companions ?? []).map(([, b]) => b)]) : bytes,
+  );
+  const note = {
+    format,
+    direction: job.kind === 'gltf' ? 'gltf-to-legacy' : 'legacy-to-gltf',
+    name: job.name ?? (job.source === 'gen' ? 'generated.glb' : 'mutated.glb'),
+    input: extra.mainRef ? undefined : `${hash}.bin`,
+    inputRef: extra.mainRef,
+    companions: [],
+    allPairs: job.allPairs || undefined,
+    kind: finding.kind,
+    stage: finding.stage,
+    error: finding.error
+      ? {
+          name: finding.error.name,
+          code: finding.error.code,
+          message: finding.error.message,
+          stack: finding.error.stack?.slice(0, 4),
+        }
+      : undefined,
+    detail: finding.detail,
+    signature: extra.signature,
+    status: 'open',
+    ...extra.meta,
+  };
+  (job.companions ?? []).forEach(([n, b], i) => {
+    if (extra.companionPaths?.[n] && i !== job.target)
+      note.companions.push({ name: n, corpus: extra.companionPaths[n] });
+    else {
+      writeFileSync(join(dir, `${hash}.${i}.bin`), b);
+      note.companions.push({ name: n, file: `${hash}.${i}.bin` });
+    }
+  });
+  if (!extra.mainRef) writeFileSync(join(dir, `${hash}.bin`), bytes);
+  writeFileSync(join(dir, `${hash}.json`), `${JSON.stringify(note, null, 2)}\n`);
+  return { ...note, hash, path: join(dir, `${hash}.json`) };
+}
+
+/** Every regression note: `{ note, job, path }`. Companions from the corpus are re-read. */
+export function loadRegressions(only) {
+  const out = [];
+  if (!existsSync(REGRESSION_DIR)) return out;
+  for (const format of readdirSync(REGRESSION_DIR)) {
+    if (only && !only.includes(format)) continue;
+    const dir = join(REGRESSION_DIR, format);
+    if (!existsSync(dir) || format.includes('.')) continue;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+      const note = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      const ref = note.inputRef;
+      const bytes = new Uint8Array(
+        readFileSync(
+          note.input
+            ? join(dir, note.input)
+            : ref.repo
+              ? join(ROOT, ref.repo)
+              : join(corpusRoot(), ref.corpus),
+        ),
+      );
+      const companions = note.companions.map((c) => [
+        c.name,
+        new Uint8Array(readFileSync(c.file ? join(dir, c.file) : join(corpusRoot(), c.corpus))),
+      ]);
+      const job =
+        note.direction === 'gltf-to-legacy'
+          ? { kind: 'gltf', format, source: note.replay === 'gen' ? 'gen' : 'glb', seed: note.genSeed, bytes }
+          : { kind: 'legacy', format, name: note.name, bytes, companions, allPairs: note.allPairs };
+      out.push({ note, job, path: join(dir, f) });
+    }
+  }
+  return out;
+}
+
+/** Fresh per-format counters. */
+function newStats() {
+  return {
+    inputs: 0,
+    parsed: 0,
+    rejected: 0,
+    imported: 0,
+    exported: 0,
+    exportRejected: 0,
+    fixedPoint: 0,
+    fileModelRoundTrips: 0,
+    gltfInputs: 0,
+    gltfInvalid: 0,
+    gltfExported: 0,
+    gltfRejected: 0,
+    findings: 0,
+    skipped: 0,
+    rejectCodes: {},
+    ms: 0,
+  };
+}
+
+/**
+ * Runs a campaign over the built formats. Returns `{ stats, findings, notices }`.
+ *
+ * ```js
+ * const { stats, findings } = await runCampaign({ iterations: 200, seed: 7, formats: ['urho3d'] });
+ * ```
+ */
+export async function runCampaign(options = {}) {
+  const o = { ...CAMPAIGN_DEFAULTS, ...options };
+  const log = o.log ?? (() => {});
+  const { formats, notices } = await loadFormats(o.formats);
+  for (const n of notices) log(`notice: ${n}`);
+  const { makeIO } = await import('./pipeline.mjs');
+  const io = await makeIO();
+  const gltfNotices = [];
+  const gltf =
+    o.gltfShare > 0
+      ? (await gltfSeeds(await codecIO(io), gltfNotices)).filter((g) => g.bytes.length <= o.maxGltfBytes)
+      : [];
+  for (const n of gltfNotices) log(`notice: ${n}`);
+  notices.push(...gltfNotices);
+  const pool = new WorkerPool({
+    workers: o.workers,
+    only: [...formats.keys()],
+    fixedPoint: FIXED_POINT,
+    glbTrip: o.glbTrip,
+    ...o.pool,
+  });
+  const stats = {};
+  const findings = [];
+  const seen = new Set(loadRegressions().map((r) => r.note.signature));
+  try {
+    for (const [id, fmt] of formats) {
+      const st = (stats[id] = newStats());
+      const t0 = Date.now();
+      const seeds = formatSeeds(id);
+      if (seeds.length === 0) {
+        const n = `${id}: no seed files (corpus folder missing?)`;
+        notices.push(n);
+        log(`notice: ${n}`);
+      }
+      const small = seeds.filter((s) => s.bytes.length <= o.maxSeedBytes);
+      const rng = new Rng((o.seed ^ hashString(id)) >>> 0);
+      const inFlight = new Set();
+      const handle = async (job, meta) => {
+        let out = await pool.run(job);
+        if (out.finding?.kind === 'TIMEOUT') {
+          // a loaded machine is not a hang: confirm with four times the deadline
+          out = await pool.run({ ...job, deadlineScale: 4 });
+        }
+        if (out.finding) {
+          const sig = signature(id, out.finding);
+          st.findings++;
+          if (seen.has(sig)) return;
+          seen.add(sig);
+          let final = job;
+          let runs = 0;
+          const cheap =
+            job.kind === 'legacy' && !['TIMEOUT', 'MEMORY', 'WORKER_EXIT'].includes(out.finding.kind);
+          if (o.minimise && cheap && (job.bytes?.length ?? 0) > 0)
+            ({ job: final, runs } = await minimise(pool, job, id, sig));
+          const record = {
+            format: id,
+            signature: sig,
+            finding: out.finding,
+            meta: {
+              ...meta,
+              minimised: runs ? { from: job.bytes.length, to: final.bytes.length, runs } : undefined,
+            },
+          };
+          if (o.write) {
+            const companionPaths = Object.fromEntries(
+              (meta.companionNames ?? []).map((n) => [n, relative(corpusRoot(), join(meta.seedDir, n))]),
+            );
+            const jobForFile =
+              final.kind === 'gltf' && final.source === 'gen'
+                ? { ...final, bytes: await docToGlb(io, buildDocument(sampleDocumentSpec(final.seed))) }
+                : final;
+            const { seedDir, companionNames, seedRef, ...metaOut } = record.meta;
+            // an unmutated main file is referenced, never copied (corpus files stay out of the repo)
+            const mainRef = final.kind === 'legacy' && final.bytes === meta.seedBytes ? seedRef : undefined;
+            delete metaOut.seedBytes;
+            record.note = writeRegression(id, jobForFile, out.finding, {
+              signature: sig,
+              meta: metaOut,
+              companionPaths,
+              mainRef,
+            });
+          }
+          findings.push(record);
+          delete record.meta.seedBytes;
+          log(`FINDING ${sig}${record.note ? `  → ${id}/${record.note.hash}.json` : ''}`);
+          return;
+        }
+        const r = out.result ?? {};
+        if (r.skipped) {
+          st.skipped++;
+          if (st.skipped === 1)
+            log(`notice: ${id}: worker could not load the format (${r.skipped}); inputs skipped`);
+          return;
+        }
+        if (job.kind === 'gltf') {
+          st.gltfInputs++;
+          if (r.invalidInput) st.gltfInvalid++;
+          if (r.exported) st.gltfExported++;
+          if (r.exportRejected) st.gltfRejected++;
+          if (r.fixedPoint) st.fixedPoint += r.fixedPoint;
+          return;
+        }
+        st.inputs++;
+        if (r.parsed) st.parsed++;
+        if (r.rejected) {
+          st.rejected++;
+          const k = `${r.rejected.stage}:${r.rejected.code}`;
+          st.rejectCodes[k] = (st.rejectCodes[k] ?? 0) + 1;
+        }
+        st.imported += r.imported ?? 0;
+        st.exported += r.exported ?? 0;
+        if (r.exportRejected) st.exportRejected++;
+        st.fixedPoint += r.fixedPoint ?? 0;
+        st.fileModelRoundTrips += r.fileModel ?? 0;
+      };
+      const submit = async (job, meta) => {
+        const p = handle(job, meta).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        if (inFlight.size >= o.workers) await Promise.race(inFlight);
+      };
+      const total = o.iterations;
+      const gltfTotal = fmt.legacy?.export ? Math.round(o.iterations * o.gltfShare) : 0;
+      let lastLog = Date.now();
+      // 1) every seed once, unmutated; 2) mutated seeds; interleaved glTF-direction inputs
+      for (let i = 0; i < seeds.length + total; i++) {
+        const plain = i < seeds.length;
+        if (plain && seeds[i].bytes.length > o.maxSeedBytes) continue;
+        const seed = plain ? seeds[i] : pickSeed(rng, small.length ? small : seeds);
+        if (!seed) break;
+        const companions = companionsOf(fmt.legacy, seed);
+        let job = { kind: 'legacy', format: id, name: seed.name, bytes: seed.bytes, companions };
+        const inRepo = !relative(ROOT, seed.path).startsWith('..');
+        const seedRef = inRepo
+          ? { repo: relative(ROOT, seed.path) }
+          : { corpus: relative(corpusRoot(), seed.path) };
+        const meta = {
+          seedFile: inRepo ? relative(ROOT, seed.path) : relative(corpusRoot(), seed.path),
+          seedRef,
+          seedBytes: seed.bytes,
+          campaignSeed: o.seed,
+          iteration: i,
+          seedDir: seed.dir,
+          companionNames: companions.map(([n]) => n),
+        };
+        if (!plain) {
+          const other = seeds[rng.int(seeds.length)].bytes;
+          if (companions.length && rng.chance(0.2)) {
+            const t = rng.int(companions.length);
+            const m = mutate(companions[t][1], rng, other);
+            job = {
+              ...job,
+              companions: companions.map((c, k) => (k === t ? [c[0], m.bytes] : c)),
+              target: t,
+            };
+            meta.ops = m.ops;
+            meta.mutated = companions[t][0];
+          } else {
+            const m = mutate(seed.bytes, rng, other);
+            job = { ...job, bytes: m.bytes };
+            meta.ops = m.ops;
+          }
+          job.allPairs = rng.chance(0.1);
+        }
+        await submit(job, meta);
+        if (gltfTotal && !plain && rng.chance(gltfTotal / total)) {
+          if (gltf.length && rng.chance(0.5)) {
+            const g = rng.pick(gltf);
+            const m = rng.chance(0.15) ? { bytes: g.bytes, ops: [] } : mutateGlb(g.bytes, rng);
+            await submit(
+              { kind: 'gltf', format: id, source: 'glb', bytes: m.bytes },
+              { seedFile: `gltf/${g.name}`, ops: m.ops, campaignSeed: o.seed, iteration: i },
+            );
+          } else {
+            const genSeed = rng.next() & 0x7fffffff;
+            await submit(
+              { kind: 'gltf', format: id, source: 'gen', seed: genSeed },
+              { replay: 'gen', genSeed, campaignSeed: o.seed, iteration: i },
+            );
+          }
+        }
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          log(
+            `${id}: ${st.inputs + st.findings}/${seeds.length + total} inputs, ${st.gltfInputs} glTF, ${st.findings} findings`,
+          );
+        }
+      }
+      await Promise.all(inFlight);
+      st.ms = Date.now() - t0;
+      log(`${id}: done ${summaryLine(st)}`);
+    }
+  } finally {
+    await pool.close();
+  }
+  return { stats, findings, notices };
+}
+
+function pickSeed(rng, seeds) {
+  // small files are cheaper: re-pick big ones most of the time
+  for (let k = 0; k < 4; k++) {
+    const s = seeds[rng.int(seeds.length)];
+    if (s.bytes.length < 256 << 10 || rng.chance(0.2)) return s;
+  }
+  return seeds[rng.int(seeds.length)];
+}
+
+async function codecIO(io) {
+  try {
+    const cli = await import('@gltf-legacy/cli');
+    if (typeof cli.createCodecNodeIO === 'function')
+      return await cli.createCodecNodeIO(undefined, { draco: true });
+  } catch {
+    // fall through
+  }
+  return io;
+}
+
+/** One line of counts for a format. */
+export function summaryLine(st) {
+  return `${st.inputs} inputs (${st.parsed} parsed, ${st.rejected} rejected, ${st.imported} imported, ${st.exported} exported, ${st.fixedPoint} fixed points), ${st.gltfInputs} glTF inputs (${st.gltfExported} exported, ${st.gltfRejected} typed errors, ${st.gltfInvalid} unreadable), ${st.findings} finding inputs${st.skipped ? `, ${st.skipped} SKIPPED (format did not load)` : ''}, ${(st.ms / 1000).toFixed(1)} s`;
+}
+
+/** Replays every regression file; returns `[{ note, out, path }]`. */
+export async function replayRegressions(options = {}) {
+  const regs = loadRegressions(options.formats);
+  if (regs.length === 0) return [];
+  const pool = new WorkerPool({ workers: 1, fixedPoint: FIXED_POINT, ...options.pool });
+  try {
+    const results = [];
+    for (const r of regs) {
+      const out = await pool.run(r.job);
+      results.push({
+        ...r,
+        out,
+        reproduces: !!out.finding && signature(r.note.format, out.finding) === r.note.signature,
+      });
+    }
+    return results;
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * The short fixed-seed campaign the Vitest test runs (and `pnpm fuzz --preset test` repeats with
+ * regression writing on, so every finding it can hit is a known, recorded one).
+ */
+export const TEST_CAMPAIGN = {
+  iterations: 100,
+  seed: 20261122,
+  gltfShare: 0.2,
+  maxSeedBytes: 32 << 10,
+  maxGltfBytes: 256 << 10,
+  glbTrip: false,
+  workers: 1,
+  minimise: false,
+};

@@ -1,0 +1,265 @@
+// What one fuzz input goes through, inside a worker thread. A returned `finding` is a bug;
+// `outcome` says how far a healthy input got. Allowed failures are LegacyErrors only.
+import { isDeepStrictEqual } from 'node:util';
+import { isLegacyError } from '@gltf-legacy/core';
+import { NodeIO } from '@gltf-transform/core';
+import { buildDocument, sampleDocumentSpec } from './gltf-gen.mjs';
+import { pairFor } from './formats.mjs';
+
+/** A bug found while running an input. */
+class Finding extends Error {
+  constructor(kind, stage, error, detail) {
+    super(`${kind} at ${stage}`);
+    this.kind = kind;
+    this.stage = stage;
+    this.error = error === undefined ? undefined : describeError(error);
+    this.detail = detail;
+  }
+}
+
+/** Plain, cloneable description of an error. */
+export function describeError(e) {
+  if (!(e instanceof Error)) return { name: typeof e, message: String(e).slice(0, 500), legacy: false };
+  return {
+    name: e.name,
+    code: e.code,
+    message: String(e.message).slice(0, 500),
+    legacy: isLegacyError(e),
+    stack: (e.stack ?? '')
+      .split('\n')
+      .slice(1, 9)
+      .map((l) => l.trim()),
+  };
+}
+
+/** Runs `fn`; a LegacyError returns `{ rejected }`, anything else is a finding of `kind`. */
+async function step(ctx, stage, kind, fn) {
+  ctx.progress(stage);
+  try {
+    return { value: await fn() };
+  } catch (e) {
+    if (e instanceof Finding) throw e;
+    if (isLegacyError(e)) return { rejected: { stage, code: e.code } };
+    throw new Finding(kind, stage, e);
+  }
+}
+
+/** Runs `fn`; ANY error (typed or not) is a finding: our own output must always be readable. */
+async function must(ctx, stage, kind, fn) {
+  ctx.progress(stage);
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof Finding) throw e;
+    throw new Finding(kind, stage, e);
+  }
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function firstDiff(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return n;
+}
+
+/** Compares two exported FileSets; returns undefined when equal, else a description. */
+export function fileSetDiff(a, b) {
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
+  for (const n of names) {
+    const x = a.get(n);
+    const y = b.get(n);
+    if (!x || !y) return `${n} present in only one export`;
+    if (!sameBytes(x, y)) return `${n} differs at byte ${firstDiff(x, y)} (sizes ${x.length} / ${y.length})`;
+  }
+  return undefined;
+}
+
+/** The main file of an exported set: the one ending with the format's mainExtension. */
+export function mainOf(legacy, files) {
+  const ext = legacy.mainExtension.toLowerCase();
+  for (const n of files.keys()) if (n.toLowerCase().endsWith(ext)) return n;
+  return files.keys().next().value;
+}
+
+/** File model: read → write → read → write; the second write must equal the first. */
+async function fileModel(ctx, fmt, job, result) {
+  const own = pairFor(fmt.pairs, job.name);
+  const pairs = job.allPairs ? fmt.pairs : own ? [own] : [];
+  for (const p of pairs) {
+    const r = await step(ctx, `read:${p.read}`, 'CRASH', () => p.readFn(job.bytes, job.name));
+    if (r.rejected) {
+      if (p === own) result.rejected = r.rejected;
+      continue;
+    }
+    const m1 = r.value;
+    if (p === own) result.parsed = true;
+    const w = await step(ctx, `write:${p.write}`, 'CRASH', () => p.writeFn(m1));
+    if (w.rejected)
+      throw new Finding(
+        'WRITE_REJECTS_READ',
+        `write:${p.write}`,
+        undefined,
+        `${p.write} refused a model ${p.read} accepted (${w.rejected.code})`,
+      );
+    const b1 = w.value;
+    const m2 = await must(ctx, `reread:${p.read}`, 'REREAD', () => p.readFn(b1, job.name));
+    const b2 = await must(ctx, `rewrite:${p.write}`, 'CRASH', () => p.writeFn(m2));
+    if (!sameBytes(b1, b2))
+      throw new Finding(
+        'FIXED_POINT_FILE',
+        `rewrite:${p.write}`,
+        undefined,
+        `write(read(write(read(x)))) differs from write(read(x)) at byte ${firstDiff(b1, b2)}`,
+      );
+    if (!isDeepStrictEqual(m1, m2))
+      throw new Finding(
+        'FIXED_POINT_MODEL',
+        `reread:${p.read}`,
+        undefined,
+        `read(write(read(x))) is not deep-equal to read(x)`,
+      );
+    result.fileModel = (result.fileModel ?? 0) + 1;
+  }
+}
+
+/** import → .glb → NodeIO → export → import → export; the two exports must be byte-equal. */
+async function mapping(ctx, fmt, files, main, result) {
+  const legacy = fmt.legacy;
+  const imp = await step(ctx, 'import', 'CRASH', () => legacy.import(files, { main }));
+  if (imp.rejected) {
+    result.rejected ??= imp.rejected;
+    return;
+  }
+  result.imported = (result.imported ?? 0) + 1;
+  if (!legacy.export || legacy.capabilities?.export === false) {
+    await must(ctx, 'writeBinary', 'GLB_WRITE', () => ctx.io.writeBinary(imp.value.document));
+    return;
+  }
+  let doc = imp.value.document;
+  if (ctx.glbTrip) {
+    // the CLI's path: the document goes through a .glb before it is exported again
+    const glb = await must(ctx, 'writeBinary', 'GLB_WRITE', () => ctx.io.writeBinary(doc));
+    doc = await must(ctx, 'readBinary', 'GLB_READ', () => ctx.io.readBinary(glb));
+  }
+  await exportChain(ctx, legacy, doc, result);
+}
+
+/** export → import → export, asserting our own output always imports and is a fixed point. */
+async function exportChain(ctx, legacy, doc, result) {
+  const e1 = await step(ctx, 'export', 'CRASH', () => legacy.export(doc, { name: 'fuzz' }));
+  if (e1.rejected) {
+    result.exportRejected = e1.rejected;
+    return;
+  }
+  result.exported = (result.exported ?? 0) + 1;
+  const files1 = e1.value.files;
+  const d2 = await must(ctx, 'reimport', 'REIMPORT', () =>
+    legacy.import(files1, { main: mainOf(legacy, files1) }),
+  );
+  if (ctx.glbTrip)
+    await must(ctx, 'reimport:writeBinary', 'GLB_WRITE', () => ctx.io.writeBinary(d2.document));
+  const e2 = await must(ctx, 'reexport', 'REEXPORT', () => legacy.export(d2.document, { name: 'fuzz' }));
+  if (ctx.fixedPoint(legacy.id) === 'first') {
+    const diff = fileSetDiff(files1, e2.files);
+    if (diff)
+      throw new Finding(
+        'FIXED_POINT',
+        'reexport',
+        undefined,
+        `export(import(export(import(x)))) != export(import(x)): ${diff}`,
+      );
+  } else {
+    // formats that normalise on the first trip: one more round must be stable
+    const d3 = await must(ctx, 'reimport2', 'REIMPORT', () =>
+      legacy.import(e2.files, { main: mainOf(legacy, e2.files) }),
+    );
+    const e3 = await must(ctx, 'reexport2', 'REEXPORT', () => legacy.export(d3.document, { name: 'fuzz' }));
+    const diff = fileSetDiff(e2.files, e3.files);
+    if (diff)
+      throw new Finding(
+        'FIXED_POINT',
+        'reexport2',
+        undefined,
+        `third export differs from the second: ${diff}`,
+      );
+  }
+  result.fixedPoint = (result.fixedPoint ?? 0) + 1;
+}
+
+async function runLegacy(ctx, job) {
+  const fmt = ctx.formats.get(job.format);
+  const result = {};
+  await fileModel(ctx, fmt, job, result);
+  if (!fmt.legacy) return result;
+  const files = new Map([[job.name, job.bytes], ...(job.companions ?? [])]);
+  const legacy = fmt.legacy;
+  if (legacy.unpack && legacy.capabilities?.container && legacy.sniff(job.bytes, job.name) === false) {
+    // not a main file by magic: maybe a container
+    const u = await step(ctx, 'unpack', 'CRASH', () => legacy.unpack(job.bytes, job.name));
+    if (u.value) {
+      result.unpacked = u.value.size;
+      let n = 0;
+      for (const [name, bytes] of u.value) {
+        if (n >= 3) break;
+        let mine = false;
+        try {
+          mine = legacy.sniff(bytes, name);
+        } catch (e) {
+          throw new Finding('CRASH', 'sniff', e);
+        }
+        if (!mine) continue;
+        n++;
+        await mapping(ctx, fmt, u.value, name, result);
+      }
+      return result;
+    }
+  }
+  await mapping(ctx, fmt, files, job.name, result);
+  return result;
+}
+
+async function runGltf(ctx, job) {
+  const fmt = ctx.formats.get(job.format);
+  const result = {};
+  if (!fmt.legacy?.export) return { skipped: 'no export' };
+  let doc;
+  if (job.source === 'gen')
+    doc = await must(ctx, 'generate', 'GENERATOR', () => buildDocument(sampleDocumentSpec(job.seed)));
+  else {
+    ctx.progress('readBinary');
+    try {
+      doc = await ctx.io.readBinary(job.bytes);
+    } catch {
+      return { invalidInput: true };
+    }
+  }
+  await exportChain(ctx, fmt.legacy, doc, result);
+  return result;
+}
+
+/** Runs one job; returns `{ result }` or `{ finding }`. */
+export async function runJob(ctx, job) {
+  try {
+    const result = job.kind === 'gltf' ? await runGltf(ctx, job) : await runLegacy(ctx, job);
+    return { result };
+  } catch (e) {
+    if (e instanceof Finding)
+      return { finding: { kind: e.kind, stage: e.stage, error: e.error, detail: e.detail } };
+    return { finding: { kind: 'HARNESS', stage: 'unknown', error: describeError(e) } };
+  }
+}
+
+/** A NodeIO with every extension the CLI registers (plain NodeIO if the CLI is not built). */
+export async function makeIO() {
+  try {
+    const cli = await import('@gltf-legacy/cli');
+    return await cli.createNodeIO();
+  } catch {
+    return new NodeIO();
+  }
+}

@@ -1,0 +1,188 @@
+// Worker threads with a per-input deadline and a memory bound. A worker that overruns either is
+// terminated (and replaced on the next job); the overrun is reported as a finding.
+import { Worker } from 'node:worker_threads';
+
+const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+
+/** Defaults of {@link WorkerPool}. */
+export const POOL_DEFAULTS = {
+  /** Worker threads (the shared 2-core machine: 1 unless told otherwise). */
+  workers: 1,
+  /** Base per-input deadline in ms; inputs get `deadlineMs + deadlinePerMbMs * MB` more. */
+  deadlineMs: 5000,
+  deadlinePerMbMs: 4000,
+  /** RSS growth (MB) over the value at the start of an input that counts as a finding. */
+  memoryMb: 1024,
+  /** V8 heap limit of each worker (MB). */
+  heapMb: 1024,
+};
+
+class Slot {
+  constructor(options) {
+    this.options = options;
+    this.worker = undefined;
+    this.ready = undefined;
+    this.jobs = 0;
+  }
+
+  start() {
+    const { heapMb, only, fixedPoint, glbTrip } = this.options;
+    this.worker = new Worker(WORKER_URL, {
+      workerData: { only, fixedPoint, glbTrip },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 },
+      stdout: true,
+      stderr: true,
+    });
+    // formats may print; keep the fuzzer's own output readable
+    this.worker.stdout.resume();
+    this.worker.stderr.resume();
+    this.ready = new Promise((resolve, reject) => {
+      const onMsg = (m) => {
+        if (m?.ready) {
+          this.worker.off('message', onMsg);
+          this.worker.off('error', reject);
+          resolve();
+        }
+      };
+      this.worker.on('message', onMsg);
+      this.worker.once('error', reject);
+    });
+    return this.ready;
+  }
+
+  async kill() {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+
+  /** Runs one job; resolves to `{ result } | { finding }` (never rejects). */
+  async run(job, size) {
+    if (!this.worker) await this.start();
+    const { deadlineMs, deadlinePerMbMs, memoryMb } = this.options;
+    const deadline =
+      (deadlineMs + Math.ceil((deadlinePerMbMs * size) / (1 << 20))) * (job.deadlineScale ?? 1);
+    const w = this.worker;
+    const id = ++this.jobs;
+    const startRss = process.memoryUsage.rss();
+    let stage = 'start';
+    let peak = startRss;
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = async (out, kill) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(sampler);
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
+        if (kill) await this.kill();
+        out.peakRssMb = Math.round((peak - startRss) / (1 << 20));
+        resolve(out);
+      };
+      const onMessage = (m) => {
+        if (m.id !== id) return;
+        if (m.stage) stage = m.stage;
+        if (m.done) finish(m.finding ? { finding: m.finding } : { result: m.result }, false);
+      };
+      const onError = (e) => {
+        const oom = e?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        finish(
+          {
+            finding: {
+              kind: oom ? 'MEMORY' : 'WORKER_ERROR',
+              stage,
+              error: {
+                name: e?.name,
+                code: e?.code,
+                message: String(e?.message).slice(0, 500),
+                legacy: false,
+              },
+            },
+          },
+          true,
+        );
+      };
+      const onExit = (code) =>
+        finish(
+          {
+            finding: {
+              kind: 'WORKER_EXIT',
+              stage,
+              error: { name: 'exit', message: `worker exited with ${code}`, legacy: false },
+            },
+          },
+          true,
+        );
+      const timer = setTimeout(
+        () =>
+          finish(
+            {
+              finding: {
+                kind: 'TIMEOUT',
+                stage,
+                detail: `no result within ${deadline} ms (last stage: ${stage})`,
+              },
+            },
+            true,
+          ),
+        deadline,
+      );
+      const sampler = setInterval(() => {
+        const rss = process.memoryUsage.rss();
+        if (rss > peak) peak = rss;
+        if (rss - startRss > memoryMb * (1 << 20)) {
+          finish(
+            {
+              finding: {
+                kind: 'MEMORY',
+                stage,
+                detail: `RSS grew by ${Math.round((rss - startRss) / (1 << 20))} MB (bound ${memoryMb} MB) at stage ${stage}`,
+              },
+            },
+            true,
+          );
+        }
+      }, 20);
+      w.on('message', onMessage);
+      w.once('error', onError);
+      w.once('exit', onExit);
+      w.postMessage({ id, job });
+    });
+  }
+}
+
+/**
+ * A fixed set of worker threads.
+ *
+ * ```js
+ * const pool = new WorkerPool({ workers: 1, only: ['urho3d'] });
+ * const out = await pool.run({ kind: 'legacy', format: 'urho3d', name: 'a.mdl', bytes });
+ * await pool.close();
+ * ```
+ */
+export class WorkerPool {
+  constructor(options = {}) {
+    this.options = { ...POOL_DEFAULTS, ...options };
+    this.slots = Array.from({ length: Math.max(1, this.options.workers) }, () => new Slot(this.options));
+    this.free = [...this.slots];
+    this.waiting = [];
+  }
+
+  async run(job) {
+    const slot = this.free.pop() ?? (await new Promise((r) => this.waiting.push(r)));
+    try {
+      const size = (job.bytes?.length ?? 0) + (job.companions ?? []).reduce((s, [, b]) => s + b.length, 0);
+      return await slot.run(job, size);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(slot);
+      else this.free.push(slot);
+    }
+  }
+
+  async close() {
+    await Promise.all(this.slots.map((s) => s.kill()));
+  }
+}
