@@ -104,10 +104,12 @@ function isTsoGroup(n: Node): boolean {
   return t.every((v) => v === 0) && r[3] === 1 && sc.every((v) => v === 1);
 }
 
+/** A bone name TSO can store: latin1 (others → `_`), ≤ 255 bytes, unique case-insensitively, not `NULL`. */
 function uniqueName(base: string, used: Set<string>, fallback: string): string {
-  let name = (base || fallback).slice(0, 255);
+  const clean = (base || fallback).replace(/[^\u0000-\u00ff]/g, '_');
+  let name = clean.slice(0, 255);
   let k = 2;
-  while (used.has(name.toLowerCase())) name = `${(base || fallback).slice(0, 250)}_${k++}`;
+  while (used.has(name.toLowerCase()) || name === ROOT_PARENT) name = `${clean.slice(0, 250)}_${k++}`;
   used.add(name.toLowerCase());
   return name;
 }
