@@ -3,7 +3,7 @@
  * with `Buffer.from(u8).toString('base64')` / `Buffer.from(s, 'base64')`. Only those two uses are
  * provided; Node's real Buffer is left alone.
  */
-class BrowserBuffer extends Uint8Array {
+export class BrowserBuffer extends Uint8Array {
   static override from(value: unknown, encoding?: unknown): BrowserBuffer {
     if (typeof value === 'string') {
       if (encoding !== 'base64')

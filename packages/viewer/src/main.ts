@@ -19,8 +19,10 @@ const params = new URLSearchParams(location.search);
 const previewMode = params.has('preview');
 if (previewMode) document.body.classList.add('preview');
 
+performance.mark('viewer:start');
 const canvas = $<HTMLCanvasElement>('view');
 const view = new ModelView(canvas, { loop: !previewMode });
+performance.mark('viewer:renderer');
 new ResizeObserver(() => view.resize()).observe(canvas);
 
 const pool: FilePool = new Map();
@@ -131,11 +133,12 @@ async function show(name: string): Promise<ViewerState> {
   exportWarnings = [];
   lastError = null;
   try {
-    current = await convertModel(pool, name);
-    await view.load(current.glb);
-    setStatus(
-      `Loaded ${name} (${current.format}${current.files.length > 1 ? ` + ${current.files.length - 1} companion(s)` : ''}).`,
-    );
+    current = null;
+    const converted = await convertModel(pool, name);
+    await view.load(converted.glb);
+    current = converted;
+    const extra = converted.files.length - 1;
+    setStatus(`Loaded ${name} (${converted.format}${extra > 0 ? ` + ${extra} companion(s)` : ''}).`);
   } catch (e) {
     current = null;
     view.clear();

@@ -18,9 +18,23 @@ const VIEW_DIRECTION = new THREE.Vector3(0.8, 0.55, 1.4).normalize();
 export interface ModelViewOptions {
   /** Render continuously with requestAnimationFrame (false: render only on demand, for thumbnails). */
   loop?: boolean;
+  /**
+   * Image-based lighting from three's RoomEnvironment. Its prefiltering (PMREM: 256-sample GGX
+   * shaders) takes ~20 s in software WebGL (Chromium without a GPU), so `'auto'` turns it off there
+   * and shows metals as dielectrics instead (a metal without an environment renders black).
+   */
+  environment?: boolean | 'auto';
 }
 
-export const MODEL_VIEW_DEFAULTS: Required<ModelViewOptions> = { loop: true };
+export const MODEL_VIEW_DEFAULTS: Required<ModelViewOptions> = { loop: true, environment: 'auto' };
+
+/** True when WebGL runs in software (SwiftShader, llvmpipe): no GPU. */
+export function isSoftwareRenderer(renderer: THREE.WebGLRenderer): boolean {
+  const gl = renderer.getContext();
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
 
 /**
  * A canvas showing one glTF model at a time.
@@ -40,13 +54,15 @@ export class ModelView {
   /** Index of the clip shown, or -1. */
   clipIndex = -1;
   playing = false;
+  /** Whether image-based lighting is on (see {@link ModelViewOptions.environment}). */
+  readonly environment: boolean;
   private root: THREE.Object3D | null = null;
   private mixer: THREE.AnimationMixer | null = null;
   private action: THREE.AnimationAction | null = null;
   private skeleton: THREE.SkeletonHelper | null = null;
   private showSkeleton = false;
   private wireframe = false;
-  private readonly clock = new THREE.Clock();
+  private lastTick = performance.now();
   private readonly options: Required<ModelViewOptions>;
   /** Called every frame while playing (time in seconds). */
   onTime?: (t: number) => void;
@@ -61,13 +77,17 @@ export class ModelView {
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.renderer.toneMapping = THREE.NeutralToneMapping;
     this.scene.background = new THREE.Color(BACKGROUND);
-    const pmrem = new THREE.PMREMGenerator(this.renderer);
-    this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
-    pmrem.dispose();
+    this.environment =
+      this.options.environment === 'auto' ? !isSoftwareRenderer(this.renderer) : this.options.environment;
+    if (this.environment) {
+      const pmrem = new THREE.PMREMGenerator(this.renderer);
+      this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+      pmrem.dispose();
+    }
     // neutral lighting: a dim room environment (so metallic materials are not black), a key
     // light from the upper right front and a weak headlight; white materials stay below clipping
     this.scene.environmentIntensity = 0.2;
-    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404048, 0.15));
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404048, this.environment ? 0.15 : 0.5));
     const sun = new THREE.DirectionalLight(0xffffff, 1.1);
     sun.position.set(3, 6, 4);
     this.scene.add(sun);
@@ -101,6 +121,7 @@ export class ModelView {
     this.skeleton = new THREE.SkeletonHelper(gltf.scene);
     this.skeleton.visible = this.showSkeleton;
     this.scene.add(this.skeleton);
+    if (!this.environment) showMetalsAsDielectrics(gltf.scene);
     this.setWireframe(this.wireframe);
     if (this.clips.length) this.selectClip(0);
     this.frame();
@@ -182,7 +203,7 @@ export class ModelView {
   /** Plays or pauses the current clip. */
   setPlaying(playing: boolean): void {
     this.playing = playing && !!this.action;
-    this.clock.getDelta();
+    this.lastTick = performance.now();
   }
 
   setSkeleton(visible: boolean): void {
@@ -206,12 +227,31 @@ export class ModelView {
     this.renderer.render(this.scene, this.camera);
   }
 
+  /** Each display frame: advances and draws only while playing (other changes draw at once). */
   private tick(): void {
-    const dt = this.clock.getDelta();
-    if (this.playing && this.mixer) {
-      this.mixer.update(dt);
-      this.onTime?.(this.time);
-    }
+    const now = performance.now();
+    const dt = (now - this.lastTick) / 1000;
+    this.lastTick = now;
+    if (!this.playing || !this.mixer) return;
+    this.mixer.update(dt);
+    this.onTime?.(this.time);
     this.render();
   }
+}
+
+/** Without an environment map a metal reflects nothing and renders black: show it as a dielectric. */
+function showMetalsAsDielectrics(root: THREE.Object3D): void {
+  root.traverse((o) => {
+    const m = (o as THREE.Mesh).material;
+    if (!m) return;
+    for (const mat of Array.isArray(m) ? m : [m]) {
+      const std = mat as THREE.MeshStandardMaterial;
+      if (std.isMeshStandardMaterial && (std.metalness > 0 || std.metalnessMap)) {
+        std.metalness = 0;
+        std.metalnessMap = null;
+        std.roughness = Math.max(std.roughness, 0.5);
+        std.needsUpdate = true;
+      }
+    }
+  });
 }

@@ -21,12 +21,14 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** The Chromium executable to use, or undefined. */
+/**
+ * The Chromium executable to use, or undefined: `explicit` when given (no fallback), else
+ * `GLTF_LEGACY_CHROMIUM` when set (no fallback), else the first of {@link CHROMIUM_PATHS} that exists.
+ */
 export function findChromium(explicit?: string): string | undefined {
-  const candidates = [explicit, process.env.GLTF_LEGACY_CHROMIUM, ...CHROMIUM_PATHS].filter(
-    (p): p is string => !!p,
-  );
-  return candidates.find((p) => existsSync(p));
+  const chosen = explicit ?? process.env.GLTF_LEGACY_CHROMIUM;
+  if (chosen) return existsSync(chosen) ? chosen : undefined;
+  return CHROMIUM_PATHS.find((p) => existsSync(p));
 }
 
 /** The message shown when Chromium is missing. */
@@ -38,7 +40,12 @@ export const CHROMIUM_MISSING_MESSAGE =
 /** Launches headless Chromium with playwright-core; LegacyError CHROMIUM_MISSING when there is none. */
 export async function launchChromium(executablePath?: string): Promise<Browser> {
   const exe = findChromium(executablePath);
-  if (!exe) throw new LegacyError('CHROMIUM_MISSING', CHROMIUM_MISSING_MESSAGE);
+  const chosen = executablePath ?? process.env.GLTF_LEGACY_CHROMIUM;
+  if (!exe)
+    throw new LegacyError(
+      'CHROMIUM_MISSING',
+      chosen ? `${CHROMIUM_MISSING_MESSAGE} (${chosen} does not exist)` : CHROMIUM_MISSING_MESSAGE,
+    );
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
 }

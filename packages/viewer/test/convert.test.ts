@@ -1,0 +1,94 @@
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import { describe, expect, test } from 'vitest';
+import { BrowserBuffer } from '../src/buffer-shim.js';
+import {
+  addToPool,
+  convertModel,
+  exportModel,
+  exportTargets,
+  type FilePool,
+  listModels,
+  modelBase,
+} from '../src/convert.js';
+import { FORMATS, formatById, sniff } from '../src/registry.js';
+import { corpusNamed } from './helpers.js';
+
+const named = (paths: string[]): [string, Uint8Array][] =>
+  paths.map((p) => [p.slice(p.lastIndexOf('/') + 1), readBytes(p)]);
+
+describe('browser conversion layer (runs in Node too)', () => {
+  test('registry holds the five formats; sniffing is by bytes, not names', () => {
+    expect(FORMATS.map((f) => f.id).sort()).toEqual(['grimrock', 'tso', 'unigine', 'unreal3d', 'urho3d']);
+    const [jack] = corpusNamed('urho', ['Jack.mdl']);
+    const kind = sniff(readBytes(jack), 'renamed.bin');
+    expect(typeof kind === 'object' && kind.id).toBe('urho3d');
+    expect(
+      exportTargets()
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['grimrock', 'tso', 'unigine', 'unreal3d', 'urho3d']);
+  });
+
+  test('Jack.mdl + Jack_Walk.ani: one model, the .ani is its companion; .glb validates', async () => {
+    const pool: FilePool = new Map();
+    addToPool(pool, named(corpusNamed('urho', ['Jack_Walk.ani', 'Jack.mdl'])));
+    expect(listModels(pool)).toEqual([{ name: 'Jack.mdl', format: 'urho3d' }]);
+    const m = await convertModel(pool, 'Jack.mdl');
+    expect(m.files).toEqual(['Jack.mdl', 'Jack_Walk.ani']);
+    expect(m.stats.animations).toBe(1);
+    expect(m.stats.joints).toBeGreaterThan(10);
+    const report = await validateGlb(m.glb);
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    // the .glb is what NodeIO reads back, with the same counts
+    const back = await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(m.glb);
+    expect(back.getRoot().listAnimations()).toHaveLength(1);
+  });
+
+  test('a .pak is unpacked into the pool and its models listed', () => {
+    const pool: FilePool = new Map();
+    const added = addToPool(pool, named(corpusNamed('urho', ['Data_299299.pak'])));
+    expect(added.length).toBeGreaterThan(1);
+    expect(pool.has('Data_299299.pak')).toBe(false);
+    const models = listModels(pool);
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) expect(m.name.toLowerCase().endsWith('.mdl')).toBe(true);
+  });
+
+  test('export to every legacy format from an imported Unreal model (files named after the model)', async () => {
+    const pool: FilePool = new Map();
+    addToPool(pool, named(corpusNamed('unreal3d', ['Skull_d.3d', 'Skull_a.3d', 'Skull.uc'])));
+    const m = await convertModel(pool, 'Skull_d.3d');
+    expect(m.files.sort()).toEqual(['Skull.uc', 'Skull_a.3d', 'Skull_d.3d']);
+    const base = modelBase(m.name, formatById(m.format));
+    expect(base).toBe('Skull');
+    const outcomes: Record<string, string> = {};
+    for (const f of exportTargets()) {
+      try {
+        const { files } = await exportModel(m.document, f.id, base);
+        const main = [...files.keys()].find((n) => n.toLowerCase().endsWith(f.mainExtension.toLowerCase()));
+        expect(main, `${f.id}: ${[...files.keys()]}`).toBeDefined();
+        const kind = sniff(files.get(main as string) as Uint8Array, main as string);
+        expect(typeof kind === 'object' && kind.id).toBe(f.id);
+        outcomes[f.id] = 'ok';
+      } catch (e) {
+        // a format that cannot hold the model must say so with a coded error
+        expect((e as { code?: string }).code, `${f.id}: ${(e as Error).message}`).toBeTruthy();
+        outcomes[f.id] = (e as { code: string }).code;
+      }
+    }
+    expect(outcomes.unreal3d).toBe('ok');
+    expect(outcomes.urho3d).toBe('ok');
+    // exporting did not change the shown document
+    expect((await convertModel(pool, 'Skull_d.3d')).stats).toEqual(m.stats);
+  });
+
+  test('BrowserBuffer matches Node Buffer for the base64 uses of unreal3d', () => {
+    const bytes = new Uint8Array(70_000).map((_, i) => (i * 31 + 7) & 255);
+    const b64 = BrowserBuffer.from(bytes).toString('base64');
+    expect(b64).toBe(Buffer.from(bytes).toString('base64'));
+    expect([...BrowserBuffer.from(b64, 'base64')]).toEqual([...bytes]);
+    expect(() => BrowserBuffer.from('abc', 'hex')).toThrow(/base64/);
+  });
+});

@@ -1,0 +1,74 @@
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LegacyError } from '@gltf-legacy/core';
+import { afterAll, describe, expect, test } from 'vitest';
+import { previewFiles } from '../src/node/preview.js';
+import { changedFraction, corpusNamed, decodePng, haveChromium, lumaVariance } from './helpers.js';
+
+const outDir = join(tmpdir(), `gltf-legacy-preview-${process.pid}`);
+afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+test('previewFiles: Chromium missing is a CHROMIUM_MISSING error saying how to install it', async () => {
+  const e = await previewFiles(['x.glb'], { outDir, executablePath: '/nonexistent/chromium' }).catch(
+    (x) => x,
+  );
+  expect(e).toBeInstanceOf(LegacyError);
+  expect(e.code).toBe('CHROMIUM_MISSING');
+  expect(e.message).toContain('apt-get install -y chromium');
+  expect(e.message).toContain('/nonexistent/chromium');
+});
+
+describe.skipIf(!haveChromium())('previewFiles in headless Chromium', () => {
+  test('one non-blank PNG per corpus model (four formats + glb), companions loaded, a bad input reported', async () => {
+    const inputs = [
+      ...corpusNamed('unreal3d', ['Skull_d.3d']),
+      ...corpusNamed('grimrock', ['stone_dagger.model']),
+      ...corpusNamed('tso', ['au-blue.d93f568500000009.mesh']),
+      ...corpusNamed('unigine', ['actor_00.mesh']),
+      ...corpusNamed('gltf', ['Fox.glb']),
+      join(outDir, 'missing.mdl'),
+    ];
+    const seen: string[] = [];
+    const results = await previewFiles(inputs, { outDir, size: 256, onResult: (r) => seen.push(r.input) });
+    expect(seen).toEqual(inputs);
+    const ok = results.slice(0, 5);
+    for (const r of ok) {
+      expect(r.error, `${r.input}: ${r.error?.message}`).toBeUndefined();
+      expect(r.outputs).toHaveLength(1);
+    }
+    expect(ok.map((r) => r.outputs[0].slice(outDir.length + 1))).toEqual([
+      'Skull_d.png',
+      'stone_dagger.png',
+      'au-blue.d93f568500000009.png',
+      'actor_00.png',
+      'Fox.png',
+    ]);
+    // Skull_d.3d: its _a.3d and .uc companions were found beside it (29 animation frames → morph targets)
+    expect(ok[0].stats?.morphTargets).toBeGreaterThan(1);
+    expect(ok[3].stats?.animations).toBe(6); // actor_00 + its six .anim files
+    expect(ok[4].stats).toMatchObject({ vertices: 1728, joints: 24, animations: 3 });
+    const pictures = [];
+    for (const r of ok) {
+      const png = decodePng(new Uint8Array(await readFile(r.outputs[0])));
+      expect([png.width, png.height]).toEqual([256, 256]);
+      expect(lumaVariance(png.rgba), r.input).toBeGreaterThan(20);
+      // the model fills a fair part of the frame (fixed camera framing the bounds)
+      const bg = png.rgba.slice(0, 4);
+      let covered = 0;
+      for (let i = 0; i < png.rgba.length; i += 4)
+        if (
+          Math.abs(png.rgba[i] - bg[0]) +
+            Math.abs(png.rgba[i + 1] - bg[1]) +
+            Math.abs(png.rgba[i + 2] - bg[2]) >
+          24
+        )
+          covered++;
+      expect(covered / (256 * 256), r.input).toBeGreaterThan(0.03);
+      pictures.push(png.rgba);
+    }
+    expect(changedFraction(pictures[0], pictures[1])).toBeGreaterThan(0.01);
+    expect(results[5].error?.code).toBe('FILE_NOT_FOUND');
+    expect(results[5].outputs).toEqual([]);
+  });
+});
