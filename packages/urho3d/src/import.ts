@@ -321,18 +321,47 @@ function importModel(
     return acc;
   };
 
-  // Morph targets: one dense target per morph for every vertex buffer.
+  // Morph targets: one target per morph on every primitive (glTF needs the same count on all);
+  // vertex buffers a morph does not touch share one all-zero accessor per channel.
+  const channels: [string, 'positions' | 'normals' | 'tangents'][] = [
+    ['POSITION', 'positions'],
+    ['NORMAL', 'normals'],
+    ['TANGENT', 'tangents'],
+  ];
+  const usedChannels = channels.filter(([, key]) =>
+    model.morphs.some((mm) => mm.buffers.some((b) => b[key])),
+  );
+  let denseFloats = 0;
+  for (const m of model.morphs)
+    for (const b of m.buffers)
+      denseFloats += model.vertexBuffers[b.vertexBuffer].vertexCount * 3 * usedChannels.length;
+  if (denseFloats > 1 << 28) {
+    throw new FormatError(`morphs would expand to ${denseFloats} floats of dense glTF targets`, {
+      code: 'TOO_LARGE',
+      field: 'morphs',
+    });
+  }
+  const zeroCache = new Map<string, Accessor>();
   const morphTargets: Map<string, Accessor>[][] = model.morphs.map((m, mi) =>
     model.vertexBuffers.map((vb, v) => {
       const out = new Map<string, Accessor>();
       const bufs = m.buffers.filter((b) => b.vertexBuffer === v);
-      const channels: [string, 'positions' | 'normals' | 'tangents'][] = [
-        ['POSITION', 'positions'],
-        ['NORMAL', 'normals'],
-        ['TANGENT', 'tangents'],
-      ];
-      for (const [attr, key] of channels) {
-        if (!model.morphs.some((mm) => mm.buffers.some((b) => b[key])) || !vbAttrs[v].has(attr)) continue;
+      for (const [attr, key] of usedChannels) {
+        if (!vbAttrs[v].has(attr)) continue;
+        if (!bufs.some((b) => b[key])) {
+          const zk = `${v}.${attr}`;
+          let zero = zeroCache.get(zk);
+          if (!zero) {
+            zero = doc
+              .createAccessor(`vb${v}.${attr}.zeroMorph`)
+              .setType('VEC3')
+              .setArray(new Float32Array(vb.vertexCount * 3))
+              .setSparse(true);
+            zeroCache.set(zk, zero);
+          }
+          out.set(attr, zero);
+          continue;
+        }
         const dense = new Float32Array(vb.vertexCount * 3);
         for (const b of bufs) {
           const src = b[key];
