@@ -85,8 +85,12 @@ describe('export of foreign glTF', () => {
         expect(prim.getAttribute('POSITION')!.getCount()).toBe(exp.vertices);
         expect(prim.getIndices()!.getCount()).toBe(exp.triangles * 3);
         expect(back.warnings.map((w) => w.code)).not.toContain('BONE_NOT_IN_SKELETON');
-        const report = await validateGlb(await new NodeIO().writeBinary(back.document));
-        expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+        // Validate where the interesting structure is (skins, animations); static meshes are
+        // covered by the corpus and asset tests (keeps this file fast).
+        if (doc.getRoot().listSkins().length || doc.getRoot().listAnimations().length) {
+          const report = await validateGlb(await new NodeIO().writeBinary(back.document));
+          expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+        }
       }
       const skel = readSkeleton(out.get('x.skel')!);
       expect(skel.bones.filter((b) => b.parentName === 'NULL').length).toBe(1);
