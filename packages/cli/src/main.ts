@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import type { LegacyFormat, Warning } from '@gltf-legacy/core';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { isDynamicPattern } from 'tinyglobby';
 import { extname, resolve } from 'node:path';
 import { BATCH_DEFAULTS, type BatchOptions, runBatch } from './batch.js';
 import { type ConvertOptions, type ConvertRecord, convertFile } from './convert.js';
@@ -262,6 +264,11 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       if (opts.output && inputs.length > 1)
         throw usage('-o/--output takes one input; use --out-dir for several');
       if (opts.output && opts.outDir) throw usage('-o/--output and --out-dir exclude each other');
+      if (opts.output && (!existsSync(inputs[0]) || statSync(inputs[0]).isDirectory())) {
+        if (!existsSync(inputs[0]) && !isDynamicPattern(inputs[0])) {
+          // a missing file: convertFile reports FILE_NOT_FOUND
+        } else throw usage('-o/--output takes one file; use --out-dir for a folder or a glob');
+      }
       const optimize = parseOptimize(opts);
       const timeout =
         opts.timeout === undefined

@@ -362,7 +362,7 @@ describe('batch with worker threads', () => {
     expect(r.out).toContain('[4/4]');
   });
 
-  it('usage errors exit 2: bad --jobs, --timeout, --shard, --simplify, compression with a legacy target, an empty folder', async () => {
+  it('usage errors exit 2: bad --jobs, --timeout, --shard, --simplify, compression with a legacy target, an empty folder, -o with a folder or glob', async () => {
     makeTree(join(dir, 'game'), false);
     mkdirSync(join(dir, 'empty'));
     const g = join(dir, 'game');
@@ -378,6 +378,8 @@ describe('batch with worker threads', () => {
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect((await run(['convert', join(dir, 'empty')])).code).toBe(2);
+    expect((await run(['convert', g, '-o', join(dir, 'x.glb')])).code).toBe(2);
+    expect((await run(['convert', `${g}/**/*.fake`, '-o', join(dir, 'x.glb')])).code).toBe(2);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
