@@ -53,6 +53,9 @@ export function packArray(layout: Layout, n: number, src: Float32Array | null, s
   const data = new Uint8Array(n * stride);
   if (src && n > 0 && dataType === 3 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
     new Float32Array(data.buffer).set(src.subarray(0, n * dim));
+  } else if (src && n > 0 && dataType === 2 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
+    const out = new Int32Array(data.buffer);
+    for (let i = 0; i < out.length; i++) out[i] = clampRound(src[i], -2147483648, 2147483647);
   } else if (src && n > 0) {
     const dv = new DataView(data.buffer);
     const m = Math.min(dim, srcDim, Math.floor(stride / size));
@@ -154,7 +157,7 @@ export function deriveSlot(
     case VA_BONE_INDEX:
     case VA_BONE_WEIGHT: {
       if (!skinned) return null;
-      const inf = influences(prim, slot === VA_BONE_WEIGHT ? stats : undefined);
+      const inf = influences(prim, stats);
       if (!inf) return null;
       if (slot === VA_BONE_INDEX) return { values: inf.joints, dim: 4 };
       const s = normScale(slot, layout[0]);
@@ -184,7 +187,20 @@ export interface PackStats {
  * is copied unchanged (order and zero-weight joints kept); anything else goes through
  * `readInfluences` (largest 4, renormalized).
  */
+/** Influences computed once per primitive and packing pass (both bone slots use them). */
+const influenceCache = new WeakMap<Primitive, { joints: Float32Array; weights: Float32Array } | null>();
+
 function influences(
+  prim: Primitive,
+  stats?: PackStats,
+): { joints: Float32Array; weights: Float32Array } | null {
+  if (influenceCache.has(prim)) return influenceCache.get(prim)!;
+  const r = computeInfluences(prim, stats);
+  influenceCache.set(prim, r);
+  return r;
+}
+
+function computeInfluences(
   prim: Primitive,
   stats?: PackStats,
 ): { joints: Float32Array; weights: Float32Array } | null {
@@ -235,6 +251,7 @@ export function packArrays(
 ): VertexArray[] {
   const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const out: VertexArray[] = [];
+  influenceCache.delete(prim);
   for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
     const layout = layouts[slot];
     if (!layout || layout[2] <= 0 || (only && !only(slot))) {
@@ -263,6 +280,7 @@ export function packArrays(
     }
     out.push(arr);
   }
+  influenceCache.delete(prim);
   return out;
 }
 
@@ -270,6 +288,12 @@ export function packArrays(
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   const n = a.byteLength;
   if (n !== b.byteLength) return false;
+  const B = (
+    globalThis as {
+      Buffer?: { from(b: ArrayBufferLike, o: number, n: number): { equals(o: unknown): boolean } };
+    }
+  ).Buffer;
+  if (B) return B.from(a.buffer, a.byteOffset, n).equals(B.from(b.buffer, b.byteOffset, n));
   let i = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
     const a32 = new Int32Array(a.buffer, a.byteOffset, n >> 2);

@@ -272,6 +272,7 @@ function importMeshEntity(
     const v = values[slot];
     if (!v) return null;
     const dim = layouts[slot][1];
+    if (dim === count && v instanceof Float32Array) return v.slice(0, n * count);
     const out = new Float32Array(n * count);
     for (let i = 0; i < n; i++)
       for (let c = 0; c < count; c++) out[i * count + c] = c < dim ? v[i * dim + c] : pad;
