@@ -53,6 +53,10 @@ export const TSO_IMPORT_WARNINGS = {
   SKELETON_MISSING: 'SKELETON_MISSING',
   BONE_NOT_IN_SKELETON: 'BONE_NOT_IN_SKELETON',
   ANIM_BONE_MISSING: 'ANIM_BONE_MISSING',
+  ANIM_DUPLICATE_MOTION: 'ANIM_DUPLICATE_MOTION',
+  SKELETON_MISMATCH: 'SKELETON_MISMATCH',
+  SKELETON_AMBIGUOUS: 'SKELETON_AMBIGUOUS',
+  COMPANION_IGNORED: 'COMPANION_IGNORED',
   UNBOUND_VERTEX: 'UNBOUND_VERTEX',
   VALUE_NORMALIZED: 'VALUE_NORMALIZED',
   ANIM_DURATION_INVALID: 'ANIM_DURATION_INVALID',
@@ -486,6 +490,8 @@ function importAnimation(
   const coveredR = new Uint8Array(rCount);
   const rawR: number[][] = [];
   let missing = 0;
+  let duplicate = 0;
+  const animated = new Set<string>();
   for (const m of anim.motions) {
     let i = lookup(m.boneName);
     if (i === undefined && createNodes) {
@@ -502,7 +508,12 @@ function importAnimation(
     const target = nodes[i];
     const f = m.frameCount;
     if (f === 0) continue;
-    if (m.hasTranslation === 1) {
+    // glTF allows one channel per node and path: a second motion for the same bone stays raw.
+    const dupT = m.hasTranslation === 1 && animated.has(`${i}/t`);
+    const dupR = m.hasRotation === 1 && animated.has(`${i}/r`);
+    if (dupT || dupR) duplicate++;
+    if (m.hasTranslation === 1 && !dupT) {
+      animated.add(`${i}/t`);
       const values = anim.translations.slice(m.firstTranslation * 3, (m.firstTranslation + f) * 3);
       convertVectors(values);
       coveredT.fill(1, m.firstTranslation, m.firstTranslation + f);
@@ -518,7 +529,8 @@ function importAnimation(
           doc.createAnimationChannel().setTargetNode(target).setTargetPath('translation').setSampler(s),
         );
     }
-    if (m.hasRotation === 1) {
+    if (m.hasRotation === 1 && !dupR) {
+      animated.add(`${i}/r`);
       const values = anim.rotations.slice(m.firstRotation * 4, (m.firstRotation + f) * 4);
       convertRotations(values);
       for (let k = 0; k < f; k++) {
@@ -547,6 +559,11 @@ function importAnimation(
         );
     }
   }
+  warnings.warn(
+    'ANIM_DUPLICATE_MOTION',
+    `"${anim.name || fileName}" animates a bone twice; the later motion is kept only in extras`,
+    duplicate,
+  );
   warnings.warn(
     'ANIM_BONE_MISSING',
     `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`,

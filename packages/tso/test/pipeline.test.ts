@@ -235,3 +235,19 @@ describe('a skeleton with two roots', () => {
     expect(firstByteDiff(out.get('m.skel')!, bytes)).toBe(-1);
   });
 });
+
+describe('an animation with two motions for one bone', () => {
+  it('keeps one channel per path (valid glTF) and still writes the same .anim', async () => {
+    const anim = twoBoneAnimation();
+    anim.motions.push({ ...anim.motions[0], unknown: 3 });
+    const bytes = writeAnimation(anim);
+    const set = files();
+    set.set('twobone-wave.anim', bytes);
+    const { document, warnings } = await legacyFormat.import(set, { main: 'twobone.mesh' });
+    expect(warnings.map((w) => w.code)).toEqual(['ANIM_DUPLICATE_MOTION']);
+    const report = await validateGlb(await new NodeIO().writeBinary(document));
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    const { files: out } = await legacyFormat.export!(document, { name: 'twobone' });
+    expect(firstByteDiff(out.get('twobone-wave.anim')!, bytes)).toBe(-1);
+  });
+});
