@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // Only the Node entry; the page is built by `vite build` into dist/web (kept: clean is off).
 export default defineConfig({
-  entry: { index: 'src/node/index.ts' },
+  entry: { index: 'src/index.ts' },
   outDir: 'dist/node',
   format: ['esm'],
   dts: true,

@@ -6,6 +6,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ViewerApi, ViewerState } from '../src/api.js';
 import { launchChromium } from '../src/node/chromium.js';
+import { serveViewer } from '../src/node/serve.js';
 import { startServer, type ViewerServer } from '../src/node/server.js';
 import { changedFraction, corpusNamed, decodePng, haveChromium, lumaVariance } from './helpers.js';
 
@@ -179,5 +180,22 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
     await expect(
       urho3d.import(new Map([['bad.mdl', readBytes(jackMdl).subarray(0, 8)]]), { main: 'bad.mdl' }),
     ).rejects.toBeInstanceOf(FormatError);
+  });
+
+  test('serveViewer (gltf-legacy view): the served page opens the given file with its companions', async () => {
+    const v = await serveViewer([jackMdl]);
+    try {
+      expect(v.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?served$/);
+      expect(v.files).toContain('Jack_Walk.ani');
+      const p = await browser.newPage({ viewport: { width: 640, height: 400 } });
+      await p.goto(v.url);
+      await p.waitForFunction(() => (window as unknown as Win).__viewer?.state().model === 'Jack.mdl');
+      const s = await p.evaluate(() => (window as unknown as Win).__viewer.state());
+      expect(s.clips).toHaveLength(1);
+      expect(s.error).toBeNull();
+      await p.close();
+    } finally {
+      await v.close();
+    }
   });
 });
