@@ -720,6 +720,15 @@ export function exportUrhoModel(
       }
     }
   }
+  // Every hinted LOD level with indices must still be there (and no extra geometries).
+  if (ibHinted && hx) {
+    if (geometryCount !== hx.geometries.length) ibHinted = false;
+    hx.geometries.forEach((gh, g) => {
+      gh.lods.forEach((lh, l) => {
+        if (lh.indexCount > 0 && !vprims.some((p) => p.geometry === g && p.lod === l)) ibHinted = false;
+      });
+    });
+  }
   if (ibHinted && hx) {
     for (const ibh of hx.indexBuffers)
       indexBuffers.push({
@@ -831,6 +840,20 @@ export function exportUrhoModel(
   });
 
   // --- Bones -------------------------------------------------------------------------------
+  // Urho3D finds bones and tracks by name: give unnamed or repeated names a unique one.
+  const nameOf = new Map<Node, string>();
+  const taken = new Set<string>();
+  boneNodes.forEach((node, i) => {
+    let n = node.getName() || `Bone${i}`;
+    if (taken.has(n)) {
+      let k = 2;
+      while (taken.has(`${n}_${k}`)) k++;
+      n = `${n}_${k}`;
+      warnings.warn('BONE_RENAMED', 'bones need unique names in Urho3D; a repeated bone name got a suffix');
+    }
+    taken.add(n);
+    nameOf.set(node, n);
+  });
   const bones: MdlBone[] = boneNodes.map((node, i) => {
     let parentNode = node.getParentNode();
     let between = mat4.create();
@@ -917,7 +940,7 @@ export function exportUrhoModel(
     }
     const collisionMask = Number.isInteger(be.collisionMask) ? be.collisionMask & 0xff : 0;
     return {
-      name: node.getName(),
+      name: nameOf.get(node)!,
       parent,
       position,
       rotation,
@@ -1005,7 +1028,7 @@ export function exportUrhoModel(
   const animations: ExportedAnimation[] = [];
   const usedFiles = new Set<string>();
   for (const anim of root.listAnimations()) {
-    const a = exportAnimation(anim, options.fps ?? EXPORT_URHO_DEFAULTS.fps, warnings);
+    const a = exportAnimation(anim, options.fps ?? EXPORT_URHO_DEFAULTS.fps, warnings, nameOf);
     if (!a) continue;
     const ae = (anim.getExtras() as any)?.urho3d;
     let file: string;
@@ -1141,7 +1164,12 @@ function deriveElements(p: VPrim, warnings: WarningCollector): VertexElement[] {
   });
 }
 
-function exportAnimation(anim: Animation, fps: number, warnings: WarningCollector): AniAnimation | null {
+function exportAnimation(
+  anim: Animation,
+  fps: number,
+  warnings: WarningCollector,
+  nameOf: Map<Node, string>,
+): AniAnimation | null {
   const ae = (anim.getExtras() as any)?.urho3d;
   const byNode = new Map<
     Node,
@@ -1226,7 +1254,7 @@ function exportAnimation(anim: Animation, fps: number, warnings: WarningCollecto
     }
     const scales = sample(e.scale, 3, direct);
     tracks.push({
-      name: node.getName(),
+      name: nameOf.get(node) ?? node.getName(),
       channelMask: (positions ? 1 : 0) | (rotations ? 2 : 0) | (scales ? 4 : 0),
       keyCount: n,
       times,

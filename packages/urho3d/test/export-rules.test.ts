@@ -1,4 +1,4 @@
-import { corpusFiles, readBytes } from '@gltf-legacy/test-utils';
+import { corpusFiles, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { readSampler, sampleAt } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS, KHRLightsPunctual } from '@gltf-transform/extensions';
@@ -244,5 +244,30 @@ describe('animation alone', () => {
     const again = readAni(out.files.get('Ninja_Walk.ani')!);
     expect(again.tracks.map((t) => t.name)).toEqual(ani.tracks.map((t) => t.name));
     expect(again.length).toBe(ani.length);
+  });
+});
+
+describe('edited documents fall back to fresh layouts', () => {
+  it('Jack with its LOD meshes removed and vertices moved still exports a valid skinned model', async () => {
+    const f = corpusFiles('urho', ['.mdl']).find((x) => x.endsWith('/Jack.mdl'))!;
+    const { document } = await legacyFormat.import(new Map([['Jack.mdl', readBytes(f)]]), {
+      main: 'Jack.mdl',
+    });
+    for (const m of document.getRoot().listMeshes()) if (m.getName().includes('_LOD')) m.dispose();
+    const pos = document.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+    const arr = pos.getArray()!.slice();
+    for (let i = 0; i < arr.length; i++) arr[i] *= 2;
+    pos.setArray(arr);
+    const out = exportUrhoModel(document, { name: 'Jack2' });
+    const model = out.model!;
+    expect(model.geometries.map((g) => g.lods.length)).toEqual([1, 1]);
+    expect(model.bones.length).toBe(67);
+    // Bounds follow the edited vertices (the stored box no longer encloses them).
+    expect(model.bounds[4]).toBeCloseTo(2 * readMdl(readBytes(f)).bounds[4], 4);
+    const files = (await legacyFormat.export!(document, { name: 'Jack2' })).files;
+    const back = await legacyFormat.import(files, { main: 'Jack2.mdl' });
+    const report = await validateGlb(await new NodeIO().writeBinary(back.document));
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    expect(back.document.getRoot().listSkins()[0].listJoints().length).toBe(67);
   });
 });
