@@ -10,6 +10,7 @@ import {
   type DocumentStats,
   type FileSet,
   type LegacyFormat,
+  LegacyError,
   type Warning,
 } from '@gltf-legacy/core';
 import { FORMATS, formatById, sniff, unpackContainer } from './registry.js';
@@ -98,6 +99,26 @@ export function listModels(pool: FilePool, formats: readonly LegacyFormat[] = FO
   return out.length ? out : loose;
 }
 
+/** Compression extensions whose decoders the page does not bundle. */
+const UNSUPPORTED_COMPRESSION = ['KHR_draco_mesh_compression', 'EXT_meshopt_compression'];
+
+/** The JSON of a .glb (first chunk) or .gltf file. */
+function gltfJsonOf(bytes: Uint8Array, kind: 'glb' | 'gltf'): { extensionsUsed?: string[] } {
+  if (kind === 'gltf') return JSON.parse(new TextDecoder().decode(bytes));
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = bytes.length >= 20 ? dv.getUint32(12, true) : 0;
+  if (len === 0 || 20 + len > bytes.length) throw new LegacyError('BAD_GLB', 'the .glb has no JSON chunk');
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len)));
+}
+
+/** A GLB holds one buffer: moves every accessor to the first buffer (a multi-buffer .gltf). */
+function mergeBuffers(document: Document): void {
+  const [first, ...rest] = document.getRoot().listBuffers();
+  if (!rest.length) return;
+  for (const a of document.getRoot().listAccessors()) a.setBuffer(first);
+  for (const b of rest) b.dispose();
+}
+
 /** Files of `pool` a glTF JSON file refers to (buffers, images), by URI. */
 function gltfResources(json: Uint8Array, pool: FilePool): Record<string, Uint8Array<ArrayBuffer>> {
   const doc = JSON.parse(new TextDecoder().decode(json)) as {
@@ -129,13 +150,19 @@ export async function convertModel(
   const io = createWebIO(formats);
   const kind = sniff(bytes, name, formats);
   if (kind === 'glb' || kind === 'gltf') {
+    const json = gltfJsonOf(bytes, kind);
+    const compressed = [...(json.extensionsUsed ?? [])].filter((e) => UNSUPPORTED_COMPRESSION.includes(e));
+    if (compressed.length) {
+      throw new LegacyError(
+        'COMPRESSION_UNSUPPORTED',
+        `${name} uses ${compressed.join(', ')}: the viewer bundles no decoder for it (convert it with the CLI first)`,
+      );
+    }
     const document =
       kind === 'glb'
         ? await io.readBinary(bytes)
-        : await io.readJSON({
-            json: JSON.parse(new TextDecoder().decode(bytes)),
-            resources: gltfResources(bytes, pool),
-          });
+        : await io.readJSON({ json: json as never, resources: gltfResources(bytes, pool) });
+    mergeBuffers(document);
     const glb = kind === 'glb' ? bytes : await io.writeBinary(document);
     return { name, format: kind, files: [name], document, glb, warnings: [], stats: documentStats(document) };
   }

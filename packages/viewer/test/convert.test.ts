@@ -91,4 +91,16 @@ describe('browser conversion layer (runs in Node too)', () => {
     expect([...BrowserBuffer.from(b64, 'base64')]).toEqual([...bytes]);
     expect(() => BrowserBuffer.from('abc', 'hex')).toThrow(/base64/);
   });
+
+  test('glTF inputs: a multi-buffer .gltf becomes one .glb; Draco/meshopt files give COMPRESSION_UNSUPPORTED', async () => {
+    const pool: FilePool = new Map();
+    addToPool(pool, named(corpusNamed('gltf', ['SimpleSkin.gltf', 'BoxMeshopt.glb'])));
+    const skin = await convertModel(pool, 'SimpleSkin.gltf');
+    expect(skin.stats.joints).toBe(2);
+    const report = await validateGlb(skin.glb);
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    await expect(convertModel(pool, 'BoxMeshopt.glb')).rejects.toMatchObject({
+      code: 'COMPRESSION_UNSUPPORTED',
+    });
+  });
 });
