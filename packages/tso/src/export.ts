@@ -169,6 +169,11 @@ export function exportTso(
     if (skin) for (const j of skin.listJoints()) addBone(j);
     else addBone(n);
   }
+  // Bones of an imported TSO skeleton (even when no mesh uses them, e.g. a .skel converted alone).
+  for (const n of root.listNodes()) {
+    const x = n.getExtras()?.tso as { canTranslate?: unknown } | undefined;
+    if (x && x.canTranslate !== undefined) addBone(n);
+  }
   for (const a of root.listAnimations())
     for (const c of a.listChannels()) {
       const t = c.getTargetNode();
@@ -738,12 +743,20 @@ function makeBone(
   // Raw values kept at import (−0, non-unit rotations) win while the node still matches them.
   if (Array.isArray(x?.rawTranslation) && x.rawTranslation.length === 3) {
     const raw = bitsToFloats(x.rawTranslation);
-    if (raw.every((v, k) => v === translation[k])) translation.set(raw);
+    if (raw.every((v, k) => v === translation[k] || (!Number.isFinite(v) && translation[k] === 0)))
+      translation.set(raw);
   }
   if (Array.isArray(x?.rawRotation) && x.rawRotation.length === 4) {
     const raw = bitsToFloats(x.rawRotation);
-    const len = Math.hypot(...raw) || 1;
-    if (raw.every((v, k) => Math.abs(v / len - rotation[k]) < 1e-6)) rotation.set(raw);
+    // What import made of it: glTF axes, normalized (identity when it had no length).
+    const seen = Float32Array.from(raw);
+    convertRotations(seen);
+    const len = Math.hypot(...seen);
+    if (len > 0 && Number.isFinite(len)) for (let k = 0; k < 4; k++) seen[k] /= len;
+    else seen.set([0, 0, 0, 1]);
+    convertRotations(seen);
+    if (seen.every((v, k) => Math.abs(v - rotation[k]) < 1e-6 || Object.is(v, rotation[k])))
+      rotation.set(raw);
   }
   const props = (Array.isArray(x?.props) ? x.props : []) as PropertyList;
   const parent =

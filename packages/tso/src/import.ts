@@ -142,12 +142,15 @@ export function importTso(
       // Node values go through JSON, which has no −0: keep such raw values as bits.
       positiveZeros(t);
       positiveZeros(r);
-      if (hasNegativeZero(b.translation)) extras.rawTranslation = floatsToBits(b.translation);
+      if (hasNegativeZero(b.translation) || !t.every(Number.isFinite)) {
+        extras.rawTranslation = floatsToBits(b.translation);
+        for (let k = 0; k < 3; k++) if (!Number.isFinite(t[k])) t[k] = 0;
+      }
       if (hasNegativeZero(b.rotation)) extras.rawRotation = floatsToBits(b.rotation);
       const len = Math.hypot(r[0], r[1], r[2], r[3]);
-      if (Math.abs(len - 1) > 1e-6) {
+      if (!(Math.abs(len - 1) <= 1e-6)) {
         extras.rawRotation = floatsToBits(b.rotation);
-        if (len > 0) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
+        if (len > 0 && Number.isFinite(len)) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
         else r.splice(0, 4, 0, 0, 0, 1);
         warnings.warn(
           'VALUE_NORMALIZED',
