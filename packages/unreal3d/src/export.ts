@@ -10,7 +10,13 @@
  *   MESHMAP SCALE / MESH ORIGIN chosen so the animated bounds fill the integer range.
  */
 import type { Animation, Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
-import { accessorFloats, ExportError, type ExportResult, WarningCollector } from '@gltf-legacy/core';
+import {
+  accessorFloats,
+  encodeText,
+  ExportError,
+  type ExportResult,
+  WarningCollector,
+} from '@gltf-legacy/core';
 import {
   decodeByteUV,
   encodeByteUV,
@@ -70,6 +76,8 @@ export interface UnrealExportModel {
   aniv: UnrealAniv;
   uc: UcMesh;
   ucText: string;
+  /** Encoding of `ucText` when written (`latin1` when the original class file was). */
+  ucEncoding?: 'utf8' | 'latin1';
 }
 
 const fromB64 = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : new Uint8Array(0));
@@ -212,7 +220,10 @@ function exportNative(
   if (!prims.every((p) => p.listTargets().length === frameCount - 1)) return null;
   const sequences = nativeSequences(doc, node, frameCount);
   if (!sequences) return null;
-  if (layout !== E.layout) return null;
+  // Variant change: rescale the integers (umeshtools' x·32, y·32, z·64) and compensate in
+  // MESHMAP SCALE / MESH ORIGIN, keeping every frame and sequence.
+  const factor: number[] | null =
+    layout === E.layout ? null : layout === 'deusex' ? [32, 32, 64] : [1 / 32, 1 / 32, 1 / 64];
 
   // Frames: raw integers per original vertex.
   const raw = new Float64Array(frameCount * nv * 3);
@@ -261,6 +272,7 @@ function exportNative(
       'vertices used by no triangle and not kept in extras were written at the origin',
       missing,
     );
+  if (factor) for (let i = 0; i < raw.length; i++) raw[i] *= factor[i % 3];
   let rounded = 0;
   for (let i = 0; i < raw.length; i++) {
     const r = Math.round(raw[i]);
@@ -354,13 +366,13 @@ function exportNative(
   }
   const data: UnrealData = { header, polys: sliceP(polys, t), trailing: fromB64(E.dataTrailing) };
 
-  const enc = encodeFrames(layout, raw, E.pads);
+  const enc = encodeFrames(layout, raw, factor ? undefined : E.pads);
   if (enc.clamped)
     warnings.warn('VALUE_CLAMPED', 'vertex coordinates outside the packed range were clamped', enc.clamped);
   const stride = vertexStride(layout);
-  const frameSize = E.frameSize ?? nv * stride;
+  const frameSize = factor ? nv * stride : (E.frameSize ?? nv * stride);
   const extraPer = frameSize - nv * stride;
-  const frameExtra = fromB64(E.frameExtra);
+  const frameExtra = factor ? new Uint8Array(0) : fromB64(E.frameExtra);
   const aniv: UnrealAniv = {
     numFrames: E.numFrames ?? frameCount,
     frameSize,
@@ -381,8 +393,17 @@ function exportNative(
     name: E.meshName,
     unmirror: E.uc?.unmirror ?? false,
     zeroTex: E.uc?.zeroTex ?? false,
-    origin: { ...E.placement.origin },
-    scale: [...E.placement.scale],
+    origin: factor
+      ? {
+          ...E.placement.origin,
+          x: E.placement.origin.x * factor[0],
+          y: E.placement.origin.y * factor[1],
+          z: E.placement.origin.z * factor[2],
+        }
+      : { ...E.placement.origin },
+    scale: factor
+      ? [E.placement.scale[0] / factor[0], E.placement.scale[1] / factor[1], E.placement.scale[2] / factor[2]]
+      : [...E.placement.scale],
     sequences,
     textures:
       E.uc?.textures ??
@@ -409,7 +430,7 @@ function exportNative(
     });
     ucText = writeUc(ucm, { fileBase: name, extraDirectives: extra });
   }
-  return { data, aniv, uc: ucm, ucText };
+  return { data, aniv, uc: ucm, ucText, ucEncoding: E.uc?.encoding ?? 'utf8' };
 }
 
 function sliceP(p: ReturnType<typeof createPolys>, n: number): ReturnType<typeof createPolys> {
@@ -827,6 +848,6 @@ export async function exportUnreal(doc: Document, options: UnrealExportOptions =
   const files = new Map<string, Uint8Array>();
   files.set(`${name}_d.3d`, writeData(model.data));
   files.set(`${name}_a.3d`, writeAniv(model.aniv));
-  files.set(`${name}.uc`, new TextEncoder().encode(model.ucText));
+  files.set(`${name}.uc`, encodeText(model.ucText, model.ucEncoding ?? 'utf8'));
   return { files, warnings: warnings.list() };
 }

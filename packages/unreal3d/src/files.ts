@@ -120,14 +120,29 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     numVertices: data.header.numVertices,
     warnings,
   });
+  const ucBytes = ucInfo ? files.get(ucInfo.file) : undefined;
+  const ucEncoding: 'latin1' | undefined = ucBytes && !isUtf8(ucBytes) ? 'latin1' : undefined;
   return {
     data,
     aniv,
     uc,
     ucText: ucInfo?.text,
+    ucEncoding,
     name: uc?.name ?? base,
     dataFile: baseName(mainName),
     anivFile: baseName(anivEntry[0]),
     fileBase: base,
   };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** True when the bytes are valid UTF-8 (class files from the 90s are often latin1). */
+function isUtf8(b: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
 }

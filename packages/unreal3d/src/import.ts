@@ -89,6 +89,8 @@ export interface UnrealMeshFiles {
   uc?: UcMesh;
   /** The whole `.uc` text it came from (kept in extras so an unchanged export is identical). */
   ucText?: string;
+  /** `latin1` when the `.uc` bytes are not valid UTF-8. */
+  ucEncoding?: 'latin1';
   /** Base name used when there is no `.uc` (e.g. `box` for `box_d.3d`). */
   name: string;
   dataFile?: string;
@@ -139,6 +141,7 @@ export interface UnrealMeshExtras {
   /** `.uc`: the mesh's directives (raw lines) and the full text it came from. */
   uc?: {
     text?: string;
+    encoding?: 'latin1';
     directives: string[];
     unmirror: boolean;
     zeroTex: boolean;
@@ -470,6 +473,7 @@ export function importUnreal(
       textures: uc.textures.map((t) => ({ ...t })),
     };
     if (files.ucText !== undefined) extras.uc.text = files.ucText;
+    if (files.ucEncoding) extras.uc.encoding = files.ucEncoding;
   }
   mesh.setExtras({ ...mesh.getExtras(), unreal3d: extras });
 
