@@ -958,6 +958,50 @@ export function exportUrhoModel(
     };
   });
 
+  // Bones without stored collision shapes get a sphere and a box around the vertices they move
+  // (weight > 0.33), in bone space: the engine builds skinned bounding boxes from them.
+  const computeShape = boneNodes.map(
+    (n) => !Number.isInteger((n.getExtras() as any)?.urho3d?.bone?.collisionMask),
+  );
+  if (computeShape.some(Boolean)) {
+    const box = bones.map(() => [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    const radius = new Float64Array(bones.length);
+    const hit = new Uint8Array(bones.length);
+    for (const vp of vprims) {
+      if (vp.lod !== 0 || !vp.joints || !vp.weights) continue;
+      const pos = vp.attrs.get('POSITION')!.values;
+      for (let v = 0; v < vp.vertexCount; v++) {
+        for (let c = 0; c < 4; c++) {
+          if (!(vp.weights[v * 4 + c] > 0.33)) continue;
+          const b = vp.joints[v * 4 + c];
+          if (!computeShape[b]) continue;
+          const m = bones[b].offsetMatrix;
+          const x = pos[v * 3];
+          const y = pos[v * 3 + 1];
+          const z = pos[v * 3 + 2];
+          const p = [
+            m[0] * x + m[1] * y + m[2] * z + m[3],
+            m[4] * x + m[5] * y + m[6] * z + m[7],
+            m[8] * x + m[9] * y + m[10] * z + m[11],
+          ];
+          const bx = box[b];
+          for (let k = 0; k < 3; k++) {
+            if (p[k] < bx[k]) bx[k] = p[k];
+            if (p[k] > bx[k + 3]) bx[k + 3] = p[k];
+          }
+          radius[b] = Math.max(radius[b], Math.hypot(p[0], p[1], p[2]));
+          hit[b] = 1;
+        }
+      }
+    }
+    bones.forEach((b, i) => {
+      if (!computeShape[i] || !hit[i]) return;
+      b.collisionMask = 3;
+      b.radius = radius[i];
+      b.box = Float32Array.from(box[i]);
+    });
+  }
+
   // --- Bounds and geometry centres -----------------------------------------------------------
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];

@@ -1,4 +1,4 @@
-import { corpusFiles, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import { corpusFiles, expectClose, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { readSampler, sampleAt } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS, KHRLightsPunctual } from '@gltf-transform/extensions';
@@ -269,5 +269,18 @@ describe('edited documents fall back to fresh layouts', () => {
     const report = await validateGlb(await new NodeIO().writeBinary(back.document));
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
     expect(back.document.getRoot().listSkins()[0].listJoints().length).toBe(67);
+  });
+});
+
+describe('bone collision shapes', () => {
+  it('foreign skins get a bone-space sphere and box around the vertices each bone moves', () => {
+    const { model } = exportUrhoModel(quads(3, { skinBones: 3 }));
+    // Quad i (x in [i, i+0.5], y in [0, 1]) is bound to bone i whose offset matrix moves x by -i.
+    for (let b = 0; b < 3; b++) {
+      const bone = model!.bones[b];
+      expect(bone.collisionMask).toBe(3);
+      expectClose([...bone.box!], [0, 0, 0, 0.5, 1, 0], 1e-6, `bone${b}.box`);
+      expect(bone.radius).toBeCloseTo(Math.hypot(0.5, 1), 6);
+    }
   });
 });
