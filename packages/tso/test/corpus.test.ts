@@ -81,7 +81,29 @@ describe('tso corpus', () => {
         b[at] ^= 0xff;
         check(b);
       }
-      // Blow each of the first 64 u32 slots up to 0xFFFFFFFF.
+      // Blow every count field of the file up to 0xFFFFFFFF (offsets from the parsed model).
+      const m = readMesh(bytes);
+      let at = 4;
+      const counts = [at];
+      at += 4 + m.boneNames.reduce((s2, n) => s2 + 1 + n.length, 0);
+      counts.push(at); // faceCount
+      at += 4 + m.indices.length * 4;
+      counts.push(at); // bindingCount
+      at += 4 + m.bindings.length * 20;
+      counts.push(at); // realVertexCount
+      at += 4 + m.uvs.length * 4;
+      counts.push(at); // blendVertexCount
+      at += 4 + m.blendData.length * 4;
+      for (const c of counts) {
+        const b = bytes.slice();
+        b.fill(0xff, c, c + 4);
+        expect(() => readMesh(b)).toThrow(FormatError);
+      }
+      // vertexCount2 is read and ignored (as FreeSO does): any value parses.
+      const v2 = bytes.slice();
+      v2.fill(0xff, at, at + 4);
+      expect(readMesh(v2).vertexCount2).toBe(0xffffffff);
+      // And each of the first 64 u32 slots.
       for (let at = 0; at + 4 <= Math.min(bytes.length, 256); at += 4) {
         const b = bytes.slice();
         b.fill(0xff, at, at + 4);
