@@ -1245,6 +1245,7 @@ export function exportUnigine(
     quantized: boolean,
   ): AnimationBlock | null => {
     const tracks = tracksOf(anim, warnings);
+    const foreign = !unigineExtras(anim);
     // The skeleton's own bones map by node; bone lists from extras map by name.
     const nodeOfBone = (i: number): Node | undefined =>
       bones === skel.bones ? skel.nodes[i] : nodeByName.get(bones[i].name);
@@ -1273,6 +1274,15 @@ export function exportUnigine(
         }
         boneIdx.push(i);
       }
+      // Bones without tracks play their bind pose in UNIGINE but their node TRS in glTF: when those
+      // differ, the bone is animated with its (constant) node TRS too.
+      const listed = new Set(boneIdx);
+      bones.forEach((_, i) => {
+        const node = nodeOfBone(i);
+        if (listed.has(i) || !node) return;
+        const now = nodeBind(node);
+        if (now.some((v, k) => Math.abs(v - rest[i][k]) > 1e-6 * Math.max(1, Math.abs(v)))) boneIdx.push(i);
+      });
       boneIdx.sort((a, b) => a - b);
     }
     if (!boneIdx.length && !Array.isArray(ex.bones)) {
@@ -1293,17 +1303,13 @@ export function exportUnigine(
       const si = node ? skel.index.get(node) : undefined;
       return si !== undefined && !unigineExtras(anim) ? skel.parentFix[si] : null;
     });
-    const res = buildBlock(
-      trackList,
-      boneIdx,
-      boneIdx.map((i) => rest[i]),
-      fixes,
-      frames,
-      exFps,
-      quantized,
-      ex,
-      warnResampled,
-    );
+    // Components without a track: glTF shows the node's own TRS, which for documents from other
+    // tools need not be the bind pose (our own documents have node TRS = bind pose).
+    const fillRest = boneIdx.map((i) => {
+      const node = nodeOfBone(i);
+      return foreign && node ? nodeBind(node) : rest[i];
+    });
+    const res = buildBlock(trackList, boneIdx, fillRest, fixes, frames, exFps, quantized, ex, warnResampled);
     if (!unigineExtras(anim) || ex.normalized) {
       maxPos = Math.max(maxPos, res.maxPosError);
       maxRot = Math.max(maxRot, res.maxRotError);
