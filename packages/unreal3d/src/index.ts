@@ -3,18 +3,21 @@
  * to glTF 2.0 and back.
  */
 import {
+  decodeText,
   type FileSet,
+  FormatError,
   type ImportOptions,
   type InspectSection,
   type LegacyFormat,
   mainFile,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { anivPositions } from './aniv.js';
-import { looksLikeData } from './data.js';
+import { anivPositions, readAniv } from './aniv.js';
+import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions } from './export.js';
 import { loadMeshFiles, unrealCompanions } from './files.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
+import { parseUc, ucMesh, ucMeshNames } from './uc.js';
 
 export * from './aniv.js';
 export * from './data.js';
@@ -46,10 +49,63 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   return { document, warnings: warnings.list() };
 }
 
+/** Inspection of a lone file (no companions given): what the file itself says. */
+function inspectAlone(name: string, bytes: Uint8Array): InspectSection[] {
+  if (/\.uc$/i.test(name)) {
+    const uc = parseUc(decodeText(bytes));
+    return ucMeshNames(uc).map((m) => {
+      const mesh = ucMesh(uc, m);
+      return {
+        title: `.uc mesh ${m}`,
+        facts: {
+          dataFile: mesh.dataFile ?? '',
+          anivFile: mesh.anivFile ?? '',
+          scale: mesh.scale.join(' '),
+          directives: mesh.directives.length,
+        },
+        columns: ['sequence', 'start', 'frames', 'rate'],
+        rows: mesh.sequences.map((s) => [s.name, s.startFrame, s.numFrames, s.rate]),
+      };
+    });
+  }
+  if (/_a\.3d$/i.test(name)) {
+    const aniv = readAniv(bytes, name);
+    return [
+      {
+        title: `${name} (aniv, without its _d.3d)`,
+        facts: {
+          numFrames: aniv.numFrames,
+          frameSize: aniv.frameSize,
+          framesPresent: aniv.frameCount,
+          'verticesPerFrame (if packed)': aniv.numVertices,
+        },
+      },
+    ];
+  }
+  const data = readData(bytes, name);
+  return [
+    {
+      title: `${name} (data, without its _a.3d: no positions)`,
+      facts: {
+        numPolys: data.header.numPolys,
+        numVertices: data.header.numVertices,
+        trianglesPresent: data.polys.types.length,
+      },
+    },
+  ];
+}
+
 function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[] {
   const warnings = new WarningCollector();
-  const [main] = mainFile(files, options);
-  const m = loadMeshFiles(files, main, warnings);
+  const [main, mainBytes] = mainFile(files, options);
+  let m: ReturnType<typeof loadMeshFiles>;
+  try {
+    m = loadMeshFiles(files, main, warnings);
+  } catch (e) {
+    if (e instanceof FormatError && (e.code === 'MISSING_ANIV' || e.code === 'NEEDS_DATA_FILE'))
+      return inspectAlone(main, mainBytes);
+    throw e;
+  }
   const { data, aniv, uc } = m;
   const styles = new Map<string, number>();
   for (let i = 0; i < data.polys.types.length; i++) {

@@ -43,4 +43,17 @@ describe('what a viewer sees', () => {
     expect(sections[2].rows?.map((r) => r[0])).toEqual(['All', 'Still', 'Fire', 'Down', 'Select']);
     expect(readBytes(path).length).toBe(48 + 16 * 234);
   });
+  it('inspect of a lone _d.3d / _a.3d / .uc still describes the file', () => {
+    const one = (n: string) => new Map([[n, readBytes(join(corpusRoot(), 'unreal3d', n))]]);
+    expect(legacyFormat.inspect?.(one('Key_d.3d'), { main: 'Key_d.3d' })[0].facts).toMatchObject({
+      numPolys: 420,
+      numVertices: 281,
+    });
+    expect(legacyFormat.inspect?.(one('Key_a.3d'), { main: 'Key_a.3d' })[0].facts).toMatchObject({
+      numFrames: 30,
+      frameSize: 1124,
+    });
+    const uc = legacyFormat.inspect?.(one('Sporifier.uc'), { main: 'Sporifier.uc' }) ?? [];
+    expect(uc.map((s) => s.title)).toEqual(['.uc mesh Sporifier', '.uc mesh Sporifier3P']);
+  });
 });
