@@ -376,16 +376,13 @@ export function vertexArrayValues(
   if (size === undefined || a.stride <= 0 || a.dim <= 0 || numVertices <= 0) return null;
   if (a.dim * size > a.stride) return null;
   const n = numVertices * a.dim;
-  if (a.stride === a.dim * size && (a.data.byteOffset % size === 0 || size === 1)) {
-    // Tightly packed and aligned: one copy through a typed view (little-endian hosts).
-    const b = a.data.buffer;
-    const o = a.data.byteOffset;
-    if (LITTLE_ENDIAN_HOST) {
-      if (a.dataType === 0) return new Uint8Array(b, o, n).slice();
-      if (a.dataType === 1) return new Int16Array(b, o, n).slice();
-      if (a.dataType === 2) return new Int32Array(b, o, n).slice();
-      return new Float32Array(b, o, n).slice();
-    }
+  if (a.stride === a.dim * size && LITTLE_ENDIAN_HOST) {
+    // Tightly packed: one byte copy (aligned at 0) viewed as the element type.
+    const b = a.data.slice(0, n * size).buffer;
+    if (a.dataType === 0) return new Uint8Array(b);
+    if (a.dataType === 1) return new Int16Array(b);
+    if (a.dataType === 2) return new Int32Array(b);
+    return new Float32Array(b);
   }
   const dv = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out =
