@@ -209,6 +209,13 @@ describe('weapon triangle', () => {
     expect(weapon).toBeDefined();
     // Origin = midpoint of corners 0 and 2 = (10, 0, 0) → glTF (10, 0, 0); X axis toward corner 1 = +Y (Unreal) → glTF +Z.
     expect(Array.from(weapon?.getTranslation() ?? [])).toEqual([10, 0, 0]);
+    // X toward corner 1 (Unreal +Y → glTF +Z), Y = X × (c0 − c2) (Unreal +Z → glTF +Y), Z = Y × X:
+    // a −90° turn about glTF Y.
+    const q = weapon?.getRotation() ?? [0, 0, 0, 1];
+    const s = Math.SQRT1_2;
+    expect(Math.abs(q[0]) + Math.abs(q[2])).toBeLessThan(1e-6);
+    expect(q[1] * Math.sign(q[3])).toBeCloseTo(-s, 6);
+    expect(Math.abs(q[3])).toBeCloseTo(s, 6);
     const anim = document.getRoot().listAnimations()[0];
     const tr = anim
       .listChannels()
