@@ -58,6 +58,9 @@ export const TSO_EXPORT_DEFAULTS: {
   normalScale: 1,
 };
 
+/** Longest animation export writes, in frames (about 7.7 hours at 36 fps). */
+export const MAX_FRAMES = 1_000_000;
+
 interface BoneInfo {
   node: Node;
   name: string;
@@ -825,6 +828,12 @@ function exportAnimation(
   let end = 0;
   for (const ch of channels.values()) end = Math.max(end, ch.sampler.times[ch.sampler.times.length - 1] ?? 0);
   const frames = Math.max(1, Math.round(end * fps) + 1);
+  if (!Number.isFinite(frames) || frames > MAX_FRAMES) {
+    throw new ExportError(
+      'ANIMATION_TOO_LONG',
+      `animation "${a.getName()}" lasts ${end} s: ${frames} frames at ${fps} fps exceed ${MAX_FRAMES}`,
+    );
+  }
   const tPool: number[] = [];
   const rPool: number[] = [];
   const motions: TsoMotion[] = [];
@@ -905,6 +914,7 @@ function restoreAnimation(
   const tCount = num(x.translationCount);
   const rCount = num(x.rotationCount);
   if (!Number.isInteger(tCount) || !Number.isInteger(rCount) || tCount < 0 || rCount < 0) return null;
+  if (tCount > MAX_FRAMES * 16 || rCount > MAX_FRAMES * 16 || !Array.isArray(x.motions)) return null;
   const translations = new Float32Array(tCount * 3);
   const rotations = new Float32Array(rCount * 4);
   const motions = x.motions as TsoMotion[];
