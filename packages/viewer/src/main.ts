@@ -74,7 +74,7 @@ function renderStats(): void {
   const s = current.stats;
   const rows: [string, string | number][] = [
     ['Format', current.format],
-    ['Files', current.files.join(', ')],
+    ['Files', current.files.join('\n')],
     ['Vertices', s.vertices],
     ['Triangles', s.triangles],
     ['Joints', s.joints],
@@ -84,7 +84,9 @@ function renderStats(): void {
   for (const [k, v] of rows) {
     const tr = statsTable.insertRow();
     tr.insertCell().textContent = k;
-    tr.insertCell().textContent = String(v);
+    const cell = tr.insertCell();
+    cell.textContent = String(v);
+    if (k === 'Files') cell.className = 'files';
   }
 }
 
