@@ -127,6 +127,16 @@ export function optimizeTransform(
         .listExtensionsUsed()
         .find((e) => e.extensionName === 'EXT_meshopt_compression')
         ?.dispose();
-    await doc.transform(...(await optimizeSteps(options)));
+    for (const step of await optimizeSteps(options)) {
+      try {
+        await doc.transform(step);
+      } catch (e) {
+        // a glTF-Transform step (or an encoder's own assertion) refused this document
+        throw new LegacyError(
+          'OPTIMIZE_FAILED',
+          `optimize step "${step.name}" failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
   };
 }
