@@ -409,6 +409,12 @@ function exportMesh(
       jointMats = [mul(boneInv[b], nodeWorld(node))];
     }
     const ident = jointMats.map((m) => isIdentity(m));
+    // Normals go through the inverse transpose (differs from the matrix only under scale).
+    const normalMats = jointMats.map((m) => {
+      const it = inv(m);
+      mat4.transpose(it, it);
+      return it;
+    });
     const I = mat();
     for (let v = 0; v < count; v++) {
       const at = base + v;
@@ -416,7 +422,7 @@ function exportMesh(
       const m = jointMats[j0] ?? I;
       vs.bone[at] = jointBones[j0] ?? 0;
       movePoint(m, ident[j0] ?? true, P, v * 3, vs.p, at * 3);
-      dirInto(m, ident[j0] ?? true, N, v * 3, vs.n, at * 3, o.normalScale);
+      dirInto(normalMats[j0] ?? I, ident[j0] ?? true, N, v * 3, vs.n, at * 3, o.normalScale);
       if (inf && inf.weights[v * 2 + 1] > 0) {
         const j1 = inf.joints[v * 2 + 1];
         const w = inf.weights[v * 2 + 1];
@@ -427,7 +433,7 @@ function exportMesh(
           vs.blendBone[at] = jointBones[j1] ?? 0;
           vs.blendWeight[at] = q;
           movePoint(m1, ident[j1] ?? true, P, v * 3, vs.bp, at * 3);
-          dirInto(m1, ident[j1] ?? true, N, v * 3, vs.bn, at * 3, o.normalScale);
+          dirInto(normalMats[j1] ?? I, ident[j1] ?? true, N, v * 3, vs.bn, at * 3, o.normalScale);
         }
       }
     }
