@@ -676,7 +676,15 @@ function exportAnimation(
     return null;
   }
   let numFrames: number;
-  if (exFps !== undefined && exFrames !== undefined) {
+  // The imported frame count holds while the clip still lasts what it did (numFrames / fps with
+  // the held last frame, or one key per frame without it, or constant channels only).
+  const fits =
+    exFps !== undefined &&
+    exFrames !== undefined &&
+    (duration === 0 ||
+      Math.abs(duration * exFps - exFrames) < 1e-3 ||
+      Math.abs(duration * exFps - (exFrames - 1)) < 1e-3);
+  if (fits && exFps !== undefined && exFrames !== undefined) {
     numFrames = fps === exFps ? exFrames : Math.max(1, Math.round((exFrames / exFps) * fps));
   } else numFrames = Math.max(1, Math.round(duration * fps) + 1);
   const keyCount = Math.max(1, numFrames);

@@ -111,6 +111,13 @@ export function importGrimrock(
     nodes = nodesForAnimation(ctx, anim);
     for (const n of nodes) scene.addChild(n);
     scene.setExtras({ grimrock: { animationOnly: true } });
+    for (const other of files.keys()) {
+      if (other !== mainName)
+        warnings.warn(
+          'COMPANION_IGNORED',
+          `${other} ignored: an animation imported alone takes no companions`,
+        );
+    }
     importAnimation(ctx, anim, stem(mainName), nodes, fallbackFps);
     return { document: doc, warnings: warnings.list() };
   } else {

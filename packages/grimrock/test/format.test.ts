@@ -233,3 +233,32 @@ describe('export options', () => {
     );
   });
 });
+
+describe('edited documents', () => {
+  it('a lengthened Grimrock clip is resampled to its new duration, not cut to the imported frame count', () => {
+    const { document } = importGrimrock(
+      new Map([
+        ['log2_rc_lever.model', bytesOf('log2_rc_lever.model')],
+        ['log2_rc_lever_up.animation', bytesOf('log2_rc_lever_up.animation')],
+      ]),
+    );
+    // Stretch every key time ×2: 6 frames at 24 fps (0.25 s) become 0.5 s.
+    const inputs = new Set(
+      document
+        .getRoot()
+        .listAnimations()[0]
+        .listSamplers()
+        .map((s) => s.getInput()!),
+    );
+    for (const input of inputs) {
+      const t = (input.getArray() as Float32Array).slice();
+      for (let i = 0; i < t.length; i++) t[i] *= 2;
+      input.setArray(t);
+    }
+    const { files, warnings } = exportGrimrock(document, { name: 'lever' });
+    const a = readAnimation(files.get('lever_up.animation')!);
+    expect(a.framesPerSecond).toBe(24);
+    expect(a.numFrames).toBe(13);
+    expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
+  });
+});

@@ -176,7 +176,7 @@ describe('property: file model round trips', () => {
         const back = writeModel(readModel(bytes));
         expect(firstByteDiff(back, bytes)).toBe(-1);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -186,7 +186,7 @@ describe('property: file model round trips', () => {
         const bytes = writeAnimation(a);
         expect(firstByteDiff(writeAnimation(readAnimation(bytes)), bytes)).toBe(-1);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });
@@ -200,7 +200,7 @@ describe('property: import → export is byte-identical', () => {
         const { files } = exportGrimrock(document, { name: 'm' });
         expect(firstByteDiff(files.get('m.model')!, bytes)).toBe(-1);
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 
@@ -229,7 +229,7 @@ describe('property: import → export is byte-identical', () => {
         const { files } = exportGrimrock(document, { name: 'm' });
         expect(firstByteDiff(files.get('m_x.animation')!, bytes)).toBe(-1);
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 });
