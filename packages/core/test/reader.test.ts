@@ -153,3 +153,26 @@ describe('ByteWriter', () => {
     );
   });
 });
+
+describe('byte-swapped bulk reads', () => {
+  it('match scalar big-endian reads for every type (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 64 }), fc.integer({ min: 0, max: 3 }), (raw, skip) => {
+        const r = new ByteReader(raw, { littleEndian: false });
+        const n4 = Math.max(0, Math.floor((raw.length - skip) / 4));
+        const n2 = Math.max(0, Math.floor((raw.length - skip) / 2));
+        const check = (read: () => ArrayLike<number>, scalar: () => number, n: number) => {
+          r.seek(Math.min(skip, raw.length));
+          const arr = read();
+          r.seek(Math.min(skip, raw.length));
+          for (let i = 0; i < n; i++) expect(Object.is(arr[i], scalar()) || (Number.isNaN(arr[i]) && Number.isNaN(r.view.getFloat32(r.offset - 4, false)))).toBe(true);
+        };
+        check(() => r.u16Array(n2), () => r.u16be(), n2);
+        check(() => r.i16Array(n2), () => r.i16be(), n2);
+        check(() => r.u32Array(n4), () => r.u32be(), n4);
+        check(() => r.i32Array(n4), () => r.i32be(), n4);
+        check(() => r.f32Array(n4), () => r.f32be(), n4);
+      }),
+    );
+  });
+});
