@@ -608,6 +608,9 @@ function exportMesh(
   };
 }
 
+/** Frames per animation beyond which export refuses (a wrong fps or a corrupt duration). */
+const MAX_FRAMES = 1_000_000;
+
 /** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
 function constant(a: Float32Array, size: number): boolean {
   for (let i = size; i < a.length; i++) {
@@ -687,6 +690,12 @@ function exportAnimation(
   if (fits && exFps !== undefined && exFrames !== undefined) {
     numFrames = fps === exFps ? exFrames : Math.max(1, Math.round((exFrames / exFps) * fps));
   } else numFrames = Math.max(1, Math.round(duration * fps) + 1);
+  if (!(numFrames <= MAX_FRAMES)) {
+    throw new ExportError(
+      'TOO_MANY_FRAMES',
+      `animation "${anim.getName()}" would need ${numFrames} frames at ${fps} fps (limit ${MAX_FRAMES})`,
+    );
+  }
   const keyCount = Math.max(1, numFrames);
   let resampled = 0;
   const keysOf = (s: ReturnType<typeof readSampler> | undefined, size: number): Float32Array | null => {
