@@ -231,6 +231,9 @@ describe('export options', () => {
     expect(() => exportGrimrock(new Document())).toThrow(
       expect.objectContaining({ code: 'NOTHING_TO_EXPORT' }),
     );
+    expect(() => exportGrimrock(warrior(), { fps: 1e7 })).toThrow(
+      expect.objectContaining({ code: 'TOO_MANY_FRAMES' }),
+    );
   });
 });
 
