@@ -12,7 +12,7 @@ import {
   type SamplerData,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { mat4 } from 'gl-matrix';
+import { type Mat4, mat4Det3, mat4FromTRS, mat4Multiply } from './math.js';
 
 /** One primitive of one node, flattened to triangles. */
 export interface BakeItem {
@@ -202,24 +202,18 @@ export function poseAt(
       else if (ch.path === 'weights') v.w = tmp.slice(0, ch.data.size);
     }
   }
-  const world = new Map<Node, mat4>();
-  const worldOf = (n: Node): mat4 => {
+  const world = new Map<Node, Mat4>();
+  const worldOf = (n: Node): Mat4 => {
     const cached = world.get(n);
     if (cached) return cached;
     const v = trsOf(n);
-    const m = mat4.create();
-    mat4.fromRotationTranslationScale(
-      m,
-      v.r as [number, number, number, number],
-      v.t as [number, number, number],
-      v.s as [number, number, number],
-    );
+    let m = mat4FromTRS(v.r, v.t, v.s);
     let parent = parents?.get(n);
     if (parent === undefined) {
       parent = n.getParentNode();
       parents?.set(n, parent);
     }
-    if (parent) mat4.multiply(m, worldOf(parent), m);
+    if (parent) m = mat4Multiply(worldOf(parent), m);
     world.set(n, m);
     return m;
   };
@@ -244,10 +238,10 @@ export function poseAt(
       }
       const ibm = it.ibm;
       const jm = new Float64Array(joints.length * 16);
-      const m = mat4.create();
+      const m = new Float64Array(16);
       for (let j = 0; j < joints.length; j++) {
-        mat4.copy(m, worldOf(joints[j]));
-        if (ibm) mat4.multiply(m, m, ibm.subarray(j * 16, j * 16 + 16) as unknown as mat4);
+        if (ibm) mat4Multiply(worldOf(joints[j]), ibm.subarray(j * 16, j * 16 + 16), m);
+        else m.set(worldOf(joints[j]));
         jm.set(m, j * 16);
       }
       const K = it.maxInfluences;
@@ -295,5 +289,5 @@ export function poseAt(
 
 /** True when the node's rest world matrix mirrors (negative determinant). */
 export function restMirrored(node: Node): boolean {
-  return mat4.determinant(node.getWorldMatrix() as unknown as mat4) < 0;
+  return mat4Det3(node.getWorldMatrix()) < 0;
 }

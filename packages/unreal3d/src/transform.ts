@@ -8,7 +8,7 @@
  * becomes the glTF mesh node's TRS, so vertex data keeps the raw integers.
  */
 import { axisMap } from '@gltf-legacy/core';
-import { mat3, quat } from 'gl-matrix';
+import { quatFromMat3 } from './math.js';
 
 /** Unreal → glTF axes (its own inverse). */
 export const UNREAL_TO_GLTF = axisMap([0, 2, 1], [1, 1, 1]);
@@ -70,11 +70,9 @@ export function placementTRS(p: Placement): {
   for (let r = 0; r < 3; r++) tu[r] = -(R[r] * so[0] + R[3 + r] * so[1] + R[6 + r] * so[2]);
   // Conjugate by P (swap rows/cols 1 and 2).
   const perm = [0, 2, 1];
-  const Rg = mat3.create();
+  const Rg = new Float64Array(9);
   for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) Rg[c * 3 + r] = R[perm[c] * 3 + perm[r]];
-  const q = quat.create();
-  quat.fromMat3(q, Rg);
-  quat.normalize(q, q);
+  const q = quatFromMat3(Rg);
   const clean = (v: number) => (Math.abs(v) < 1e-12 ? 0 : v);
   return {
     translation: [clean(tu[0]), clean(tu[2]), clean(tu[1])],
@@ -123,9 +121,6 @@ export function weaponFrame(c: ArrayLike<number>): {
   if (!X || !Y) return { translation, rotation: [0, 0, 0, 1] };
   const Z = cross(Y, X);
   // Columns in glTF axes: P·X, P·Y, P·Z (det(P)·det[X Y Z] = (−1)(−1) = +1).
-  const m = mat3.fromValues(X[0], X[2], X[1], Y[0], Y[2], Y[1], Z[0], Z[2], Z[1]);
-  const q = quat.create();
-  quat.fromMat3(q, m);
-  quat.normalize(q, q);
+  const q = quatFromMat3([X[0], X[2], X[1], Y[0], Y[2], Y[1], Z[0], Z[2], Z[1]]);
   return { translation, rotation: [q[0], q[1], q[2], q[3]] };
 }
