@@ -14,6 +14,7 @@ import {
 import type { AniAnimation } from './ani.js';
 import { attributeFor, rawAttributeName, readElement, sanitizeAttribute } from './attributes.js';
 import { type MdlModel, PrimitiveType } from './mdl.js';
+import { MSFT_LOD, MSFTLod } from './msft-lod.js';
 import {
   flipTriangles,
   floatToJson,
@@ -437,6 +438,34 @@ function importModel(
     const meshNode = doc.createNode(`${name}_mesh`).setMesh(meshes[0]);
     if (anyJoints && skin) meshNode.setSkin(skin);
     top.addChild(meshNode);
+    const lower = meshes.slice(1).filter((m) => m.listPrimitives().length);
+    if (lower.length) {
+      // MSFT_lod: LOD nodes outside the scene. A geometry without level L shows its last level there
+      // (the engine does the same); those copies are tagged `fill` and ignored by export.
+      const lod = doc.createExtension(MSFTLod).createLod();
+      lower.forEach((mesh, k) => {
+        const level = k + 1;
+        model.geometries.forEach((geo, g) => {
+          if (geo.lods.length > level) return;
+          const last = meshes[Math.min(geo.lods.length, meshes.length) - 1]
+            ?.listPrimitives()
+            .find(
+              (p) =>
+                (p.getExtras() as any)?.urho3d?.geometry === g &&
+                (p.getExtras() as any)?.urho3d?.lod === geo.lods.length - 1,
+            );
+          if (!last) return;
+          const copy = last.clone();
+          for (const t of copy.listTargets()) copy.removeTarget(t);
+          copy.setExtras({ urho3d: { geometry: g, lod: geo.lods.length - 1, fill: true } });
+          mesh.addPrimitive(copy);
+        });
+        const n = doc.createNode(`${name}_LOD${level}`).setMesh(mesh);
+        if (anyJoints && skin) n.setSkin(skin);
+        lod.addLod(n);
+      });
+      meshNode.setExtension(MSFT_LOD, lod);
+    }
   } else meshes[0].dispose();
 
   const extras: UrhoModelExtras = {

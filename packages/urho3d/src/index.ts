@@ -19,6 +19,7 @@ import { exportUrho } from './export.js';
 import { importUrho, type UrhoAnimationInput } from './import.js';
 import { inspectUrho } from './inspect.js';
 import { readMdl } from './mdl.js';
+import { MSFTLod } from './msft-lod.js';
 import { extractPak, readPak } from './pak.js';
 
 export * from './ani.js';
@@ -28,6 +29,7 @@ export * from './import.js';
 export * from './inspect.js';
 export * from './lz4.js';
 export * from './mdl.js';
+export * from './msft-lod.js';
 export * from './pak.js';
 export * from './space.js';
 
@@ -70,12 +72,13 @@ export async function importUrhoFiles(files: FileSet, options: ImportOptions = {
   return { document: result.document, warnings: warnings.list() };
 }
 
-/** The format as the CLI registers it. */
-export const legacyFormat: LegacyFormat = {
+/** The format as the CLI registers it (plus `gltfExtensions`: MSFT_lod, for reading .glb files back). */
+export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] } = {
   id: 'urho3d',
   label: 'Urho3D / Dry model, animation and package',
   extensions: ['.mdl', '.ani', '.pak'],
   mainExtension: '.mdl',
+  gltfExtensions: [MSFTLod],
   capabilities: {
     import: true,
     export: true,

@@ -1,9 +1,17 @@
-import { corpusFiles, expectClose, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  corpusFiles,
+  expectClose,
+  firstByteDiff,
+  readBytes,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { readSampler, sampleAt } from '@gltf-legacy/core';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { Document, type Node, NodeIO } from '@gltf-transform/core';
+import { prune } from '@gltf-transform/functions';
 import { KHRONOS_EXTENSIONS, KHRLightsPunctual } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { exportUrhoModel, legacyFormat, readAni, readMdl } from '../src/index.js';
+import { exportUrhoModel, type Lod, legacyFormat, MSFTLod, readAni, readMdl } from '../src/index.js';
 
 /** A document with one mesh of `n` quads along X (quad i at x = i), optional attributes. */
 function quads(n: number, opts: { uvSets?: number; skinBones?: number; morph?: boolean } = {}) {
@@ -212,12 +220,20 @@ describe('LOD levels', () => {
       'Jack_LOD5',
       'Jack_LOD6',
     ]);
-    const visible = document
+    const visible: string[] = [];
+    const walk = (n: Node) => {
+      if (n.getMesh()) visible.push(n.getMesh()!.getName());
+      n.listChildren().forEach(walk);
+    };
+    document.getRoot().listScenes()[0].listChildren().forEach(walk);
+    expect(visible).toEqual(['Jack']);
+    // MSFT_lod on the mesh node lists the six lower levels (nodes outside the scene).
+    const meshNode = document
       .getRoot()
       .listNodes()
-      .filter((n) => n.getMesh())
-      .map((n) => n.getMesh()!.getName());
-    expect(visible).toEqual(['Jack']);
+      .find((n) => n.getName() === 'Jack_mesh')!;
+    const lods = meshNode.getExtension<Lod>('MSFT_lod')!.listLods();
+    expect(lods.map((n) => n.getMesh()!.getName())).toEqual(meshes.slice(1).map((m) => m.getName()));
     expect(meshes[0].listPrimitives().map((p) => p.getIndices()!.getCount())).toEqual([14142, 8538]);
     expect(meshes[1].listPrimitives().map((p) => (p.getExtras() as any).urho3d)).toEqual([
       { geometry: 0, lod: 1 },
@@ -282,5 +298,23 @@ describe('bone collision shapes', () => {
       expectClose([...bone.box!], [0, 0, 0, 0.5, 1, 0], 1e-6, `bone${b}.box`);
       expect(bone.radius).toBeCloseTo(Math.hypot(0.5, 1), 6);
     }
+  });
+});
+
+describe('MSFT_lod through a .glb and prune()', () => {
+  it('Mushroom keeps its 5 LOD levels after writing, reading (extension registered) and pruning', async () => {
+    const f = corpusFiles('urho', ['.mdl']).find((x) => x.endsWith('/Mushroom.mdl'))!;
+    const bytes = readBytes(f);
+    const { document } = await legacyFormat.import(new Map([['Mushroom.mdl', bytes]]), {
+      main: 'Mushroom.mdl',
+    });
+    const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
+    const back = await io.readBinary(await io.writeBinary(document));
+    // keepAttributes: by default prune() drops TEXCOORD/TANGENT no texture uses, which changes the layout.
+    await back.transform(prune({ keepAttributes: true }));
+    expect(back.getRoot().listMeshes().length).toBe(5);
+    const out = await legacyFormat.export!(back, { name: 'Mushroom' });
+    expect(readMdl(out.files.get('Mushroom.mdl')!).geometries[0].lods.length).toBe(5);
+    expect(firstByteDiff(out.files.get('Mushroom.mdl')!, bytes)).toBe(-1);
   });
 });

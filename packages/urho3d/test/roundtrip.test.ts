@@ -12,12 +12,12 @@ import {
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { legacyFormat, readMdl } from '../src/index.js';
+import { legacyFormat, MSFTLod, readMdl } from '../src/index.js';
 
 const mdls = corpusFiles('urho', ['.mdl']);
 const anis = corpusFiles('urho', ['.ani']);
 const dir = mkdtempSync(join(tmpdir(), 'urho3d-rt-'));
-const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
 
 describe('corpus models: import → .glb (0 validator errors, bounds as stored) → disk → export is byte-identical', () => {
   for (const f of mdls) {
