@@ -193,8 +193,13 @@ function nativeSequences(doc: Document, node: Node, frameCount: number): UcSeque
           if (Math.abs(vals[k * nt + j] - (j === f - 1 ? 1 : 0)) > 1e-6) return null;
       }
     }
+    // A renamed animation renames the sequence (import appends '_' to duplicate names).
+    const animName = anim.getName();
     const s: UcSequence = {
-      name: ex.seq,
+      name:
+        animName.replace(/_+$/, '') === ex.seq.replace(/_+$/, '') || !animName
+          ? ex.seq
+          : unrealName(animName, ex.seq),
       startFrame: ex.startFrame,
       numFrames: ex.numFrames,
       rate: ex.rate,

@@ -50,4 +50,14 @@ describe('variants and encodings', () => {
     const out = await exportUnreal(await io.readBinary(await io.writeBinary(document)), { name: 'box' });
     expect(firstByteDiff(out.files.get('box.uc') as Uint8Array, fixed)).toBe(-1);
   });
+  it('renaming an animation renames the MESH SEQUENCE (frames unchanged)', async () => {
+    const { document } = await importUnrealFiles(boxFiles(), { main: 'box_d.3d' });
+    document.getRoot().listAnimations()[0].setName('Spin Around');
+    const out = await exportUnreal(document, { name: 'box' });
+    const uc = ucMesh(parseUc(new TextDecoder().decode(out.files.get('box.uc'))), 'box');
+    expect(uc.sequences.map((s) => [s.name, s.startFrame, s.numFrames])).toEqual([['Spin_Around', 0, 30]]);
+    expect(
+      firstByteDiff(out.files.get('box_a.3d') as Uint8Array, boxFiles().get('box_a.3d') as Uint8Array),
+    ).toBe(-1);
+  });
 });
