@@ -350,7 +350,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       const summary = summarize(records, {
         skipped: expanded.skipped.length,
         ms: Math.round(performance.now() - started),
-        jobs,
+        jobs: effectiveJobs,
         shard: shard ? `${shard.index}/${shard.count}` : undefined,
       });
       if (opts.verbose)
