@@ -155,7 +155,13 @@ export function writeAniv(model: UnrealAniv): Uint8Array {
   return w.finish();
 }
 
-/** Raw integer positions (X, Y, Z in Unreal axes) of one frame: `3·numVertices` floats. */
+/**
+ * Raw integer positions (X, Y, Z in Unreal axes) of one frame: `3·numVertices` floats.
+ *
+ * ```ts
+ * const [x, y, z] = anivFrame(aniv, 0);
+ * ```
+ */
 export function anivFrame(
   aniv: UnrealAniv,
   frame: number,

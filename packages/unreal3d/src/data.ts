@@ -217,7 +217,13 @@ export function createDataHeader(numPolys: number, numVertices: number): DataHea
   };
 }
 
-/** Cheap structural check: 48-byte header, size ≈ 48 + 16·numPolys, sane counts. */
+/**
+ * Cheap structural check: 48-byte header, size ≈ 48 + 16·numPolys, sane counts.
+ *
+ * ```ts
+ * looksLikeData(readFileSync('box_d.3d')); // true
+ * ```
+ */
 export function looksLikeData(bytes: Uint8Array): boolean {
   if (bytes.length < DATA_HEADER_SIZE) return false;
   const numPolys = bytes[0] | (bytes[1] << 8);

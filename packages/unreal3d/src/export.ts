@@ -552,7 +552,13 @@ export function weldFrames(
   return { remap, count, raw: out };
 }
 
-/** Scale and origin that fit `[min, max]` (Unreal world units) into ±`lim` with the most precision. */
+/**
+ * Scale and origin that fit `[min, max]` (Unreal world units) into ±`lim` with the most precision.
+ *
+ * ```ts
+ * fitRange(-10, 30, 1023); // { scale: 0.01955034, origin: -511.5001 }: raw = world / scale + origin
+ * ```
+ */
 export function fitRange(min: number, max: number, lim: number): { scale: number; origin: number } {
   if (!(max >= min)) return { scale: 1, origin: 0 };
   const half = (max - min) / 2;

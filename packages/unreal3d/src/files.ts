@@ -9,7 +9,13 @@ import { parseUc, ucMesh, ucMeshForFile, ucParam } from './uc.js';
 
 const lower = (s: string) => s.toLowerCase();
 
-/** `Key_d.3d` → `Key`; `Key_a.3d` → `Key`; `Key.uc` → `Key`. */
+/**
+ * Base name of a mesh's files.
+ *
+ * ```ts
+ * meshBase('Models/Key_d.3d'); // 'Key' (also for Key_a.3d and Key.uc)
+ * ```
+ */
 export function meshBase(name: string): string {
   return baseName(name).replace(/(_[ad])?\.(3d|uc)$/i, '');
 }

@@ -31,7 +31,13 @@ export interface UcFile {
   eol: string;
 }
 
-/** Case-insensitive parameter lookup. */
+/**
+ * Case-insensitive parameter lookup.
+ *
+ * ```ts
+ * ucParam(d, 'numframes'); // '30' for `NUMFRAMES=30`
+ * ```
+ */
 export function ucParam(d: UcDirective, key: string): string | undefined {
   const k = key.toUpperCase();
   for (const p of d.params) if (p.key.toUpperCase() === k) return p.value;
@@ -169,7 +175,13 @@ function truthy(v: string | undefined): boolean {
   return s === '1' || s === 'true';
 }
 
-/** Names of the meshes a `.uc` imports (`MESH IMPORT MESH=`), in order. */
+/**
+ * Names of the meshes a `.uc` imports (`MESH IMPORT MESH=`), in order.
+ *
+ * ```ts
+ * ucMeshNames(parseUc(sporifierUc)); // ['Sporifier', 'Sporifier3P']
+ * ```
+ */
 export function ucMeshNames(uc: UcFile): string[] {
   const out: string[] = [];
   for (const d of uc.directives) {
@@ -185,6 +197,10 @@ export function ucMeshNames(uc: UcFile): string[] {
  * The mesh of a `.uc` that a data file belongs to: the `MESH IMPORT` whose `DATAFILE` (base name)
  * or `ANIVFILE` matches `fileName`, else the one whose `MESH=` equals the file's stem
  * (`Key_d.3d` → `Key`). Case-insensitive. Undefined when none matches.
+ *
+ * ```ts
+ * ucMeshForFile(parseUc(marRifleUc), 'mar_rifle_d.3d'); // 'mar'
+ * ```
  */
 export function ucMeshForFile(uc: UcFile, fileName: string): string | undefined {
   const lower = fileBase(fileName)?.toLowerCase() ?? '';
