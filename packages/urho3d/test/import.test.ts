@@ -3,7 +3,7 @@ import { corpusFiles, readBytes, loadWithThree } from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
-import { readAni } from '../src/ani.js';
+import { readAni, writeAni } from '../src/ani.js';
 import { readMdl } from '../src/mdl.js';
 
 const dir = (f: string) => f.slice(0, f.lastIndexOf('/'));
@@ -61,5 +61,43 @@ describe('inspect', () => {
     const jack = mdls.find((f) => basename(f) === 'Jack.mdl')!;
     expect(legacyFormat.sniff(readBytes(jack), 'whatever.bin')).toBe(true);
     expect(legacyFormat.sniff(new TextEncoder().encode('glTF....'), 'x.mdl')).toBe(false);
+  });
+});
+
+describe('companions that do not fit', () => {
+  it('an animation naming no bone of the model is a warning, not an error', async () => {
+    const jack = mdls.find((f) => basename(f) === 'Jack.mdl')!;
+    const mutant = anis.find((f) => basename(f) === 'Mutant_Run.ani')!;
+    const files = new Map([
+      ['Jack.mdl', readBytes(jack)],
+      ['Mutant_Run.ani', readBytes(mutant)],
+    ]);
+    const { document, warnings } = await legacyFormat.import(files, { main: 'Jack.mdl' });
+    const codes = warnings.map((w) => w.code);
+    expect(codes).toContain('ANIMATION_DROPPED');
+    expect(codes).toContain('ANIMATION_TRACK_UNMATCHED');
+    expect(document.getRoot().listAnimations().length).toBe(0);
+  });
+  it('a partially matching animation keeps the matching tracks and warns about the rest', async () => {
+    const jack = mdls.find((f) => basename(f) === 'Jack.mdl')!;
+    const walk = readAni(readBytes(anis.find((f) => basename(f) === 'Jack_Walk.ani')!));
+    for (const t of walk.tracks.slice(0, 3)) t.name = `NoSuchBone_${t.name}`;
+    const { document, warnings } = await legacyFormat.import(
+      new Map([
+        ['Jack.mdl', readBytes(jack)],
+        ['Jack_Walk.ani', writeAni(walk)],
+      ]),
+      { main: 'Jack.mdl' },
+    );
+    const w = warnings.find((x) => x.code === 'ANIMATION_TRACK_UNMATCHED')!;
+    expect(w.message).toMatch(/^3 track\(s\)/);
+    const targets = new Set(
+      document
+        .getRoot()
+        .listAnimations()[0]
+        .listChannels()
+        .map((c) => c.getTargetNode()!.getName()),
+    );
+    expect(targets.size).toBe(51);
   });
 });
