@@ -61,10 +61,12 @@ if (values.child) {
 }
 
 const ids = values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS);
+const os = await import('node:os');
 const results = {
   started: new Date().toISOString(),
   node: process.version,
-  cpus: (await import('node:os')).cpus().length,
+  cpus: os.cpus().length,
+  loadAverageAtStart: os.loadavg(),
   quick: !!values.quick,
   formats: {},
   notices: [],
@@ -84,7 +86,9 @@ for (const id of ids) {
     notice(`${id}: skipped, packages/${id}/dist is missing (build broken or not run)`);
     continue;
   }
-  console.log(`\n== ${id}: ${PLANS[id].label}${values.quick ? ' (quick: ÷10)' : ''}`);
+  console.log(
+    `\n== ${id}: ${PLANS[id].label}${values.quick ? ' (quick: ÷10)' : ''} [load ${os.loadavg()[0].toFixed(1)}]`,
+  );
   const args = [
     '--expose-gc',
     join(import.meta.dirname, 'run.mjs'),
@@ -130,6 +134,10 @@ if (!values['no-package-benches']) {
 
 rmSync(work, { recursive: true, force: true });
 results.finished = new Date().toISOString();
+results.loadAverageAtEnd = os.loadavg();
+console.log(
+  `\nload average (1/5/15 min) at start ${results.loadAverageAtStart.map((l) => l.toFixed(1)).join('/')}, at end ${results.loadAverageAtEnd.map((l) => l.toFixed(1)).join('/')} on ${results.cpus} cores`,
+);
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${values.json}`);

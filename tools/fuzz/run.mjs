@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pnpm fuzz [--iterations N] [--format id[,id]] [--seed S] [--workers N] [--json out.json]
 //           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--no-minimise] [--no-write]
-//           [--replay] [--preset test]
+//           [--replay] [--preset test] [--minutes M]
 // Mutation fuzzer over every built gltf-legacy format. See tools/fuzz/README.md.
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -29,13 +29,14 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean' },
     replay: { type: 'boolean' },
     preset: { type: 'string' },
+    minutes: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
   console.log(
-    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--no-minimise] [--no-write] [--replay]',
+    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--no-minimise] [--no-write] [--replay] [--preset test] [--minutes M]',
   );
   process.exit(0);
 }
@@ -71,6 +72,13 @@ const options = {
   ...preset,
   ...(values.iterations ? { iterations: Number(values.iterations) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
+  // --minutes without --iterations: as many inputs as fit in the time
+  ...(values.minutes
+    ? {
+        minutes: Number(values.minutes),
+        ...(values.iterations ? {} : { iterations: Number.MAX_SAFE_INTEGER }),
+      }
+    : {}),
   ...(values.workers
     ? { workers: Number(values.workers) }
     : { workers: preset.workers ?? POOL_DEFAULTS.workers }),
@@ -83,7 +91,7 @@ const options = {
   log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
 };
 console.log(
-  `fuzz: seed ${options.seed}, ${options.iterations} mutated inputs per format, ${options.workers} worker(s)`,
+  `fuzz: seed ${options.seed}, ${options.iterations === Number.MAX_SAFE_INTEGER ? 'unbounded' : options.iterations} mutated inputs per format${options.minutes ? ` within ${options.minutes} min` : ''}, ${options.workers} worker(s)`,
 );
 const { stats, findings, notices } = await runCampaign(options);
 

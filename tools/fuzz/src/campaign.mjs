@@ -293,6 +293,7 @@ function newStats() {
     gltfRejected: 0,
     findings: 0,
     skipped: 0,
+    unpacked: 0,
     rejectCodes: {},
     ms: 0,
   };
@@ -330,9 +331,13 @@ export async function runCampaign(options = {}) {
   const findings = [];
   const seen = new Set(loadRegressions().map((r) => r.note.signature));
   try {
+    const endAt = o.minutes ? Date.now() + o.minutes * 60_000 : Number.POSITIVE_INFINITY;
+    let remaining = formats.size;
     for (const [id, fmt] of formats) {
       const st = (stats[id] = newStats());
       const t0 = Date.now();
+      // time-boxed campaigns share what is left equally among the formats still to run
+      const stopAt = o.minutes ? t0 + (endAt - t0) / remaining-- : Number.POSITIVE_INFINITY;
       const seeds = formatSeeds(id);
       if (seeds.length === 0) {
         const n = `${id}: no seed files (corpus folder missing?)`;
@@ -415,6 +420,7 @@ export async function runCampaign(options = {}) {
           st.rejectCodes[k] = (st.rejectCodes[k] ?? 0) + 1;
         }
         st.imported += r.imported ?? 0;
+        if (r.unpacked !== undefined) st.unpacked++;
         st.exported += r.exported ?? 0;
         if (r.exportRejected) st.exportRejected++;
         st.fixedPoint += r.fixedPoint ?? 0;
@@ -426,10 +432,10 @@ export async function runCampaign(options = {}) {
         if (inFlight.size >= o.workers) await Promise.race(inFlight);
       };
       const total = o.iterations;
-      const gltfTotal = fmt.legacy?.export ? Math.round(o.iterations * o.gltfShare) : 0;
+      const gltfTotal = fmt.legacy?.export ? Math.round(total * o.gltfShare) : 0;
       let lastLog = Date.now();
       // 1) every seed once, unmutated; 2) mutated seeds; interleaved glTF-direction inputs
-      for (let i = 0; i < seeds.length + total; i++) {
+      for (let i = 0; i < seeds.length + total && Date.now() < stopAt; i++) {
         const plain = i < seeds.length;
         if (plain && seeds[i].bytes.length > o.maxSeedBytes) continue;
         const seed = plain ? seeds[i] : pickSeed(rng, small.length ? small : seeds);
@@ -488,7 +494,7 @@ export async function runCampaign(options = {}) {
         if (Date.now() - lastLog > 30_000) {
           lastLog = Date.now();
           log(
-            `${id}: ${st.inputs + st.findings}/${seeds.length + total} inputs, ${st.gltfInputs} glTF, ${st.findings} findings`,
+            `${id}: ${st.inputs + st.findings}${total < Number.MAX_SAFE_INTEGER ? `/${seeds.length + total}` : ''} inputs, ${st.gltfInputs} glTF, ${st.findings} findings`,
           );
         }
       }
@@ -524,7 +530,7 @@ async function codecIO(io) {
 
 /** One line of counts for a format. */
 export function summaryLine(st) {
-  return `${st.inputs} inputs (${st.parsed} parsed, ${st.rejected} rejected, ${st.imported} imported, ${st.exported} exported, ${st.fixedPoint} fixed points), ${st.gltfInputs} glTF inputs (${st.gltfExported} exported, ${st.gltfRejected} typed errors, ${st.gltfInvalid} unreadable), ${st.findings} finding inputs${st.skipped ? `, ${st.skipped} SKIPPED (format did not load)` : ''}, ${(st.ms / 1000).toFixed(1)} s`;
+  return `${st.inputs} inputs (${st.parsed} parsed, ${st.rejected} rejected, ${st.imported} imported${st.unpacked ? `, ${st.unpacked} unpacked` : ''}, ${st.exported} exported, ${st.fixedPoint} fixed points), ${st.gltfInputs} glTF inputs (${st.gltfExported} exported, ${st.gltfRejected} typed errors, ${st.gltfInvalid} unreadable), ${st.findings} finding inputs${st.skipped ? `, ${st.skipped} SKIPPED (format did not load)` : ''}, ${(st.ms / 1000).toFixed(1)} s`;
 }
 
 /** Replays every regression file; returns `[{ note, out, path }]`. */

@@ -198,7 +198,10 @@ async function runLegacy(ctx, job) {
   if (!fmt.legacy) return result;
   const files = new Map([[job.name, job.bytes], ...(job.companions ?? [])]);
   const legacy = fmt.legacy;
-  if (legacy.unpack && legacy.capabilities?.container && legacy.sniff(job.bytes, job.name) === false) {
+  // sniff answers yes/no and never throws; inspect reads like import (LegacyError allowed)
+  await must(ctx, 'sniff', 'CRASH', () => legacy.sniff(job.bytes, job.name));
+  if (legacy.inspect) await step(ctx, 'inspect', 'CRASH', () => legacy.inspect(files, { main: job.name }));
+  if (legacy.unpack && legacy.capabilities?.container && !legacy.sniff(job.bytes, job.name)) {
     // not a main file by magic: maybe a container
     const u = await step(ctx, 'unpack', 'CRASH', () => legacy.unpack(job.bytes, job.name));
     if (u.value) {
