@@ -129,4 +129,15 @@ describe('corpus packages', () => {
       { numRuns: 25 },
     );
   });
+
+  it('a package appended to another file is found through its trailer and rewritten as is', () => {
+    const bytes = readBytes(byName('CoreData_299299.pak'));
+    const exe = new Uint8Array(1000 + bytes.length);
+    exe.fill(0x90, 0, 1000);
+    exe.set(bytes, 1000);
+    const pak = readPak(exe);
+    expect(pak.prefix.length).toBe(1000);
+    expect(pak.entries.length).toBe(207);
+    expect(firstByteDiff(writePak(pak), exe)).toBe(-1);
+  });
 });
