@@ -28,7 +28,13 @@ export interface AnimationFile {
   items: AnimationItem[];
 }
 
-/** True when the bytes start with `ANIM`. */
+/**
+ * True when the bytes start with `ANIM`.
+ *
+ * ```ts
+ * isAnimation(bytes); // true for any .animation, version 1 or 2
+ * ```
+ */
 export function isAnimation(bytes: Uint8Array): boolean {
   return (
     bytes.length >= 4 && bytes[0] === 0x41 && bytes[1] === 0x4e && bytes[2] === 0x49 && bytes[3] === 0x4d

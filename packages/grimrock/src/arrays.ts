@@ -20,13 +20,25 @@ import {
   type VertexArray,
 } from './model.js';
 
-/** Grimrock → glTF basis change: mirror X (see README, "Axes"). */
+/**
+ * Grimrock → glTF basis change: mirror X (see README, "Axes"). Its own inverse.
+ *
+ * ```ts
+ * convertVec3(AXES, positions); // (x, y, z) → (−x, y, z)
+ * ```
+ */
 export const AXES = mirrorAxis(0);
 
 /** `[dataType, dim, stride]` of a vertex array. */
 export type Layout = [number, number, number];
 
-/** The layout our writer uses for a slot when nothing else is known. */
+/**
+ * The layout our writer uses for a slot when nothing else is known.
+ *
+ * ```ts
+ * defaultLayout(VA_BONE_INDEX); // [2, 4, 16]: int32 × 4
+ * ```
+ */
 export function defaultLayout(slot: number): Layout {
   if (slot === VA_COLOR) return [0, 4, 4];
   if (slot >= VA_TEXCOORD0 && slot < VA_BONE_INDEX) return [3, 2, 8];
@@ -35,7 +47,13 @@ export function defaultLayout(slot: number): Layout {
   return [3, 3, 12];
 }
 
-/** Name of the custom glTF attribute that keeps a slot's raw file values (`_GRIMROCK_BITANGENT`). */
+/**
+ * Name of the custom glTF attribute that keeps a slot's raw file values.
+ *
+ * ```ts
+ * rawAttributeName(VA_BITANGENT); // '_GRIMROCK_BITANGENT'
+ * ```
+ */
 export function rawAttributeName(slot: number): string {
   return `_GRIMROCK_${VERTEX_ARRAY_NAMES[slot].toUpperCase()}`;
 }

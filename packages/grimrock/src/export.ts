@@ -309,7 +309,7 @@ function exportMeshEntity(
     if (!em) return undefined;
     return { mesh: emptyMeshData(em), bones: [], emissiveColor, castShadow };
   }
-  const data = exportMesh(mesh, node, warnings, nodeName);
+  const data = exportMesh(mesh, node, warnings);
   if (!data) return undefined;
   const bones: Bone[] = [];
   const skin = node.getSkin();
@@ -372,7 +372,6 @@ function exportMesh(
   mesh: Mesh,
   node: Node,
   warnings: WarningCollector,
-  nodeName: string,
 ): { mesh: MeshData; skinned: boolean } | null {
   const ex = gx<MeshExtras>(mesh);
   const prims = mesh.listPrimitives().filter((p) => {
@@ -590,7 +589,6 @@ function exportMesh(
     }
     boundRadius = r;
   }
-  void nodeName;
   return {
     skinned,
     mesh: {

@@ -8,7 +8,13 @@ import { AXES } from './arrays.js';
 export type Vec3T = [number, number, number];
 export type QuatT = [number, number, number, number];
 
-/** Mat4x3 (file order, Grimrock space) → column-major glTF 4×4 (glTF space). */
+/**
+ * Mat4x3 (file order, Grimrock space) → column-major glTF 4×4 (glTF space).
+ *
+ * ```ts
+ * mat4x3ToGltf(bone.invRestMatrix); // 16 numbers for an inverse bind matrix
+ * ```
+ */
 export function mat4x3ToGltf(m: ArrayLike<number>): number[] {
   const out = [m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, m[6], m[7], m[8], 0, m[9], m[10], m[11], 1];
   convertMat4(AXES, out);
@@ -18,14 +24,26 @@ export function mat4x3ToGltf(m: ArrayLike<number>): number[] {
   return out;
 }
 
-/** Column-major glTF 4×4 (glTF space) → Mat4x3 (Grimrock space). */
+/**
+ * Column-major glTF 4×4 (glTF space) → Mat4x3 (Grimrock space); inverse of {@link mat4x3ToGltf}.
+ *
+ * ```ts
+ * const invRestMatrix = gltfToMat4x3(ibm.subarray(i * 16, i * 16 + 16));
+ * ```
+ */
 export function gltfToMat4x3(g: ArrayLike<number>): Float32Array {
   const m = Array.from(g);
   convertMat4(AXES, m); // the mirror is its own inverse
   return Float32Array.of(m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10], m[12], m[13], m[14]);
 }
 
-/** Decomposes a Mat4x3 into glTF-space TRS (negative determinant → negative X scale). */
+/**
+ * Decomposes a Mat4x3 into glTF-space TRS (negative determinant → negative X scale).
+ *
+ * ```ts
+ * const { t, r, s } = mat4x3ToTRS(node.localToParent);
+ * ```
+ */
 export function mat4x3ToTRS(m: ArrayLike<number>): { t: Vec3T; r: QuatT; s: Vec3T } {
   const g = mat4x3ToGltf(m);
   const t: Vec3T = [g[12], g[13], g[14]];
@@ -59,7 +77,13 @@ export function mat4x3ToTRS(m: ArrayLike<number>): { t: Vec3T; r: QuatT; s: Vec3
   return { t: finite(t) as Vec3T, r, s: finite(s) as Vec3T };
 }
 
-/** glTF-space TRS → Mat4x3 (Grimrock space). */
+/**
+ * glTF-space TRS → Mat4x3 (Grimrock space).
+ *
+ * ```ts
+ * trsToMat4x3(node.getTranslation(), node.getRotation(), node.getScale());
+ * ```
+ */
 export function trsToMat4x3(t: ArrayLike<number>, r: ArrayLike<number>, s: ArrayLike<number>): Float32Array {
   const g = mat4.fromRotationTranslationScale(
     mat4.create(),

@@ -39,7 +39,13 @@ export const VERTEX_ARRAY_COUNT = 15;
 /** `dataType` values of a vertex array. */
 export const DataType = { BYTE: 0, INT16: 1, INT32: 2, FLOAT32: 3 } as const;
 
-/** Size in bytes of one element of a data type (undefined for unknown types). */
+/**
+ * Size in bytes of one element of a data type (undefined for unknown types).
+ *
+ * ```ts
+ * dataTypeSize(DataType.INT32); // 4
+ * ```
+ */
 export function dataTypeSize(dataType: number): number | undefined {
   return dataType === 0 ? 1 : dataType === 1 ? 2 : dataType === 2 ? 4 : dataType === 3 ? 4 : undefined;
 }
@@ -108,7 +114,13 @@ export interface ModelFile {
   nodes: ModelNode[];
 }
 
-/** True when the bytes start with `MDL1`. */
+/**
+ * True when the bytes start with `MDL1`.
+ *
+ * ```ts
+ * if (isModel(bytes)) readModel(bytes);
+ * ```
+ */
 export function isModel(bytes: Uint8Array): boolean {
   return (
     bytes.length >= 4 && bytes[0] === 0x4d && bytes[1] === 0x44 && bytes[2] === 0x4c && bytes[3] === 0x31
@@ -367,6 +379,10 @@ export function writeModel(model: ModelFile): Uint8Array {
 /**
  * Values of a vertex array as numbers (`numVertices * dim`), read element by element at
  * `i * stride` (trailing bytes of a larger stride are ignored). Unknown data types give null.
+ *
+ * ```ts
+ * const pos = vertexArrayValues(mesh.arrays[VA_POSITION], mesh.numVertices); // Float32Array
+ * ```
  */
 export function vertexArrayValues(
   a: VertexArray,
@@ -410,7 +426,13 @@ export function vertexArrayValues(
   return out;
 }
 
-/** Packs numbers into a vertex array of the given layout (`stride = dim * size` unless given). */
+/**
+ * Packs numbers into a vertex array of the given layout (`stride = dim * size` unless given).
+ *
+ * ```ts
+ * const uv = makeVertexArray([0, 0, 1, 0, 1, 1], 3, DataType.FLOAT32, 2); // stride 8
+ * ```
+ */
 export function makeVertexArray(
   values: ArrayLike<number>,
   numVertices: number,
@@ -438,7 +460,13 @@ export function makeVertexArray(
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** An unused vertex array header. */
+/**
+ * An unused vertex array header (`dataType 0, dim 0, stride 0`, no data).
+ *
+ * ```ts
+ * const arrays = Array.from({ length: 15 }, () => emptyVertexArray());
+ * ```
+ */
 export function emptyVertexArray(): VertexArray {
   return { dataType: 0, dim: 0, stride: 0, data: new Uint8Array(0) };
 }
