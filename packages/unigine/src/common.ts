@@ -21,7 +21,13 @@ export const MESH_MAGIC = 'ms11';
 /** Magic of the supported animation version. */
 export const ANIM_MAGIC = 'an10';
 
-/** Kind and version of a UNIGINE file from its first 4 bytes (`ms11` → mesh 11), or null. */
+/**
+ * Kind and version of a UNIGINE file from its first 4 bytes, or null.
+ *
+ * ```ts
+ * unigineMagic(bytes); // { kind: 'mesh', magic: 'ms11' } — or 'ms14', 'an10', …
+ * ```
+ */
 export function unigineMagic(bytes: Uint8Array): { kind: 'mesh' | 'anim'; magic: string } | null {
   if (bytes.length < 4) return null;
   const a = bytes[0];

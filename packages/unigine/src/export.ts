@@ -432,7 +432,15 @@ function generateTangents(
   return out;
 }
 
-/** Encodes normal + tangent (file axes) as UNIGINE tangent quaternions (i16 x, y, z, w). */
+/**
+ * Encodes normal + tangent (xyz + handedness w, file axes) as UNIGINE tangent quaternions
+ * (i16 x, y, z, w): the rotation taking X to the tangent and Z to the normal, with the sign of w
+ * carrying the handedness.
+ *
+ * ```ts
+ * encodeTangentFrames([0, 0, 1], [1, 0, 0, 1], 1); // Int16Array [0, 0, 0, 32767]
+ * ```
+ */
 export function encodeTangentFrames(
   nrm: ArrayLike<number>,
   tan: ArrayLike<number>,
@@ -1225,6 +1233,7 @@ export function exportUnigine(
   }
   let maxPos = 0;
   let maxRot = 0;
+  let lossy = false;
   let resampled = 0;
   const warnResampled = () => {
     resampled++;
@@ -1311,6 +1320,7 @@ export function exportUnigine(
     });
     const res = buildBlock(trackList, boneIdx, fillRest, fixes, frames, exFps, quantized, ex, warnResampled);
     if (!unigineExtras(anim) || ex.normalized) {
+      lossy = true;
       maxPos = Math.max(maxPos, res.maxPosError);
       maxRot = Math.max(maxRot, res.maxRotError);
     }
@@ -1400,7 +1410,7 @@ export function exportUnigine(
       `animation tracks whose keys do not fall on ${fps} fps frames were resampled`,
       resampled,
     );
-  if (maxPos > 0 || maxRot > 0) {
+  if (lossy) {
     warnings.warn(
       'VALUE_QUANTIZED',
       `animations quantized to an10 (u16 positions/scales in range boxes, i16 rotations): worst error ${maxPos.toExponential(2)} units, ${maxRot.toExponential(2)} per quaternion component`,

@@ -104,7 +104,8 @@ function accessor(
   array: Float32Array | Uint8Array | Uint16Array | Uint32Array | Int16Array,
   normalized = false,
 ): Accessor {
-  const a = doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const a = doc.createAccessor('', buffer).setArray(array);
+  if (type !== 'SCALAR') a.setType(type);
   return normalized ? a.setNormalized(true) : a;
 }
 
@@ -526,7 +527,7 @@ function blockToAnimation(
         size === 4 ? 'VEC4' : 'VEC3',
         data.slice(b * nf * size, (b + 1) * nf * size),
       );
-      const sampler = doc.createAnimationSampler().setInput(input).setOutput(out).setInterpolation('LINEAR');
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(out); // LINEAR is the default
       anim
         .addSampler(sampler)
         .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
@@ -594,7 +595,13 @@ function blockToAnimation(
   return anim;
 }
 
-/** Names of the `.anim` siblings of a mesh: `NAME.anim` and `NAME_*.anim`. */
+/**
+ * Names of the `.anim` siblings of a mesh: `NAME.anim` and `NAME_*.anim` (case-insensitive).
+ *
+ * ```ts
+ * animCompanions('arm.mesh', ['arm.anim', 'arm.mesh', 'leg.anim']); // ['arm.anim']
+ * ```
+ */
 export function animCompanions(name: string, siblings: readonly string[]): string[] {
   const base = stem(name).toLowerCase();
   return siblings.filter((s) => {

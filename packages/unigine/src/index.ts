@@ -20,15 +20,48 @@ import { exportUnigine } from './export.js';
 import { animCompanions, importUnigine } from './import.js';
 import { readMesh } from './mesh.js';
 
-export * from './anim.js';
-export * from './axes.js';
-export * from './block.js';
-export * from './common.js';
-export * from './export.js';
-export * from './import.js';
-export * from './int2.js';
-export * from './jsonf32.js';
-export * from './mesh.js';
+export { type AnimFile, readAnim, writeAnim } from './anim.js';
+export { GLTF_TO_UNIGINE, UNIGINE_TO_GLTF } from './axes.js';
+export {
+  type AnimationBlock,
+  FLAG_POS,
+  FLAG_POS_X,
+  FLAG_POS_Y,
+  FLAG_POS_Z,
+  FLAG_ROT,
+  FLAG_SCALE,
+  FLAG_SCALE_X,
+  FLAG_SCALE_Y,
+  FLAG_SCALE_Z,
+} from './block.js';
+export { ANIM_MAGIC, MESH_MAGIC, type TextEncoding, type UnigineBone, unigineMagic } from './common.js';
+export {
+  UNIGINE_EXPORT_DEFAULTS,
+  type UnigineExportOptions,
+  type UnigineExportResult,
+  encodeTangentFrames,
+  exportUnigine,
+} from './export.js';
+export {
+  ATTR_COORD,
+  ATTR_TBN,
+  ATTR_TRI,
+  ATTR_WBONES,
+  ATTR_WCOUNT,
+  ATTR_WVALUES,
+  type AnimFileExtras,
+  UNIGINE_IMPORT_DEFAULTS,
+  type UnigineAnimationExtras,
+  type UnigineImportOptions,
+  type UnigineRootExtras,
+  type UnigineSurfaceExtras,
+  animCompanions,
+  importUnigine,
+  toDocument,
+} from './import.js';
+export { INT2_MAX, decodeInt2, encodeInt2, int2Size } from './int2.js';
+export { type JsonF32, packF32, unpackF32 } from './jsonf32.js';
+export { type MeshFile, type MeshSurface, indexWidth, readMesh, writeMesh } from './mesh.js';
 
 const round = (v: number) => Number(v.toPrecision(6));
 const boundsText = (b: Float32Array) =>

@@ -11,7 +11,14 @@ import { type ByteReader, type ByteWriter, decodeText, encodeText } from '@gltf-
 /** Largest magnitude we accept (fits the 5-byte form and a JS int32 count). */
 export const INT2_MAX = 0x7fffffff;
 
-/** Number of bytes {@link encodeInt2} uses for `v`. */
+/**
+ * Number of bytes {@link encodeInt2} uses for `v`.
+ *
+ * ```ts
+ * int2Size(63); // 1
+ * int2Size(64); // 2
+ * ```
+ */
 export function int2Size(v: number): number {
   let m = Math.abs(v) >>> 6;
   let n = 1;

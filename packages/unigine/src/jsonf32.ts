@@ -5,7 +5,14 @@
  */
 export type JsonF32 = number[] | { bits: number[] };
 
-/** Packs float32 values for JSON. */
+/**
+ * Packs float32 values for JSON.
+ *
+ * ```ts
+ * packF32([1, 2]);  // [1, 2]
+ * packF32([-0, 1]); // { bits: [2147483648, 1065353216] }
+ * ```
+ */
 export function packF32(a: ArrayLike<number>): JsonF32 {
   const f = Float32Array.from(a as ArrayLike<number>);
   let plain = true;
@@ -14,7 +21,13 @@ export function packF32(a: ArrayLike<number>): JsonF32 {
   return { bits: Array.from(new Uint32Array(f.buffer)) };
 }
 
-/** Unpacks {@link packF32} output; null when `x` is not a packed array of `length` values. */
+/**
+ * Unpacks {@link packF32} output; null when `x` is not a packed array of `length` values.
+ *
+ * ```ts
+ * unpackF32(JSON.parse(JSON.stringify(packF32(bounds))), 10); // Float32Array equal to bounds, bit for bit
+ * ```
+ */
 export function unpackF32(x: unknown, length: number): Float32Array | null {
   if (Array.isArray(x)) {
     if (x.length !== length || !x.every((v) => typeof v === 'number')) return null;

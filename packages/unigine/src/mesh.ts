@@ -66,7 +66,13 @@ export interface MeshFile {
   animations: AnimationBlock[];
 }
 
-/** Width in bytes of indices into `count` vertices: u8 below 256, u16 below 65536, else int32. */
+/**
+ * Width in bytes of indices into `count` vertices: u8 below 256, u16 below 65536, else int32.
+ *
+ * ```ts
+ * indexWidth(71742); // 4
+ * ```
+ */
 export function indexWidth(count: number): 1 | 2 | 4 {
   return count < 256 ? 1 : count < 65536 ? 2 : 4;
 }
