@@ -68,6 +68,20 @@ describe('hostile input', () => {
     });
   }
 
+  it('large files (skeleton warrior, slug and their animations): truncated at 40 offsets, read only', () => {
+    const large = [...corpusFiles('grimrock', ['.model']), ...corpusFiles('grimrock', ['.animation'])].filter(
+      (p) => readBytes(p).length >= 25_000,
+    );
+    expect(large.length).toBeGreaterThan(3);
+    for (const path of large) {
+      const bytes = readBytes(path);
+      for (let k = 0; k < 40; k++) {
+        const code = attempt(bytes.subarray(0, Math.floor((bytes.length * k) / 40)), basename(path), false);
+        expect(code).not.toBe('ok');
+      }
+    }
+  });
+
   it('parent cycles and out-of-range indices are FormatErrors', () => {
     // RootNode → a → b → a: build a 3-node model by hand.
     const nodes: [string, number][] = [
