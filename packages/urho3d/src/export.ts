@@ -564,7 +564,7 @@ export function exportUrhoModel(
     const data = new Uint8Array(first.vertexCount * stride);
     const rawBackups = vbHint?.raw ?? {};
     for (const e of elements) {
-      const values = elementValues(group, e, v, rawBackups);
+      const values = elementValues(group, e, rawBackups);
       writeElement(data, stride, first.vertexCount, e, values);
     }
     vertexBuffers.push({
@@ -612,7 +612,6 @@ export function exportUrhoModel(
   function elementValues(
     group: VPrim[],
     e: VertexElement,
-    vbi: number,
     rawBackups: Record<string, string>,
   ): ArrayLike<number> {
     const p = group[0];
@@ -675,7 +674,6 @@ export function exportUrhoModel(
       }
       return out;
     }
-    void vbi;
     return a.values;
   }
 
@@ -856,16 +854,13 @@ export function exportUrhoModel(
   });
   const bones: MdlBone[] = boneNodes.map((node, i) => {
     let parentNode = node.getParentNode();
-    let between = mat4.create();
+    // TRS can be used as stored when every non-bone node up to the bone parent is an identity.
     let direct = true;
     while (parentNode && !boneIndex.has(parentNode)) {
-      const m = parentNode.getMatrix();
-      if (!isIdentity(m)) direct = false;
-      between = mat4.multiply(mat4.create(), m as unknown as mat4, between);
+      if (!isIdentity(parentNode.getMatrix())) direct = false;
       parentNode = parentNode.getParentNode();
     }
     const parent = parentNode ? boneIndex.get(parentNode)! : i;
-    void between;
     let t: number[];
     let r: number[];
     let s: number[];

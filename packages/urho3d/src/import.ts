@@ -109,7 +109,7 @@ function importModel(
   warnings: WarningCollector,
 ) {
   // Skeleton.
-  const boneNodes: Node[] = model.bones.map((b, i) => {
+  const boneNodes: Node[] = model.bones.map((b) => {
     const node = doc.createNode(b.name);
     const t = [b.position[0], b.position[1], b.position[2]];
     mirrorVec3(t);
@@ -145,7 +145,6 @@ function importModel(
     node.setExtras({ urho3d: { bone: boneExtras } });
     if (!nodesByName.has(b.name)) nodesByName.set(b.name, node);
     else warnings.warn('DUPLICATE_BONE_NAME', `two bones are named "${b.name}"; animations drive the first`);
-    void i;
     return node;
   });
   model.bones.forEach((b, i) => {
