@@ -4,3 +4,4 @@ export * from './writer.js';
 export * from './axes.js';
 export * from './format.js';
 export * from './gltf.js';
+export * from './base64.js';

@@ -29,3 +29,18 @@ describe('warnings and errors', () => {
     expect(new FormatError('x').code).toBe('FORMAT_ERROR');
   });
 });
+
+describe('base64', () => {
+  it('round-trips any bytes and matches Node’s encoder', async () => {
+    const { decodeBase64, encodeBase64 } = await import('../src/index.js');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70000 }), (b) => {
+        const text = encodeBase64(b);
+        expect(text).toBe(Buffer.from(b).toString('base64'));
+        expect(decodeBase64(text)).toEqual(b);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});

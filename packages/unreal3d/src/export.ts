@@ -12,6 +12,7 @@
 import type { Animation, Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import {
   accessorFloats,
+  decodeBase64,
   encodeText,
   ExportError,
   type ExportResult,
@@ -80,7 +81,7 @@ export interface UnrealExportModel {
   ucEncoding?: 'utf8' | 'latin1';
 }
 
-const fromB64 = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : new Uint8Array(0));
+const fromB64 = (s: string | undefined) => (s ? decodeBase64(s) : new Uint8Array(0));
 
 /** Identifier-safe name for UnrealScript (`Walk cycle` → `Walk_cycle`). */
 export function unrealName(s: string, fallback: string): string {

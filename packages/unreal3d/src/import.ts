@@ -3,7 +3,7 @@
  */
 import { Document, type Material, type Node } from '@gltf-transform/core';
 import { KHRMaterialsUnlit } from '@gltf-transform/extensions';
-import { FormatError, WarningCollector } from '@gltf-legacy/core';
+import { encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, anivPositions, type UnrealAniv } from './aniv.js';
 import { isWeaponType, PolyStyle, PolyTypeFlag, type UnrealData } from './data.js';
@@ -149,7 +149,7 @@ export interface UnrealMeshExtras {
   };
 }
 
-const b64 = (u: Uint8Array) => Buffer.from(u).toString('base64');
+const b64 = (u: Uint8Array) => encodeBase64(u);
 
 /**
  * Builds a Document from parsed Unreal files: one mesh (primitives per texture/style/flags), one
