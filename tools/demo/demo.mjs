@@ -42,11 +42,27 @@ for (const input of inputs) {
   if (errors || !glbs.length) failed++;
   const size = glbs.reduce((n, g) => n + statSync(g).size, 0);
   const label = glbs.length > 1 ? `${formatBytes(size)} (${glbs.length} files)` : formatBytes(size);
-  rows.push([rel, r.format, r.stats.vertices, r.stats.triangles, r.stats.joints, r.stats.animations, label, errors]);
+  rows.push([
+    rel,
+    r.format,
+    r.stats.vertices,
+    r.stats.triangles,
+    r.stats.joints,
+    r.stats.animations,
+    label,
+    errors,
+  ]);
 }
 
-console.log(renderTable(['input', 'format', 'vertices', 'triangles', 'joints', 'animations', 'output size', 'validator errors'], rows));
-console.log(`\n${inputs.length - failed} of ${inputs.length} samples converted to ${relative(process.cwd(), outRoot) || outRoot}/ with 0 validator errors${failed ? `; ${failed} failed` : ''}.`);
+console.log(
+  renderTable(
+    ['input', 'format', 'vertices', 'triangles', 'joints', 'animations', 'output size', 'validator errors'],
+    rows,
+  ),
+);
+console.log(
+  `\n${inputs.length - failed} of ${inputs.length} samples converted to ${relative(process.cwd(), outRoot) || outRoot}/ with 0 validator errors${failed ? `; ${failed} failed` : ''}.`,
+);
 if (!inputs.length) {
   console.error('no samples found in test-assets/');
   process.exitCode = 1;

@@ -25,9 +25,13 @@ export function mirrorAxis(axis: 0 | 1 | 2): AxisMap {
 }
 
 /** Builds an axis map, checking that `axis` is a permutation and `sign` holds ±1. */
-export function axisMap(axis: readonly [number, number, number], sign: readonly [number, number, number]): AxisMap {
+export function axisMap(
+  axis: readonly [number, number, number],
+  sign: readonly [number, number, number],
+): AxisMap {
   const seen = new Set(axis);
-  if (seen.size !== 3 || ![0, 1, 2].every((a) => seen.has(a))) throw new RangeError(`not a permutation: ${axis}`);
+  if (seen.size !== 3 || ![0, 1, 2].every((a) => seen.has(a)))
+    throw new RangeError(`not a permutation: ${axis}`);
   if (!sign.every((s) => s === 1 || s === -1)) throw new RangeError(`signs must be ±1: ${sign}`);
   return { axis: [...axis] as [number, number, number], sign: [...sign] as [number, number, number] };
 }

@@ -83,7 +83,7 @@ export interface LegacyFormat {
    * glTF-Transform extension classes the importer may use (e.g. a custom `MSFT_lod`): the CLI
    * registers them on its NodeIO so documents survive a trip through .glb.
    */
-  gltfExtensions?: (typeof import('@gltf-transform/core').Extension)[];
+  gltfExtensions?: typeof import('@gltf-transform/core').Extension[];
 }
 
 /** The main file of a set: `options.main` or the first entry. Throws if missing. */

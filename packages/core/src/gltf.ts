@@ -18,11 +18,15 @@ export function accessorFloats(accessor: Accessor): Float32Array {
   }
   const ct = accessor.getComponentType();
   const scale =
-    ct === Accessor.ComponentType.UNSIGNED_BYTE ? 1 / 255
-    : ct === Accessor.ComponentType.BYTE ? 1 / 127
-    : ct === Accessor.ComponentType.UNSIGNED_SHORT ? 1 / 65535
-    : ct === Accessor.ComponentType.SHORT ? 1 / 32767
-    : 1;
+    ct === Accessor.ComponentType.UNSIGNED_BYTE
+      ? 1 / 255
+      : ct === Accessor.ComponentType.BYTE
+        ? 1 / 127
+        : ct === Accessor.ComponentType.UNSIGNED_SHORT
+          ? 1 / 65535
+          : ct === Accessor.ComponentType.SHORT
+            ? 1 / 32767
+            : 1;
   const signed = ct === Accessor.ComponentType.BYTE || ct === Accessor.ComponentType.SHORT;
   for (let i = 0; i < array.length; i++) out[i] = signed ? Math.max(array[i] * scale, -1) : array[i] * scale;
   return out;
@@ -106,7 +110,14 @@ export function readInfluences(prim: Primitive, max: number): Influences | null 
   return { joints, weights, max, truncated, renormalized };
 }
 
-function slerp(out: Float64Array | number[], a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, t: number): void {
+function slerp(
+  out: Float64Array | number[],
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  bo: number,
+  t: number,
+): void {
   let bx = b[bo];
   let by = b[bo + 1];
   let bz = b[bo + 2];
@@ -164,7 +175,8 @@ export function readSampler(sampler: AnimationSampler, quaternion: boolean, size
   const values = output ? accessorFloats(output) : new Float32Array(0);
   const interpolation = sampler.getInterpolation() as SamplerData['interpolation'];
   const perKey = interpolation === 'CUBICSPLINE' ? 3 : 1;
-  const elem = size ?? (times.length ? values.length / times.length / perKey : (output?.getElementSize() ?? 1));
+  const elem =
+    size ?? (times.length ? values.length / times.length / perKey : (output?.getElementSize() ?? 1));
   return { times, values, size: elem, interpolation, quaternion };
 }
 
@@ -178,13 +190,13 @@ export function sampleAt(s: SamplerData, t: number, out: Float64Array | number[]
   if (n === 0) return;
   const cubic = s.interpolation === 'CUBICSPLINE';
   const stride = cubic ? size * 3 : size;
-  const valueOf = (k: number) => k * stride + (cubic ? size : 0);
+  const valueIndex = (k: number) => k * stride + (cubic ? size : 0);
   if (t <= times[0] || n === 1) {
-    for (let c = 0; c < size; c++) out[c] = values[valueOf(0) + c];
+    for (let c = 0; c < size; c++) out[c] = values[valueIndex(0) + c];
     return;
   }
   if (t >= times[n - 1]) {
-    for (let c = 0; c < size; c++) out[c] = values[valueOf(n - 1) + c];
+    for (let c = 0; c < size; c++) out[c] = values[valueIndex(n - 1) + c];
     return;
   }
   // Binary search for the segment [k, k+1] holding t.
@@ -200,15 +212,16 @@ export function sampleAt(s: SamplerData, t: number, out: Float64Array | number[]
   const dt = t1 - t0;
   const u = dt > 0 ? (t - t0) / dt : 0;
   if (s.interpolation === 'STEP') {
-    for (let c = 0; c < size; c++) out[c] = values[valueOf(lo) + c];
+    for (let c = 0; c < size; c++) out[c] = values[valueIndex(lo) + c];
     return;
   }
   if (!cubic) {
     if (s.quaternion && size === 4) {
-      slerp(out, values, valueOf(lo), values, valueOf(hi), u);
+      slerp(out, values, valueIndex(lo), values, valueIndex(hi), u);
       return;
     }
-    for (let c = 0; c < size; c++) out[c] = values[valueOf(lo) + c] * (1 - u) + values[valueOf(hi) + c] * u;
+    for (let c = 0; c < size; c++)
+      out[c] = values[valueIndex(lo) + c] * (1 - u) + values[valueIndex(hi) + c] * u;
     return;
   }
   const u2 = u * u;
@@ -222,7 +235,8 @@ export function sampleAt(s: SamplerData, t: number, out: Float64Array | number[]
   const p1 = hi * stride + size;
   const m1 = hi * stride; // in-tangent of key hi
   for (let c = 0; c < size; c++) {
-    out[c] = h00 * values[p0 + c] + h10 * dt * values[m0 + c] + h01 * values[p1 + c] + h11 * dt * values[m1 + c];
+    out[c] =
+      h00 * values[p0 + c] + h10 * dt * values[m0 + c] + h01 * values[p1 + c] + h11 * dt * values[m1 + c];
   }
   if (s.quaternion && size === 4) {
     const len = Math.hypot(out[0], out[1], out[2], out[3]) || 1;

@@ -131,7 +131,11 @@ export class ByteReader {
   /** Moves the cursor to an absolute offset (bounds-checked). */
   seek(offset: number, field?: string): void {
     if (offset < 0 || offset > this.bytes.byteLength || !Number.isInteger(offset)) {
-      throw this.error(`seek to ${offset} is outside the file (${this.bytes.byteLength} bytes)`, field, 'BAD_OFFSET');
+      throw this.error(
+        `seek to ${offset} is outside the file (${this.bytes.byteLength} bytes)`,
+        field,
+        'BAD_OFFSET',
+      );
     }
     this.offset = offset;
   }
@@ -238,7 +242,13 @@ export class ByteReader {
     return this.bytesView(n, field).slice();
   }
 
-  private typed<T extends ArrayBufferView>(ctor: TypedArrayCtor<T>, n: number, field: string | undefined, littleEndian: boolean, copy: boolean): T {
+  private typed<T extends ArrayBufferView>(
+    ctor: TypedArrayCtor<T>,
+    n: number,
+    field: string | undefined,
+    littleEndian: boolean,
+    copy: boolean,
+  ): T {
     const size = ctor.BYTES_PER_ELEMENT;
     this.count(n, size, field);
     const start = this.bytes.byteOffset + this.offset;
@@ -298,8 +308,10 @@ export class ByteReader {
     const limit = Math.min(this.bytes.byteLength, start + maxLength);
     let end = start;
     while (end < limit && this.bytes[end] !== 0) end++;
-    if (end >= this.bytes.byteLength) throw this.error('string has no terminating NUL before the end of the file', field, 'TRUNCATED', start);
-    if (end >= limit) throw this.error(`string is longer than ${maxLength} bytes`, field, 'STRING_TOO_LONG', start);
+    if (end >= this.bytes.byteLength)
+      throw this.error('string has no terminating NUL before the end of the file', field, 'TRUNCATED', start);
+    if (end >= limit)
+      throw this.error(`string is longer than ${maxLength} bytes`, field, 'STRING_TOO_LONG', start);
     this.offset = end + 1;
     return decodeText(this.bytes.subarray(start, end), this.encoding);
   }
@@ -346,15 +358,18 @@ function swapInto(out: SwappableArray, view: DataView, offset: number, n: number
   const le = !LITTLE_ENDIAN_HOST;
   if (out instanceof Uint16Array) for (let i = 0; i < n; i++) out[i] = view.getUint16(offset + 2 * i, le);
   else if (out instanceof Int16Array) for (let i = 0; i < n; i++) out[i] = view.getInt16(offset + 2 * i, le);
-  else if (out instanceof Uint32Array) for (let i = 0; i < n; i++) out[i] = view.getUint32(offset + 4 * i, le);
+  else if (out instanceof Uint32Array)
+    for (let i = 0; i < n; i++) out[i] = view.getUint32(offset + 4 * i, le);
   else if (out instanceof Int32Array) for (let i = 0; i < n; i++) out[i] = view.getInt32(offset + 4 * i, le);
-  else if (out instanceof Float32Array) for (let i = 0; i < n; i++) out[i] = view.getFloat32(offset + 4 * i, le);
+  else if (out instanceof Float32Array)
+    for (let i = 0; i < n; i++) out[i] = view.getFloat32(offset + 4 * i, le);
   else for (let i = 0; i < n; i++) out[i] = view.getFloat64(offset + 8 * i, le);
 }
 
 /** Bytes as printable ASCII, other bytes escaped (for error messages). */
 export function printable(b: Uint8Array): string {
   let s = '';
-  for (const c of b) s += c >= 32 && c < 127 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  for (const c of b)
+    s += c >= 32 && c < 127 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
   return s;
 }

@@ -157,7 +157,10 @@ export class ByteWriter {
   }
 
   /** Any typed array's elements in the writer's (or the given) byte order. */
-  typedArray(a: ArrayBufferView & { readonly BYTES_PER_ELEMENT: number; readonly length: number }, littleEndian = this.littleEndian): this {
+  typedArray(
+    a: ArrayBufferView & { readonly BYTES_PER_ELEMENT: number; readonly length: number },
+    littleEndian = this.littleEndian,
+  ): this {
     const size = a.BYTES_PER_ELEMENT;
     const src = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     if (size === 1 || littleEndian === LITTLE_ENDIAN_HOST) return this.bytes(src);
@@ -203,13 +206,15 @@ export class ByteWriter {
   /** Text prefixed with its byte length as u8 (throws past 255 bytes). */
   pstring8(s: string): this {
     const b = encodeText(s, this.encoding);
-    if (b.byteLength > 0xff) throw new RangeError(`string of ${b.byteLength} bytes does not fit a u8 length: "${s.slice(0, 40)}…"`);
+    if (b.byteLength > 0xff)
+      throw new RangeError(`string of ${b.byteLength} bytes does not fit a u8 length: "${s.slice(0, 40)}…"`);
     return this.u8(b.byteLength).bytes(b);
   }
   /** Text prefixed with its byte length as u16. */
   pstring16(s: string, littleEndian = this.littleEndian): this {
     const b = encodeText(s, this.encoding);
-    if (b.byteLength > 0xffff) throw new RangeError(`string of ${b.byteLength} bytes does not fit a u16 length`);
+    if (b.byteLength > 0xffff)
+      throw new RangeError(`string of ${b.byteLength} bytes does not fit a u16 length`);
     return this.u16(b.byteLength, littleEndian).bytes(b);
   }
   /** Text prefixed with its byte length as u32. */
@@ -220,13 +225,15 @@ export class ByteWriter {
 
   /** Overwrites a u32 written earlier (e.g. a size known only at the end). */
   patchU32(at: number, v: number, littleEndian = this.littleEndian): this {
-    if (at < 0 || at + 4 > this.pos) throw new RangeError(`patch at ${at} is outside the ${this.pos} bytes written`);
+    if (at < 0 || at + 4 > this.pos)
+      throw new RangeError(`patch at ${at} is outside the ${this.pos} bytes written`);
     this.view.setUint32(at, v, littleEndian);
     return this;
   }
   /** Overwrites a u16 written earlier. */
   patchU16(at: number, v: number, littleEndian = this.littleEndian): this {
-    if (at < 0 || at + 2 > this.pos) throw new RangeError(`patch at ${at} is outside the ${this.pos} bytes written`);
+    if (at < 0 || at + 2 > this.pos)
+      throw new RangeError(`patch at ${at} is outside the ${this.pos} bytes written`);
     this.view.setUint16(at, v, littleEndian);
     return this;
   }

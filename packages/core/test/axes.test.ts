@@ -14,7 +14,19 @@ import {
 } from '../src/index.js';
 
 const f32 = fc.float({ noNaN: true, noDefaultInfinity: true });
-const maps = fc.tuple(fc.constantFrom<[number, number, number]>([0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]), fc.tuple(fc.constantFrom(1, -1), fc.constantFrom(1, -1), fc.constantFrom(1, -1))).map(([a, s]) => axisMap(a, s));
+const maps = fc
+  .tuple(
+    fc.constantFrom<[number, number, number]>(
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ),
+    fc.tuple(fc.constantFrom(1, -1), fc.constantFrom(1, -1), fc.constantFrom(1, -1)),
+  )
+  .map(([a, s]) => axisMap(a, s));
 
 describe('axis helpers', () => {
   it('mirror twice is the identity, bit for bit (vectors, tangents, quaternions, matrices, winding)', () => {
@@ -25,7 +37,9 @@ describe('axis helpers', () => {
           const a = Float32Array.from(vals);
           conv(m, a);
           conv(m, a);
-          expect([...a].map((x) => Object.is(x, 0) ? 0 : x)).toEqual([...Float32Array.from(vals)].map((x) => Object.is(x, 0) ? 0 : x));
+          expect([...a].map((x) => (Object.is(x, 0) ? 0 : x))).toEqual(
+            [...Float32Array.from(vals)].map((x) => (Object.is(x, 0) ? 0 : x)),
+          );
         }
         const idx = Uint16Array.from(vals.map((_, i) => i));
         flipWinding(idx);

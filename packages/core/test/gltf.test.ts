@@ -2,7 +2,13 @@ import { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { documentStats, readInfluences, readSampler, sampleAt } from '../src/index.js';
 
-function sampler(doc: Document, times: number[], values: number[], type: 'VEC3' | 'VEC4', interp: 'LINEAR' | 'STEP' | 'CUBICSPLINE') {
+function sampler(
+  doc: Document,
+  times: number[],
+  values: number[],
+  type: 'VEC3' | 'VEC4',
+  interp: 'LINEAR' | 'STEP' | 'CUBICSPLINE',
+) {
   const buf = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   const input = doc.createAccessor().setType('SCALAR').setArray(new Float32Array(times)).setBuffer(buf);
   const output = doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buf);
@@ -58,11 +64,33 @@ describe('readInfluences', () => {
     const doc = new Document();
     const buf = doc.createBuffer();
     const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array(3)).setBuffer(buf);
-    const j0 = doc.createAccessor().setType('VEC4').setArray(new Uint16Array([0, 1, 2, 3])).setBuffer(buf);
-    const w0 = doc.createAccessor().setType('VEC4').setArray(new Float32Array([0.1, 0.2, 0.05, 0.15])).setBuffer(buf);
-    const j1 = doc.createAccessor().setType('VEC4').setArray(new Uint16Array([4, 5, 0, 7])).setBuffer(buf);
-    const w1 = doc.createAccessor().setType('VEC4').setArray(new Float32Array([0.3, 0.02, 0.12, 0.08])).setBuffer(buf);
-    const prim = doc.createPrimitive().setAttribute('POSITION', pos).setAttribute('JOINTS_0', j0).setAttribute('WEIGHTS_0', w0).setAttribute('JOINTS_1', j1).setAttribute('WEIGHTS_1', w1);
+    const j0 = doc
+      .createAccessor()
+      .setType('VEC4')
+      .setArray(new Uint16Array([0, 1, 2, 3]))
+      .setBuffer(buf);
+    const w0 = doc
+      .createAccessor()
+      .setType('VEC4')
+      .setArray(new Float32Array([0.1, 0.2, 0.05, 0.15]))
+      .setBuffer(buf);
+    const j1 = doc
+      .createAccessor()
+      .setType('VEC4')
+      .setArray(new Uint16Array([4, 5, 0, 7]))
+      .setBuffer(buf);
+    const w1 = doc
+      .createAccessor()
+      .setType('VEC4')
+      .setArray(new Float32Array([0.3, 0.02, 0.12, 0.08]))
+      .setBuffer(buf);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', pos)
+      .setAttribute('JOINTS_0', j0)
+      .setAttribute('WEIGHTS_0', w0)
+      .setAttribute('JOINTS_1', j1)
+      .setAttribute('WEIGHTS_1', w1);
     const inf = readInfluences(prim, 4)!;
     expect([...inf.joints]).toEqual([4, 0, 1, 3]);
     const sum = 0.3 + 0.22 + 0.2 + 0.15;
@@ -83,10 +111,19 @@ describe('documentStats', () => {
   it('counts vertices, triangles, joints, animations', () => {
     const doc = new Document();
     const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array(12));
-    const idx = doc.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2, 0, 2, 3]));
+    const idx = doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(new Uint16Array([0, 1, 2, 0, 2, 3]));
     doc.createMesh().addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx));
     doc.createSkin().addJoint(doc.createNode()).addJoint(doc.createNode());
     doc.createAnimation();
-    expect(documentStats(doc)).toMatchObject({ vertices: 4, triangles: 2, joints: 2, animations: 1, meshes: 1 });
+    expect(documentStats(doc)).toMatchObject({
+      vertices: 4,
+      triangles: 2,
+      joints: 2,
+      animations: 1,
+      meshes: 1,
+    });
   });
 });

@@ -46,7 +46,9 @@ describe('ByteReader', () => {
     expect(() => r.count(4, 4, 'n')).toThrow(/exceeds/);
     expect(() => r.count(-1, 4, 'n')).toThrow(FormatError);
     expect(() => r.count(1.5, 4, 'n')).toThrow(FormatError);
-    expect(() => r.count(0xffffffff, 12, 'n')).toThrowError(expect.objectContaining({ code: 'COUNT_TOO_LARGE' }));
+    expect(() => r.count(0xffffffff, 12, 'n')).toThrowError(
+      expect.objectContaining({ code: 'COUNT_TOO_LARGE' }),
+    );
   });
 
   it('bulk reads are zero-copy views when aligned, copies when not', () => {
@@ -86,12 +88,16 @@ describe('ByteReader', () => {
   });
 
   it('rejects an unterminated string, a bad magic and a non-finite float', () => {
-    expect(() => new ByteReader(new Uint8Array([65, 66])).cstring('name')).toThrowError(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => new ByteReader(new Uint8Array([65, 66])).cstring('name')).toThrowError(
+      expect.objectContaining({ code: 'TRUNCATED' }),
+    );
     expect(() => new ByteReader(new Uint8Array([65, 66, 67, 68])).expectMagic('UMDL')).toThrowError(
       expect.objectContaining({ code: 'BAD_MAGIC', offset: 0 }),
     );
     const nan = new ByteWriter().f32(Number.NaN).finish();
-    expect(() => new ByteReader(nan).f32Finite('x')).toThrowError(expect.objectContaining({ code: 'BAD_FLOAT' }));
+    expect(() => new ByteReader(nan).f32Finite('x')).toThrowError(
+      expect.objectContaining({ code: 'BAD_FLOAT' }),
+    );
   });
 
   it('falls back to latin1 for bytes that are not UTF-8', () => {
@@ -128,7 +134,12 @@ describe('ByteWriter', () => {
         fc.boolean(),
         (a, b, c, d, e, le) => {
           const w = new ByteWriter({ littleEndian: le });
-          w.u8(a).i16(b).u32(c).i32(d).f32(e).u16(b & 0xffff);
+          w.u8(a)
+            .i16(b)
+            .u32(c)
+            .i32(d)
+            .f32(e)
+            .u16(b & 0xffff);
           const r = new ByteReader(w.finish(), { littleEndian: le });
           expect(r.u8()).toBe(a);
           expect(r.i16()).toBe(b);
@@ -157,22 +168,50 @@ describe('ByteWriter', () => {
 describe('byte-swapped bulk reads', () => {
   it('match scalar big-endian reads for every type (property)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 0, maxLength: 64 }), fc.integer({ min: 0, max: 3 }), (raw, skip) => {
-        const r = new ByteReader(raw, { littleEndian: false });
-        const n4 = Math.max(0, Math.floor((raw.length - skip) / 4));
-        const n2 = Math.max(0, Math.floor((raw.length - skip) / 2));
-        const check = (read: () => ArrayLike<number>, scalar: () => number, n: number) => {
-          r.seek(Math.min(skip, raw.length));
-          const arr = read();
-          r.seek(Math.min(skip, raw.length));
-          for (let i = 0; i < n; i++) expect(Object.is(arr[i], scalar()) || (Number.isNaN(arr[i]) && Number.isNaN(r.view.getFloat32(r.offset - 4, false)))).toBe(true);
-        };
-        check(() => r.u16Array(n2), () => r.u16be(), n2);
-        check(() => r.i16Array(n2), () => r.i16be(), n2);
-        check(() => r.u32Array(n4), () => r.u32be(), n4);
-        check(() => r.i32Array(n4), () => r.i32be(), n4);
-        check(() => r.f32Array(n4), () => r.f32be(), n4);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 64 }),
+        fc.integer({ min: 0, max: 3 }),
+        (raw, skip) => {
+          const r = new ByteReader(raw, { littleEndian: false });
+          const n4 = Math.max(0, Math.floor((raw.length - skip) / 4));
+          const n2 = Math.max(0, Math.floor((raw.length - skip) / 2));
+          const check = (read: () => ArrayLike<number>, scalar: () => number, n: number) => {
+            r.seek(Math.min(skip, raw.length));
+            const arr = read();
+            r.seek(Math.min(skip, raw.length));
+            for (let i = 0; i < n; i++)
+              expect(
+                Object.is(arr[i], scalar()) ||
+                  (Number.isNaN(arr[i]) && Number.isNaN(r.view.getFloat32(r.offset - 4, false))),
+              ).toBe(true);
+          };
+          check(
+            () => r.u16Array(n2),
+            () => r.u16be(),
+            n2,
+          );
+          check(
+            () => r.i16Array(n2),
+            () => r.i16be(),
+            n2,
+          );
+          check(
+            () => r.u32Array(n4),
+            () => r.u32be(),
+            n4,
+          );
+          check(
+            () => r.i32Array(n4),
+            () => r.i32be(),
+            n4,
+          );
+          check(
+            () => r.f32Array(n4),
+            () => r.f32be(),
+            n4,
+          );
+        },
+      ),
     );
   });
 });

@@ -16,7 +16,10 @@ describe('warnings and errors', () => {
     const other = new WarningCollector();
     other.merge(w);
     other.warn('WEIGHTS_TRUNCATED', 'another message', 2);
-    expect(other.byCode().get('WEIGHTS_TRUNCATED')).toEqual({ count: 6, messages: ['kept the 4 largest', 'another message'] });
+    expect(other.byCode().get('WEIGHTS_TRUNCATED')).toEqual({
+      count: 6,
+      messages: ['kept the 4 largest', 'another message'],
+    });
   });
 
   it('errors carry stable codes', () => {

@@ -6,7 +6,7 @@
 
 type Floats = { length: number; [i: number]: number };
 
-const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
+const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 
 // ---------------------------------------------------------------- unit normal component ⇄ u16
 
@@ -108,7 +108,11 @@ export const BYTE_UV_MAX_ERROR = 1 / 256;
 // ---------------------------------------------------------------- bulk forms
 
 /** Decodes an array of codes with `decode` into floats (one pass, no per-value objects). */
-export function decodeArray(codes: Floats, decode: (q: number) => number, out = new Float32Array(codes.length)): Float32Array {
+export function decodeArray(
+  codes: Floats,
+  decode: (q: number) => number,
+  out = new Float32Array(codes.length),
+): Float32Array {
   for (let i = 0; i < codes.length; i++) out[i] = decode(codes[i]);
   return out;
 }
@@ -134,12 +138,22 @@ export function encodeSnorms16(values: Floats, out = new Int16Array(values.lengt
   return out;
 }
 /** Bulk {@link decodeRangeU16} with one range for all values. */
-export function decodeRangesU16(codes: Uint16Array, min: number, size: number, out = new Float32Array(codes.length)): Float32Array {
+export function decodeRangesU16(
+  codes: Uint16Array,
+  min: number,
+  size: number,
+  out = new Float32Array(codes.length),
+): Float32Array {
   for (let i = 0; i < codes.length; i++) out[i] = min + (size * codes[i]) / 65535;
   return out;
 }
 /** Bulk {@link encodeRangeU16} with one range for all values. */
-export function encodeRangesU16(values: Floats, min: number, size: number, out = new Uint16Array(values.length)): Uint16Array {
+export function encodeRangesU16(
+  values: Floats,
+  min: number,
+  size: number,
+  out = new Uint16Array(values.length),
+): Uint16Array {
   for (let i = 0; i < values.length; i++) out[i] = encodeRangeU16(values[i], min, size);
   return out;
 }

@@ -40,11 +40,21 @@ export function unrealPackedFits(x: number, y: number, z: number): boolean {
   const rx = Math.round(x);
   const ry = Math.round(y);
   const rz = Math.round(z);
-  return rx >= UNREAL_X_MIN && rx <= UNREAL_X_MAX && ry >= UNREAL_X_MIN && ry <= UNREAL_X_MAX && rz >= UNREAL_Z_MIN && rz <= UNREAL_Z_MAX;
+  return (
+    rx >= UNREAL_X_MIN &&
+    rx <= UNREAL_X_MAX &&
+    ry >= UNREAL_X_MIN &&
+    ry <= UNREAL_X_MAX &&
+    rz >= UNREAL_Z_MIN &&
+    rz <= UNREAL_Z_MAX
+  );
 }
 
 /** Bulk unpack: `packed.length` vertices → `3·length` floats (integer-valued). */
-export function decodeUnrealPackedArray(packed: Uint32Array, out = new Float32Array(packed.length * 3)): Float32Array {
+export function decodeUnrealPackedArray(
+  packed: Uint32Array,
+  out = new Float32Array(packed.length * 3),
+): Float32Array {
   for (let i = 0, o = 0; i < packed.length; i++, o += 3) {
     const v = packed[i];
     out[o] = ((v & 0x7ff) << 21) >> 21;
@@ -55,7 +65,10 @@ export function decodeUnrealPackedArray(packed: Uint32Array, out = new Float32Ar
 }
 
 /** Bulk pack of `3·n` values (rounded, clamped). Returns how many components were clamped. */
-export function encodeUnrealPackedArray(xyz: ArrayLike<number>, out = new Uint32Array(Math.floor(xyz.length / 3))): { packed: Uint32Array; clamped: number } {
+export function encodeUnrealPackedArray(
+  xyz: ArrayLike<number>,
+  out = new Uint32Array(Math.floor(xyz.length / 3)),
+): { packed: Uint32Array; clamped: number } {
   let clamped = 0;
   for (let i = 0, o = 0; o < out.length; i += 3, o++) {
     if (!unrealPackedFits(xyz[i], xyz[i + 1], xyz[i + 2])) clamped++;
@@ -65,7 +78,10 @@ export function encodeUnrealPackedArray(xyz: ArrayLike<number>, out = new Uint32
 }
 
 /** Deus Ex layout: decodes `4·n` i16 (X, Y, Z, pad) into `3·n` floats. */
-export function decodeDeusExArray(words: Int16Array, out = new Float32Array((words.length >> 2) * 3)): Float32Array {
+export function decodeDeusExArray(
+  words: Int16Array,
+  out = new Float32Array((words.length >> 2) * 3),
+): Float32Array {
   for (let i = 0, o = 0; i + 3 < words.length; i += 4, o += 3) {
     out[o] = words[i];
     out[o + 1] = words[i + 1];
@@ -75,7 +91,10 @@ export function decodeDeusExArray(words: Int16Array, out = new Float32Array((wor
 }
 
 /** Deus Ex layout: encodes `3·n` values (rounded, clamped to i16) with the given pads (default 0). */
-export function encodeDeusExArray(xyz: ArrayLike<number>, pads?: ArrayLike<number>): { words: Int16Array; clamped: number } {
+export function encodeDeusExArray(
+  xyz: ArrayLike<number>,
+  pads?: ArrayLike<number>,
+): { words: Int16Array; clamped: number } {
   const n = Math.floor(xyz.length / 3);
   const words = new Int16Array(n * 4);
   let clamped = 0;

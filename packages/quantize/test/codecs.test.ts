@@ -40,7 +40,12 @@ describe('encode(decode(q)) === q for every 16-bit code, also through float32', 
     }
   });
   it('range u16 for a few real ranges', () => {
-    for (const [min, size] of [[0, 1], [-3.25, 7.5], [f(-0.123), f(0.456)], [100, 2]]) {
+    for (const [min, size] of [
+      [0, 1],
+      [-3.25, 7.5],
+      [f(-0.123), f(0.456)],
+      [100, 2],
+    ]) {
       expect(rangeU16Float32Safe(min, size)).toBe(true);
       for (let q = 0; q <= 65535; q++) {
         expect(encodeRangeU16(f(decodeRangeU16(q, min, size)), min, size)).toBe(q);
@@ -51,7 +56,8 @@ describe('encode(decode(q)) === q for every 16-bit code, also through float32', 
     const [min, size] = [100, 1e-3];
     expect(rangeU16Float32Safe(min, size)).toBe(false);
     let lost = 0;
-    for (let q = 0; q <= 65535; q++) if (encodeRangeU16(f(decodeRangeU16(q, min, size)), min, size) !== q) lost++;
+    for (let q = 0; q <= 65535; q++)
+      if (encodeRangeU16(f(decodeRangeU16(q, min, size)), min, size) !== q) lost++;
     expect(lost).toBeGreaterThan(0);
   });
   it('snorm i16 (quaternion component), including −32768', () => {
@@ -74,26 +80,43 @@ describe('encode(decode(q)) === q for every 16-bit code, also through float32', 
 
 describe('worst-case errors hold (property)', () => {
   it('normal', () => {
-    fc.assert(fc.property(fc.double({ min: -1, max: 1, noNaN: true }), (n) => {
-      expect(Math.abs(decodeNormalU16(encodeNormalU16(n)) - n)).toBeLessThanOrEqual(NORMAL_U16_MAX_ERROR + 1e-12);
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 1, noNaN: true }), (n) => {
+        expect(Math.abs(decodeNormalU16(encodeNormalU16(n)) - n)).toBeLessThanOrEqual(
+          NORMAL_U16_MAX_ERROR + 1e-12,
+        );
+      }),
+    );
   });
   it('range', () => {
-    fc.assert(fc.property(fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: 1e-3, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (min, size, t) => {
-      const v = min + size * t;
-      expect(Math.abs(decodeRangeU16(encodeRangeU16(v, min, size), min, size) - v)).toBeLessThanOrEqual(rangeU16MaxError(size) * (1 + 1e-9) + 1e-12);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: -100, max: 100, noNaN: true }),
+        fc.double({ min: 1e-3, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (min, size, t) => {
+          const v = min + size * t;
+          expect(Math.abs(decodeRangeU16(encodeRangeU16(v, min, size), min, size) - v)).toBeLessThanOrEqual(
+            rangeU16MaxError(size) * (1 + 1e-9) + 1e-12,
+          );
+        },
+      ),
+    );
   });
   it('snorm, weight, byte UV', () => {
-    fc.assert(fc.property(fc.double({ min: -1, max: 1, noNaN: true }), (v) => {
-      expect(Math.abs(decodeSnorm16(encodeSnorm16(v)) - v)).toBeLessThanOrEqual(SNORM16_MAX_ERROR + 1e-12);
-      const w = Math.abs(v);
-      expect(Math.abs(decodeWeightU16(encodeWeightU16(w)) - w)).toBeLessThanOrEqual(WEIGHT_U16_MAX_ERROR + 1e-12);
-      const u = Math.min(w, 0.999999);
-      const e = u - decodeByteUV(encodeByteUV(u));
-      expect(e).toBeGreaterThanOrEqual(0);
-      expect(e).toBeLessThan(BYTE_UV_MAX_ERROR);
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 1, noNaN: true }), (v) => {
+        expect(Math.abs(decodeSnorm16(encodeSnorm16(v)) - v)).toBeLessThanOrEqual(SNORM16_MAX_ERROR + 1e-12);
+        const w = Math.abs(v);
+        expect(Math.abs(decodeWeightU16(encodeWeightU16(w)) - w)).toBeLessThanOrEqual(
+          WEIGHT_U16_MAX_ERROR + 1e-12,
+        );
+        const u = Math.min(w, 0.999999);
+        const e = u - decodeByteUV(encodeByteUV(u));
+        expect(e).toBeGreaterThanOrEqual(0);
+        expect(e).toBeLessThan(BYTE_UV_MAX_ERROR);
+      }),
+    );
   });
   it('clamps out-of-range input and maps NaN to a fixed code', () => {
     expect(encodeNormalU16(2)).toBe(65535);
@@ -116,7 +139,13 @@ describe('worst-case errors hold (property)', () => {
 describe('Unreal 11/11/10 packing', () => {
   it('decodes the field edges', () => {
     const out = [0, 0, 0];
-    for (const [x, y, z] of [[-1024, -1024, -512], [1023, 1023, 511], [-512, 511, -1], [0, -1, 0], [511, -512, 255]]) {
+    for (const [x, y, z] of [
+      [-1024, -1024, -512],
+      [1023, 1023, 511],
+      [-512, 511, -1],
+      [0, -1, 0],
+      [511, -512, 255],
+    ]) {
       const v = encodeUnrealPacked(x, y, z);
       decodeUnrealPacked(v, out);
       expect(out).toEqual([x, y, z]);
@@ -137,26 +166,33 @@ describe('Unreal 11/11/10 packing', () => {
     expect([...decodeUnrealPackedArray(packed)]).toEqual([1023, 0, 0, 0, 0, 0]);
   });
   it('encode(decode(v)) === v for every u32 (property) and bulk equals scalar', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength: 64 }), (vals) => {
-      const packed = Uint32Array.from(vals);
-      const xyz = decodeUnrealPackedArray(packed);
-      const out = [0, 0, 0];
-      for (let i = 0; i < vals.length; i++) {
-        decodeUnrealPacked(vals[i], out);
-        expect(out).toEqual([xyz[i * 3], xyz[i * 3 + 1], xyz[i * 3 + 2]]);
-        expect(encodeUnrealPacked(out[0], out[1], out[2])).toBe(vals[i]);
-      }
-      expect([...encodeUnrealPackedArray(xyz).packed]).toEqual(vals);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength: 64 }), (vals) => {
+        const packed = Uint32Array.from(vals);
+        const xyz = decodeUnrealPackedArray(packed);
+        const out = [0, 0, 0];
+        for (let i = 0; i < vals.length; i++) {
+          decodeUnrealPacked(vals[i], out);
+          expect(out).toEqual([xyz[i * 3], xyz[i * 3 + 1], xyz[i * 3 + 2]]);
+          expect(encodeUnrealPacked(out[0], out[1], out[2])).toBe(vals[i]);
+        }
+        expect([...encodeUnrealPackedArray(xyz).packed]).toEqual(vals);
+      }),
+    );
   });
   it('Deus Ex 3×i16 + pad round-trips, pads kept', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 8, maxLength: 8 }), (vals) => {
-      const words = Int16Array.from(vals);
-      const xyz = decodeDeusExArray(words);
-      expect(xyz.length).toBe(6);
-      const { words: back, clamped } = encodeDeusExArray(xyz, [words[3], words[7]]);
-      expect(clamped).toBe(0);
-      expect([...back]).toEqual(vals);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 8, maxLength: 8 }),
+        (vals) => {
+          const words = Int16Array.from(vals);
+          const xyz = decodeDeusExArray(words);
+          expect(xyz.length).toBe(6);
+          const { words: back, clamped } = encodeDeusExArray(xyz, [words[3], words[7]]);
+          expect(clamped).toBe(0);
+          expect([...back]).toEqual(vals);
+        },
+      ),
+    );
   });
 });

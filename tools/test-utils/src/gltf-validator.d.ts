@@ -17,6 +17,9 @@ declare module 'gltf-validator' {
     };
     info?: Record<string, unknown>;
   }
-  export function validateBytes(data: Uint8Array, options?: Record<string, unknown>): Promise<ValidatorReport>;
+  export function validateBytes(
+    data: Uint8Array,
+    options?: Record<string, unknown>,
+  ): Promise<ValidatorReport>;
   export function version(): string;
 }

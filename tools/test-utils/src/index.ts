@@ -17,7 +17,10 @@ export const TEST_ASSETS = join(REPO_ROOT, 'test-assets');
  * Validates GLB (or glTF JSON) bytes with the Khronos glTF-Validator. External resources are
  * refused (our outputs are self-contained GLBs); `resources` may supply them by URI.
  */
-export async function validateGlb(bytes: Uint8Array, resources: Record<string, Uint8Array> = {}): Promise<ValidatorReport> {
+export async function validateGlb(
+  bytes: Uint8Array,
+  resources: Record<string, Uint8Array> = {},
+): Promise<ValidatorReport> {
   return validateBytes(bytes, {
     uri: 'model.glb',
     maxIssues: 200,
@@ -53,7 +56,9 @@ export function corpusFiles(folder: string, extensions: string[]): string[] {
   const dir = join(corpusRoot(), folder);
   if (!existsSync(dir)) {
     if (process.env.GLTF_LEGACY_CORPUS || process.env.CI) {
-      throw new Error(`corpus folder ${dir} is missing (GLTF_LEGACY_CORPUS=${process.env.GLTF_LEGACY_CORPUS})`);
+      throw new Error(
+        `corpus folder ${dir} is missing (GLTF_LEGACY_CORPUS=${process.env.GLTF_LEGACY_CORPUS})`,
+      );
     }
     return [];
   }
@@ -97,8 +102,14 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * Asserts two arrays match within `tolerance` (absolute), naming the first bad index. The
  * tolerance must come from the codec's documented worst-case error, not from trial and error.
  */
-export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, what = 'values'): void {
-  if (actual.length !== expected.length) throw new Error(`${what}: length ${actual.length} ≠ ${expected.length}`);
+export function expectClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  tolerance: number,
+  what = 'values',
+): void {
+  if (actual.length !== expected.length)
+    throw new Error(`${what}: length ${actual.length} ≠ ${expected.length}`);
   for (let i = 0; i < actual.length; i++) {
     const d = Math.abs(actual[i] - expected[i]);
     if (!(d <= tolerance)) {
