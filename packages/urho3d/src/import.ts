@@ -108,6 +108,22 @@ function importModel(
   nodesByName: Map<string, Node>,
   warnings: WarningCollector,
 ) {
+  // Hostile files could make many geometries / LODs each expand a big shared buffer: bound the work.
+  let expanded = 0;
+  for (const g of model.geometries) {
+    const vbs = new Set<number>();
+    for (const l of g.lods) {
+      expanded += l.indexCount;
+      vbs.add(l.vertexBuffer);
+    }
+    for (const v of vbs) expanded += model.vertexBuffers[v].vertexCount * 5;
+  }
+  if (expanded > 1 << 28) {
+    throw new FormatError(`geometries would expand to ${expanded} vertex/index entries`, {
+      code: 'TOO_LARGE',
+      field: 'geometries',
+    });
+  }
   // Skeleton.
   const boneNodes: Node[] = model.bones.map((b) => {
     const node = doc.createNode(b.name);

@@ -82,3 +82,51 @@ describe('hostile input gives success or FormatError only', () => {
     }
   });
 });
+
+describe('amplification limits', () => {
+  it('many geometries expanding one big shared vertex buffer fail with TOO_LARGE, not a huge allocation', () => {
+    // 1 vertex buffer of 600 000 position-only vertices, 100 geometries each using all of it.
+    const vc = 600000;
+    const w = new DataView(new ArrayBuffer(4 + 4 + 16 + vc * 12 + 4 + 8 + 12 + 4 + 100 * 32 + 4 + 4 + 24));
+    const u8 = new Uint8Array(w.buffer);
+    u8.set([0x55, 0x4d, 0x44, 0x4c]);
+    let o = 4;
+    const u32 = (v: number) => {
+      w.setUint32(o, v, true);
+      o += 4;
+    };
+    u32(1);
+    u32(vc);
+    u32(1); // POSITION only
+    u32(0);
+    u32(0);
+    o += vc * 12;
+    u32(1); // one index buffer: 3 16-bit indices (all 0)
+    u32(3);
+    u32(2);
+    o += 6;
+    u32(100); // 100 geometries, one LOD each over the whole buffer
+    for (let g = 0; g < 100; g++) {
+      u32(0);
+      u32(1);
+      w.setFloat32(o, 0, true);
+      o += 4;
+      u32(0);
+      u32(0);
+      u32(0);
+      u32(0);
+      u32(3);
+    }
+    u32(0);
+    u32(0);
+    const bytes = u8.subarray(0, o + 24);
+    const m = readMdl(bytes, 'big.mdl');
+    expect(m.geometries.length).toBe(100);
+    try {
+      importUrho(m, [], { name: 'x' });
+      throw new Error('no error');
+    } catch (e) {
+      expect((e as FormatError).code).toBe('TOO_LARGE');
+    }
+  });
+});
