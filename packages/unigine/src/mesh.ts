@@ -102,7 +102,7 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
 
 function writeIndices(w: ByteWriter, idx: Uint32Array, vertexCount: number): void {
   const width = indexWidth(vertexCount);
-  if (width === 1) for (let i = 0; i < idx.length; i++) w.u8(idx[i]);
+  if (width === 1) w.bytes(Uint8Array.from(idx));
   else if (width === 2) w.u16Array(Uint16Array.from(idx));
   else w.u32Array(idx);
 }
@@ -279,13 +279,20 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
     w.i16Array(s.tangents);
     const nw = s.weightCounts.length;
     writeInt2(w, nw);
+    // Weight records packed into one buffer (count byte, then int16 bone + u16 weight each).
+    const total = s.weightStarts[nw] ?? 0;
+    const rec = new Uint8Array(nw + total * 4);
+    const dv = new DataView(rec.buffer);
+    let o = 0;
     for (let i = 0; i < nw; i++) {
-      w.u8(s.weightCounts[i]);
+      rec[o++] = s.weightCounts[i];
       for (let k = s.weightStarts[i]; k < s.weightStarts[i + 1]; k++) {
-        w.i16(s.weightBones[k]);
-        w.u16(s.weightValues[k]);
+        dv.setInt16(o, s.weightBones[k], true);
+        dv.setUint16(o + 2, s.weightValues[k], true);
+        o += 4;
       }
     }
+    w.bytes(rec.subarray(0, o));
     writeInt2(w, s.uv0.length / 2);
     w.f32Array(s.uv0);
     writeInt2(w, s.uv1.length / 2);
