@@ -45,6 +45,7 @@ import {
   VA_TEXCOORD0,
   VERTEX_ARRAY_COUNT,
   VERTEX_ARRAY_NAMES,
+  type VertexArray,
   vertexArrayValues,
 } from './model.js';
 import { convertVec3, flipWinding } from '@gltf-legacy/core';
@@ -254,15 +255,15 @@ function importMeshEntity(
   nodeExtras.grimrock.meshEntity = entityExtras;
 
   // Index range check.
-  for (let i = 0; i < m.indices.length; i++) {
+  const bad = firstBadIndex(m.indices, n);
+  if (bad >= 0) {
+    const i = bad;
     const x = m.indices[i];
-    if (x < 0 || x >= n) {
-      throw new FormatError(`index ${x} is outside the ${n} vertices`, {
-        code: 'BAD_INDEX',
-        file: fileName,
-        field: `nodes[${nodeIndex}].meshEntity.mesh.indices[${i}]`,
-      });
-    }
+    throw new FormatError(`index ${x} is outside the ${n} vertices`, {
+      code: 'BAD_INDEX',
+      file: fileName,
+      field: `nodes[${nodeIndex}].meshEntity.mesh.indices[${i}]`,
+    });
   }
   if (n === 0 || m.indices.length < 3) {
     // Nothing glTF can draw: keep the (tiny) mesh header in extras.
@@ -280,33 +281,14 @@ function importMeshEntity(
   const values = m.arrays.map((a) => vertexArrayValues(a, n));
   const comps = (slot: number, count: number, pad = 0): Float32Array | null => {
     const v = values[slot];
-    if (!v) return null;
-    const dim = layouts[slot][1];
-    if (dim === count && v instanceof Float32Array) return v.slice(0, n * count);
-    const out = new Float32Array(n * count);
-    for (let i = 0; i < n; i++)
-      for (let c = 0; c < count; c++) out[i * count + c] = c < dim ? v[i * dim + c] : pad;
-    return out;
+    return v ? components(v, layouts[slot][1], n, count, pad) : null;
   };
   const attrs = new Map<string, Accessor>();
-  const sanitize = (a: Float32Array) => {
-    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
-    return a;
-  };
   const pos = comps(VA_POSITION, 3);
   // Vertex extent in file space (before sanitizing), to tell later whether geometry changed.
   const vmin = [Infinity, Infinity, Infinity];
   const vmax = [-Infinity, -Infinity, -Infinity];
-  const pd = Math.min(3, layouts[VA_POSITION][1]);
-  if (pos) {
-    for (let i = 0; i < n; i++) {
-      for (let c = 0; c < pd; c++) {
-        const x = pos[i * 3 + c];
-        if (x < vmin[c]) vmin[c] = x;
-        if (x > vmax[c]) vmax[c] = x;
-      }
-    }
-  }
+  if (pos) extent(pos, n, Math.min(3, layouts[VA_POSITION][1]), vmin, vmax);
   if (!pos)
     throw new FormatError(`mesh "${name}" has no usable position array`, {
       code: 'NO_POSITIONS',
@@ -316,50 +298,20 @@ function importMeshEntity(
   sanitize(pos);
   convertVec3(AXES, pos);
   attrs.set('POSITION', floatAccessor(ctx, 'VEC3', pos));
-  const unitize = (a: Float32Array, stride: number, fallback: number[]) => {
-    let exact = true;
-    for (let i = 0; i < n; i++) {
-      const o = i * stride;
-      const l = Math.sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2]);
-      if (Math.abs(l - 1) > UNIT_TOLERANCE || !Number.isFinite(l)) {
-        exact = false;
-        if (l > 1e-12 && Number.isFinite(l)) for (let c = 0; c < 3; c++) a[o + c] /= l;
-        else for (let c = 0; c < 3; c++) a[o + c] = fallback[c];
-      }
-    }
-    return exact;
-  };
   const nor = comps(VA_NORMAL, 3);
   if (nor) {
     convertVec3(AXES, nor);
-    unitize(nor, 3, [0, 1, 0]);
+    unitize(nor, n, 3, 0, 1, 0);
     attrs.set('NORMAL', floatAccessor(ctx, 'VEC3', nor));
   }
   const tan3 = comps(VA_TANGENT, 3);
   if (tan3) {
     const bit = comps(VA_BITANGENT, 3);
-    const tan = new Float32Array(n * 4);
-    for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) tan[i * 4 + c] = tan3[i * 3 + c];
+    const tan = components(tan3, 3, n, 4, 1);
     convertVec3(AXES, tan, 4);
-    unitize(tan, 4, [1, 0, 0]);
+    unitize(tan, n, 4, 1, 0, 0);
     if (bit) convertVec3(AXES, bit);
-    for (let i = 0; i < n; i++) {
-      let w = 1;
-      if (bit && nor) {
-        const nx = nor[i * 3];
-        const ny = nor[i * 3 + 1];
-        const nz = nor[i * 3 + 2];
-        const tx = tan[i * 4];
-        const ty = tan[i * 4 + 1];
-        const tz = tan[i * 4 + 2];
-        const d =
-          (ny * tz - nz * ty) * bit[i * 3] +
-          (nz * tx - nx * tz) * bit[i * 3 + 1] +
-          (nx * ty - ny * tx) * bit[i * 3 + 2];
-        if (d < 0) w = -1;
-      }
-      tan[i * 4 + 3] = w;
-    }
+    tangentSigns(tan, nor, bit, n);
     attrs.set('TANGENT', floatAccessor(ctx, 'VEC4', tan));
   }
   if (values[VA_COLOR]) {
@@ -393,32 +345,7 @@ function importMeshEntity(
     const ws = layouts[VA_BONE_WEIGHT][0];
     if (ws === 0 || ws === 1) for (let i = 0; i < bw.length; i++) bw[i] /= ws === 0 ? 255 : 32767;
     const joints = new Uint16Array(n * 4);
-    const nb = e.bones.length;
-    let fixed = 0;
-    for (let i = 0; i < n; i++) {
-      let sum = 0;
-      for (let c = 0; c < 4; c++) {
-        const j = bi[i * 4 + c];
-        let w = bw[i * 4 + c];
-        if (w < 0) w = 0;
-        if (!(j >= 0 && j < nb)) {
-          // An influence on a bone that does not exist: dropped.
-          w = 0;
-          joints[i * 4 + c] = 0;
-        } else joints[i * 4 + c] = j;
-        bw[i * 4 + c] = w;
-        sum += w;
-      }
-      if (Math.abs(sum - 1) > WEIGHT_TOLERANCE) {
-        fixed++;
-        if (sum > 0) for (let c = 0; c < 4; c++) bw[i * 4 + c] /= sum;
-        else {
-          joints.fill(0, i * 4, i * 4 + 4);
-          bw.fill(0, i * 4, i * 4 + 4);
-          bw[i * 4] = 1;
-        }
-      }
-    }
+    const fixed = fixWeights(bi, bw, joints, n, e.bones.length);
     if (fixed)
       warnings.warn(
         'WEIGHTS_NORMALIZED',
@@ -508,17 +435,7 @@ function importMeshEntity(
       );
       continue;
     }
-    const raw = new Float32Array(v.length);
-    const patches: NonFinitePatch[] = [];
-    // Values a float accessor cannot hold (NaN/Infinity, int32 beyond 2^24) go to extras as bits.
-    // (Bits are read from the file bytes: NaN payloads do not survive a trip through numbers.)
-    const four = orig.dataType === 2 || orig.dataType === 3;
-    const dv = new DataView(orig.data.buffer, orig.data.byteOffset, orig.data.byteLength);
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      if (Number.isFinite(x) && Math.fround(x) === x) raw[i] = x;
-      else if (four) patches.push([i, dv.getUint32(Math.floor(i / dim) * orig.stride + (i % dim) * 4, true)]);
-    }
+    const { raw, patches } = rawValues(v, orig, dim);
     if (patches.length) nonFinite[VERTEX_ARRAY_NAMES[slot]] = patches;
     const acc = floatAccessor(ctx, VEC_TYPES[dim], raw);
     for (const p of prims) p.setAttribute(rawAttributeName(slot), acc);
@@ -665,4 +582,144 @@ export function importAnimation(
       `${name}: ${normalized} rotation key(s) were not unit quaternions and were normalized`,
       normalized,
     );
+}
+
+/** Index of the first index outside 0..n−1, or −1. */
+function firstBadIndex(indices: Int32Array, n: number): number {
+  for (let i = 0; i < indices.length; i++) {
+    const x = indices[i];
+    if (x < 0 || x >= n) return i;
+  }
+  return -1;
+}
+
+/** `count` components per vertex from values with `dim` per vertex (missing ones = `pad`). */
+function components(v: ArrayLike<number>, dim: number, n: number, count: number, pad: number): Float32Array {
+  if (dim === count && v instanceof Float32Array) return v.slice(0, n * count);
+  const out = new Float32Array(n * count);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < count; c++) out[i * count + c] = c < dim ? v[i * dim + c] : pad;
+  }
+  return out;
+}
+
+/** Replaces NaN and ±Infinity by 0 (glTF accessors must be finite). */
+function sanitize(a: Float32Array): Float32Array {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
+  return a;
+}
+
+/** Per-component min/max of packed 3-vectors (NaN ignored). */
+function extent(pos: Float32Array, n: number, dims: number, vmin: number[], vmax: number[]): void {
+  for (let c = 0; c < dims; c++) {
+    let lo = vmin[c];
+    let hi = vmax[c];
+    for (let i = c; i < n * 3; i += 3) {
+      const x = pos[i];
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    vmin[c] = lo;
+    vmax[c] = hi;
+  }
+}
+
+/** Normalizes vectors further than UNIT_TOLERANCE from unit length (zero/NaN → fallback). */
+function unitize(a: Float32Array, n: number, stride: number, fx: number, fy: number, fz: number): void {
+  for (let i = 0; i < n; i++) {
+    const o = i * stride;
+    const l = Math.sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2]);
+    if (Math.abs(l - 1) > UNIT_TOLERANCE || !Number.isFinite(l)) {
+      if (l > 1e-12 && Number.isFinite(l)) {
+        a[o] /= l;
+        a[o + 1] /= l;
+        a[o + 2] /= l;
+      } else {
+        a[o] = fx;
+        a[o + 1] = fy;
+        a[o + 2] = fz;
+      }
+    }
+  }
+}
+
+/** glTF tangent w = sign(dot(cross(N, T), B)) per vertex (1 without normal or bitangent). */
+function tangentSigns(
+  tan: Float32Array,
+  nor: Float32Array | null,
+  bit: Float32Array | null,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    let w = 1;
+    if (bit && nor) {
+      const nx = nor[i * 3];
+      const ny = nor[i * 3 + 1];
+      const nz = nor[i * 3 + 2];
+      const tx = tan[i * 4];
+      const ty = tan[i * 4 + 1];
+      const tz = tan[i * 4 + 2];
+      const d =
+        (ny * tz - nz * ty) * bit[i * 3] +
+        (nz * tx - nx * tz) * bit[i * 3 + 1] +
+        (nx * ty - ny * tx) * bit[i * 3 + 2];
+      if (d < 0) w = -1;
+    }
+    tan[i * 4 + 3] = w;
+  }
+}
+
+/**
+ * Bone indices → JOINTS_0 and weights made valid for glTF in place: negative weights and
+ * influences on missing bones dropped, sums ≠ 1 normalized, unweighted vertices bound to bone 0.
+ * Returns how many vertices were changed.
+ */
+function fixWeights(bi: Float32Array, bw: Float32Array, joints: Uint16Array, n: number, nb: number): number {
+  let fixed = 0;
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let c = 0; c < 4; c++) {
+      const j = bi[i * 4 + c];
+      let w = bw[i * 4 + c];
+      if (w < 0) w = 0;
+      if (!(j >= 0 && j < nb)) {
+        w = 0;
+        joints[i * 4 + c] = 0;
+      } else joints[i * 4 + c] = j;
+      bw[i * 4 + c] = w;
+      sum += w;
+    }
+    if (Math.abs(sum - 1) > WEIGHT_TOLERANCE) {
+      fixed++;
+      if (sum > 0) for (let c = 0; c < 4; c++) bw[i * 4 + c] /= sum;
+      else {
+        joints.fill(0, i * 4, i * 4 + 4);
+        bw.fill(0, i * 4, i * 4 + 4);
+        bw[i * 4] = 1;
+      }
+    }
+  }
+  return fixed;
+}
+
+/**
+ * File values as floats for a `_GRIMROCK_*` attribute. Values a float accessor cannot hold
+ * (NaN/Infinity, int32 beyond 2^24) are 0 there and returned as bit patterns read from the file
+ * bytes (NaN payloads do not survive a trip through numbers).
+ */
+function rawValues(
+  v: ArrayLike<number>,
+  orig: VertexArray,
+  dim: number,
+): { raw: Float32Array; patches: NonFinitePatch[] } {
+  const raw = new Float32Array(v.length);
+  const patches: NonFinitePatch[] = [];
+  const four = orig.dataType === 2 || orig.dataType === 3;
+  const dv = new DataView(orig.data.buffer, orig.data.byteOffset, orig.data.byteLength);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (Number.isFinite(x) && Math.fround(x) === x) raw[i] = x;
+    else if (four) patches.push([i, dv.getUint32(Math.floor(i / dim) * orig.stride + (i % dim) * 4, true)]);
+  }
+  return { raw, patches };
 }
