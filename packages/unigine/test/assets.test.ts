@@ -1,6 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_ASSETS, firstByteDiff, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  TEST_ASSETS,
+  firstByteDiff,
+  loadWithThree,
+  readBytes,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat, readAnim, readMesh, writeAnim, writeMesh } from '../src/index.js';
@@ -22,8 +29,44 @@ describe('test-assets/unigine (written by scripts/make-test-assets.mjs)', () => 
     const files = new Map([[name, bytes]]);
     for (const c of legacyFormat.companions?.(name, names) ?? []) files.set(c, readBytes(join(dir, c)));
     const { document } = await legacyFormat.import(files, { main: name });
-    const report = await validateGlb(await new NodeIO().writeBinary(document));
+    const glb = await new NodeIO().writeBinary(document);
+    const report = await validateGlb(glb);
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    // And back: the same bytes for the main file and its companions.
+    const out = await legacyFormat.export?.(await new NodeIO().readBinary(glb), {
+      name: name.replace(/\.[^.]*$/, ''),
+    });
+    for (const [n, b] of files) expect(firstByteDiff(out?.files.get(n) as Uint8Array, b), n).toBe(-1);
+  });
+
+  it('loads in three.js: skinned strip with its wave clip, morph box with its target', async () => {
+    const files = new Map([
+      ['strip.mesh', readBytes(join(dir, 'strip.mesh'))],
+      ['strip_wave.anim', readBytes(join(dir, 'strip_wave.anim'))],
+    ]);
+    const { document } = await legacyFormat.import(files, { main: 'strip.mesh' });
+    const gltf = await loadWithThree(await new NodeIO().writeBinary(document));
+    let skinned = 0;
+    gltf.scene.traverse((o: { isSkinnedMesh?: boolean; skeleton?: { bones: unknown[] } }) => {
+      if (o.isSkinnedMesh) {
+        skinned++;
+        expect(o.skeleton?.bones.length).toBe(3);
+      }
+    });
+    expect(skinned).toBe(1);
+    expect(
+      gltf.animations.map((a: { name: string; duration: number }) => [a.name, Number(a.duration.toFixed(3))]),
+    ).toEqual([['wave', 1]]);
+    const box = await legacyFormat.import(
+      new Map([['morph_box.mesh', readBytes(join(dir, 'morph_box.mesh'))]]),
+      { main: 'morph_box.mesh' },
+    );
+    const boxGltf = await loadWithThree(await new NodeIO().writeBinary(box.document));
+    let dict: Record<string, number> | undefined;
+    boxGltf.scene.traverse((o: { morphTargetDictionary?: Record<string, number> }) => {
+      dict ??= o.morphTargetDictionary;
+    });
+    expect(dict).toEqual({ bulge: 0 });
   });
 
   it('keeps the morph target, the skin and the animation', async () => {
