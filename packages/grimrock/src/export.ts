@@ -489,28 +489,10 @@ function exportMesh(
     const base = setOf.get(p)!.base;
     const n = p.getAttribute('POSITION')!.getCount();
     const src = p.getIndices();
-    let idx: number[] | Uint32Array | Uint16Array | Uint8Array;
-    if (src) idx = src.getArray() as Uint32Array;
-    else idx = Uint32Array.from({ length: n }, (_, i) => i);
-    let tri: Int32Array;
-    const mode = p.getMode();
-    if (mode === TRIANGLES) tri = new Int32Array(idx.length - (idx.length % 3));
-    else tri = new Int32Array(Math.max(0, idx.length - 2) * 3);
-    if (mode === TRIANGLES) for (let i = 0; i < tri.length; i++) tri[i] = idx[i] + base;
-    else if (mode === 5) {
-      for (let i = 0; i + 2 < idx.length; i++) {
-        const even = i % 2 === 0;
-        tri[i * 3] = idx[i] + base;
-        tri[i * 3 + 1] = idx[even ? i + 1 : i + 2] + base;
-        tri[i * 3 + 2] = idx[even ? i + 2 : i + 1] + base;
-      }
-    } else {
-      for (let i = 1; i + 1 < idx.length; i++) {
-        tri[(i - 1) * 3] = idx[i] + base;
-        tri[(i - 1) * 3 + 1] = idx[i + 1] + base;
-        tri[(i - 1) * 3 + 2] = idx[0] + base;
-      }
-    }
+    const idx = src
+      ? Uint32Array.from(src.getArray() as ArrayLike<number>)
+      : Uint32Array.from({ length: n }, (_, i) => i);
+    const tri = triangleList(idx, p.getMode(), base);
     flipWinding(tri);
     const mat = p.getMaterial();
     segments.push({
@@ -537,15 +519,7 @@ function exportMesh(
   );
   const vmin = [Infinity, Infinity, Infinity];
   const vmax = [-Infinity, -Infinity, -Infinity];
-  const pos = new Float32Array(numVertices * 3);
-  for (let v = 0; v < numVertices; v++) {
-    for (let c = 0; c < 3 && c < pl[1]; c++) {
-      const x = pl[0] === 3 ? pdv.getFloat32(v * pl[2] + c * 4, true) : 0;
-      pos[v * 3 + c] = x;
-      if (x < vmin[c]) vmin[c] = x;
-      if (x > vmax[c]) vmax[c] = x;
-    }
-  }
+  const pos = positionsOf(pdv, numVertices, pl, vmin, vmax);
   const b = ex?.bounds && {
     center: decodeFloats(ex.bounds.center, 3),
     radius: decodeFloat(ex.bounds.radius),
@@ -580,14 +554,7 @@ function exportMesh(
     boundMin = Float32Array.from(vmin);
     boundMax = Float32Array.from(vmax);
     boundCenter = Float32Array.from([0, 1, 2].map((c) => (vmin[c] + vmax[c]) / 2));
-    let r = 0;
-    for (let v = 0; v < numVertices; v++) {
-      const dx = pos[v * 3] - boundCenter[0];
-      const dy = pos[v * 3 + 1] - boundCenter[1];
-      const dz = pos[v * 3 + 2] - boundCenter[2];
-      r = Math.max(r, Math.sqrt(dx * dx + dy * dy + dz * dz));
-    }
-    boundRadius = r;
+    boundRadius = radius(pos, numVertices, boundCenter);
   }
   return {
     skinned,
@@ -758,4 +725,58 @@ function exportAnimation(
     numFrames,
     items,
   };
+}
+
+/** Triangle list (offset by `base`) from TRIANGLES (4), TRIANGLE_STRIP (5) or TRIANGLE_FAN (6) indices. */
+function triangleList(idx: Uint32Array, mode: number, base: number): Int32Array {
+  if (mode === TRIANGLES) {
+    const tri = new Int32Array(idx.length - (idx.length % 3));
+    for (let i = 0; i < tri.length; i++) tri[i] = idx[i] + base;
+    return tri;
+  }
+  const tri = new Int32Array(Math.max(0, idx.length - 2) * 3);
+  if (mode === 5) {
+    for (let i = 0; i + 2 < idx.length; i++) {
+      const even = i % 2 === 0;
+      tri[i * 3] = idx[i] + base;
+      tri[i * 3 + 1] = idx[even ? i + 1 : i + 2] + base;
+      tri[i * 3 + 2] = idx[even ? i + 2 : i + 1] + base;
+    }
+  } else {
+    for (let i = 1; i + 1 < idx.length; i++) {
+      tri[(i - 1) * 3] = idx[i] + base;
+      tri[(i - 1) * 3 + 1] = idx[i + 1] + base;
+      tri[(i - 1) * 3 + 2] = idx[0] + base;
+    }
+  }
+  return tri;
+}
+
+/** File-space positions from the packed position array, with their min/max. */
+function positionsOf(pdv: DataView, n: number, layout: Layout, vmin: number[], vmax: number[]): Float32Array {
+  const pos = new Float32Array(n * 3);
+  const dims = Math.min(3, layout[1]);
+  if (layout[0] !== 3) return pos;
+  for (let v = 0; v < n; v++) {
+    for (let c = 0; c < dims; c++) {
+      const x = pdv.getFloat32(v * layout[2] + c * 4, true);
+      pos[v * 3 + c] = x;
+      if (x < vmin[c]) vmin[c] = x;
+      if (x > vmax[c]) vmax[c] = x;
+    }
+  }
+  return pos;
+}
+
+/** Distance of the farthest vertex from `center`. */
+function radius(pos: Float32Array, n: number, center: Float32Array): number {
+  let r2 = 0;
+  for (let v = 0; v < n; v++) {
+    const dx = pos[v * 3] - center[0];
+    const dy = pos[v * 3 + 1] - center[1];
+    const dz = pos[v * 3 + 2] - center[2];
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d > r2) r2 = d;
+  }
+  return Math.sqrt(r2);
 }
