@@ -789,6 +789,12 @@ export function toDocument(
 
   for (const { file, anim } of anims) {
     // Bones the model lacks become plain nodes, so every track keeps a target.
+    if (mesh && !anim.bones.some((b) => mesh.bones.some((m) => m.name === b.name))) {
+      warnings.warn(
+        'ANIMATION_UNMATCHED',
+        `${file} animates none of the bones of ${meshName}; its skeleton was added as separate nodes`,
+      );
+    }
     addSkeleton(anim.bones, anim.bindPose, true);
     const overrides: Record<string, JsonF32> = {};
     anim.bones.forEach((b, i) => {

@@ -282,6 +282,20 @@ describe('corpus: import', () => {
     expect(warnings.map((w) => w.code)).toEqual(['COMPANION_IGNORED']);
   });
 
+  it('warns when a companion animation names none of the mesh bones', async () => {
+    const mesh = supported.find((f) => f.endsWith('arm.mesh')) as string;
+    const other = supported.find((f) => f.endsWith('fp2_QBZ95_long.anim')) as string;
+    const { document, warnings } = await legacyFormat.import(
+      new Map([
+        ['arm.mesh', readBytes(mesh)],
+        ['arm_gun.anim', readBytes(other)],
+      ]),
+      { main: 'arm.mesh' },
+    );
+    expect(warnings.map((w) => w.code)).toEqual(['ANIMATION_UNMATCHED']);
+    expect(document.getRoot().listAnimations().length).toBe(2); // embedded "scene" + the gun's
+  });
+
   it('decodes tangent quaternions into unit normals that agree with the winding', async () => {
     const path = supported.find((f) => f.endsWith('sphere_00.mesh')) as string;
     const { document } = await legacyFormat.import(fileSet(path), { main: 'sphere_00.mesh' });
