@@ -392,7 +392,12 @@ function importModel(
         mirrorVec3(dense);
         out.set(
           attr,
-          doc.createAccessor(`morph${mi}.vb${v}.${attr}`).setType('VEC3').setArray(dense).setSparse(true),
+          doc
+            .createAccessor(`morph${mi}.vb${v}.${attr}`)
+            .setType('VEC3')
+            .setArray(dense)
+            // Sparse storage when most vertices do not move (the usual case for morphs).
+            .setSparse(bufs.reduce((n, b) => n + b.vertexCount, 0) * 2 < vb.vertexCount),
         );
       }
       return out;

@@ -84,7 +84,6 @@ describe('foreign glTF exports to Urho3D and re-imports with counts preserved', 
         .listAnimations()
         .filter((a) => a.listChannels().some((c) => c.getTargetPath() !== 'weights'));
       expect(back.document.getRoot().listAnimations().length).toBe(anims.length);
-      console.log(name, JSON.stringify(before), [...codes].join(' '));
     });
   }
 });

@@ -11,6 +11,7 @@ import {
   exportUrhoModel,
   importUrho,
   type MdlModel,
+  MSFTLod,
   type VertexElement,
   readAni,
   readMdl,
@@ -274,7 +275,7 @@ describe('property: random valid file models', () => {
   });
 
   it('random models round-trip byte-identically through a .glb (import → NodeIO → export)', async () => {
-    const io = new NodeIO();
+    const io = new NodeIO().registerExtensions([MSFTLod]);
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1 }), async (seed) => {
         const m = randomModel(seed);
