@@ -31,7 +31,9 @@ describe('golden test assets', () => {
       const files = new Map([[main, readBytes(join(dir, main))]]);
       for (const c of lib.legacyFormat.companions!(main, names)) files.set(c, readBytes(join(dir, c)));
       const { document } = await lib.legacyFormat.import(files, { main });
-      const report = await validateGlb(await new NodeIO().writeBinary(document));
+      const report = await validateGlb(
+        await new NodeIO().registerExtensions(lib.legacyFormat.gltfExtensions).writeBinary(document),
+      );
       expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
       const root = document.getRoot();
       expect(root.listSkins().length > 0, main).toBe(want.skinned);

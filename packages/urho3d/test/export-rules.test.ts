@@ -282,7 +282,9 @@ describe('edited documents fall back to fresh layouts', () => {
     expect(model.bounds[4]).toBeCloseTo(2 * readMdl(readBytes(f)).bounds[4], 4);
     const files = (await legacyFormat.export!(document, { name: 'Jack2' })).files;
     const back = await legacyFormat.import(files, { main: 'Jack2.mdl' });
-    const report = await validateGlb(await new NodeIO().writeBinary(back.document));
+    const report = await validateGlb(
+      await new NodeIO().registerExtensions([MSFTLod]).writeBinary(back.document),
+    );
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
     expect(back.document.getRoot().listSkins()[0].listJoints().length).toBe(67);
   });

@@ -24,7 +24,7 @@ describe('Jack in three.js', () => {
     const files = filesFor(jack);
     expect([...files.keys()]).toEqual(['Jack.mdl', 'Jack_Walk.ani']);
     const { document } = await legacyFormat.import(files, { main: 'Jack.mdl' });
-    const glb = await new NodeIO().writeBinary(document);
+    const glb = await new NodeIO().registerExtensions(legacyFormat.gltfExtensions).writeBinary(document);
     const gltf = await loadWithThree(glb);
     const skinned: any[] = [];
     gltf.scene.traverse((o: any) => {

@@ -66,7 +66,9 @@ describe('corpus packages', () => {
         const set = new Map([[name, files.get(name)!]]);
         for (const c of legacyFormat.companions!(name, names)) set.set(c, files.get(c)!);
         const { document } = await legacyFormat.import(set, { main: name });
-        const report = await validateGlb(await new NodeIO().writeBinary(document));
+        const report = await validateGlb(
+          await new NodeIO().registerExtensions(legacyFormat.gltfExtensions).writeBinary(document),
+        );
         expect(report.issues.numErrors, `${name}: ${validatorErrors(report)}`).toBe(0);
         models++;
       }
