@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -55,7 +55,8 @@ function timeoutRecord(item: BatchItem, seconds: number, ms: number): ConvertRec
  * formats can be loaded there (the registered ones, or `formatsModule`), else one by one in this
  * thread. Conversions run in memory; this thread writes every output atomically, refuses to
  * overwrite without `force`, and refuses two inputs writing the same file (OUTPUT_CONFLICT).
- * Records come back in input order. Never throws for a failing input.
+ * Workers take the largest inputs first; records come back in input order. Never throws for a
+ * failing input.
  *
  * ```ts
  * const { items } = await expandInputs(['models/'], FORMATS);
@@ -108,6 +109,20 @@ export async function runBatch(
     onDone?.(record, ++done, items.length);
   };
 
+  // Largest inputs first (by file size): a big model started last would leave the other workers
+  // idle at the end. Records still come back in input order.
+  const order = items.map((_, k) => k);
+  if (useWorkers) {
+    const size = items.map((it) => {
+      try {
+        return statSync(it.input).size;
+      } catch {
+        return 0;
+      }
+    });
+    order.sort((a, b) => size[b] - size[a] || a - b);
+  }
+
   let next = 0;
   if (!useWorkers) {
     for (; next < items.length; next++) {
@@ -152,7 +167,7 @@ export async function runBatch(
     let worker: Worker | undefined;
     try {
       while (next < items.length) {
-        const k = next++;
+        const k = order[next++];
         const item = items[k];
         worker ??= await startWorker();
         onStart?.(item);
