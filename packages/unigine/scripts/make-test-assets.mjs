@@ -184,7 +184,7 @@ function write(files) {
     }
     idx.push(base, base + 1, base + 2, base, base + 2, base + 3);
   }
-  const delta = p.map((v, i) => (i % 3 === 1 && p[i] > 0 ? 0.5 : 0));
+  const delta = p.map((v, i) => (i % 3 === 1 && v > 0 ? 0.5 : 0));
   const prim = doc
     .createPrimitive()
     .setAttribute('POSITION', acc(doc, buf, 'VEC3', new Float32Array(p)))

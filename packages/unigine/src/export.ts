@@ -910,8 +910,6 @@ function buildBlock(
   const rot = new Float64Array(frames * nb * 4);
   const scl = new Float64Array(frames * nb * 3);
   let hasScale = false;
-  let hasPos = false;
-  let hasRot = false;
   const tmpT = new Float64Array(frames * 3);
   const tmpR = new Float64Array(frames * 4);
   const tmpS = new Float64Array(frames * 3);
@@ -933,8 +931,6 @@ function buildBlock(
     fill(tr?.t, 3, tmpT, restT);
     fill(tr?.r, 4, tmpR, restR);
     fill(tr?.s, 3, tmpS, restS);
-    if (tr?.t) hasPos = true;
-    if (tr?.r) hasRot = true;
     if (tr?.s) hasScale = true;
     const fix = parentFix[b];
     for (let f = 0; f < frames; f++) {
@@ -964,8 +960,6 @@ function buildBlock(
       for (const v of scl) if (Math.abs(v - 1) > 1e-6) differs = true;
       if (differs) mask |= FLAG_SCALE;
     }
-    void hasPos;
-    void hasRot;
   }
   const entries = frames * nb;
   const flags = new Uint8Array(entries);
@@ -1154,7 +1148,9 @@ export function exportUnigine(
 ): UnigineExportResult {
   const warnings = new WarningCollector();
   const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
-  const fps = typeof options.fps === 'number' && options.fps > 0 ? options.fps : UNIGINE_EXPORT_DEFAULTS.fps;
+  const fps = options.fps === undefined ? UNIGINE_EXPORT_DEFAULTS.fps : Number(options.fps);
+  if (!(fps > 0) || !Number.isFinite(fps))
+    throw new ExportError('BAD_OPTION', `fps must be a positive number, got ${options.fps}`);
   const root = document.getRoot();
   const rx = (unigineExtras(root) ?? {}) as Partial<UnigineRootExtras>;
   const skel = buildSkeleton(document, warnings);
@@ -1238,12 +1234,11 @@ export function exportUnigine(
   const warnResampled = () => {
     resampled++;
   };
-  const bindOfName = (n: string, bones: UnigineBone[]): number[] | null => {
+  const bindOfName = (n: string): number[] | null => {
     const node = nodeByName.get(n);
     if (!node) return null;
     const i = skel.index.get(node);
     if (i !== undefined) return skel.bind[i];
-    void bones;
     return nodeBind(node);
   };
   const makeBlock = (
@@ -1374,7 +1369,7 @@ export function exportUnigine(
       continue;
     }
     const rest: number[][] = bones.map(
-      (b, i) => overrideOf(header, i) ?? bindOfName(b.name, bones) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+      (b, i) => overrideOf(header, i) ?? bindOfName(b.name) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
     );
     const ordered = group.slice().sort((a, b) => (a.ex.index ?? 0) - (b.ex.index ?? 0));
     const blocks: AnimationBlock[] = [];

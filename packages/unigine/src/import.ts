@@ -1,5 +1,6 @@
 import {
   FormatError,
+  LegacyError,
   type ImportOptions,
   type ImportResult,
   WarningCollector,
@@ -147,7 +148,7 @@ function setTRS(node: Node, trs: { t: number[]; r: number[]; s: number[] }): voi
   node.setScale(trs.s as [number, number, number]);
 }
 
-function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, boneCount: number): Primitive {
+function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number): Primitive {
   const { doc, buffer, warnings } = ctx;
   const nc = s.targets[0].length / 3;
   const nt = s.tangents.length / 4;
@@ -396,7 +397,6 @@ function buildPrimitive(ctx: Ctx, mesh: MeshFile, s: MeshSurface, si: number, bo
     numTriVerts: nt,
   };
   prim.setExtras({ unigine: extras });
-  void mesh;
   return prim;
 }
 
@@ -630,7 +630,8 @@ export function toDocument(
   warnings = new WarningCollector(),
 ): ImportResult {
   const fps = options.fps ?? UNIGINE_IMPORT_DEFAULTS.fps;
-  if (!(fps > 0) || !Number.isFinite(fps)) throw new RangeError(`fps must be a positive number, got ${fps}`);
+  if (!(fps > 0) || !Number.isFinite(fps))
+    throw new LegacyError('BAD_OPTION', `fps must be a positive number, got ${fps}`);
   const doc = new Document();
   doc.createBuffer();
   const buffer = doc.getRoot().listBuffers()[0];
@@ -695,7 +696,7 @@ export function toDocument(
     const gmesh = doc.createMesh(stem(meshName));
     const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
     mesh.surfaces.forEach((s, si) => {
-      const prim = buildPrimitive(ctx, mesh, s, si, mesh.bones.length);
+      const prim = buildPrimitive(ctx, s, si, mesh.bones.length);
       // glTF needs the same target count on every primitive of a mesh: pad with zero targets.
       const pos = prim.getAttribute('POSITION');
       for (let t = prim.listTargets().length; t < maxTargets; t++) {
@@ -873,7 +874,7 @@ export function importUnigine(
     mesh,
     name,
     anims,
-    { fps: typeof options.fps === 'number' ? options.fps : undefined },
+    { fps: options.fps === undefined ? undefined : Number(options.fps) },
     warnings,
   );
 }

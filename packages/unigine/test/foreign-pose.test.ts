@@ -47,10 +47,11 @@ function posedBox(doc: Document, anim: Animation | null, t: number): { min: numb
             mat4.multiply(
               mat4.create(),
               world(j),
-              (skin.getInverseBindMatrices()?.getArray() as Float32Array).subarray(
-                i * 16,
-                i * 16 + 16,
-              ) as unknown as mat4,
+              (
+                (
+                  skin.getInverseBindMatrices() as NonNullable<ReturnType<typeof skin.getInverseBindMatrices>>
+                ).getArray() as Float32Array
+              ).subarray(i * 16, i * 16 + 16) as unknown as mat4,
             ),
           )
       : null;

@@ -1,4 +1,3 @@
-import { readBytes } from '@gltf-legacy/test-utils';
 import type { Node } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
