@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean' },
     runs: { type: 'string' },
     'no-peers': { type: 'boolean' },
+    'only-peers': { type: 'boolean' },
     'no-package-benches': { type: 'boolean' },
     child: { type: 'string' },
     out: { type: 'string' },
@@ -61,6 +63,7 @@ if (values.child) {
 }
 
 const ids = values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS);
+const benchIds = values['only-peers'] ? [] : ids;
 const os = await import('node:os');
 const results = {
   started: new Date().toISOString(),
@@ -77,7 +80,7 @@ const notice = (s) => {
 };
 const work = mkdtempSync(join(tmpdir(), 'gltf-legacy-bench-'));
 
-for (const id of ids) {
+for (const id of benchIds) {
   if (!PLANS[id]) {
     notice(`unknown format ${id}`);
     continue;
@@ -113,9 +116,9 @@ for (const id of ids) {
   printFormat(r);
 }
 
-if (!values['no-peers'] && results.formats.unreal3d?.files) results.peers = peers(work);
+if (!values['no-peers'] && ids.includes('unreal3d')) results.peers = await peers(work);
 
-if (!values['no-package-benches']) {
+if (!values['no-package-benches'] && !values['only-peers']) {
   for (const id of ids) {
     const script = join(ROOT, 'packages', id, 'bench', 'run.mjs');
     if (!existsSync(script)) continue;
@@ -180,12 +183,25 @@ function wall(cmd, args, cwd) {
   return ms;
 }
 
-/** assimp vs our CLI, whole process, on the same Unreal file (3 runs each, median). */
-function peers(dir) {
-  const out = {};
-  const main = join(dir, 'bench_d.3d');
+/**
+ * assimp vs our CLI, whole process, on the same Unreal files (3 runs each, median). assimp reads
+ * the aniv `frameSize` as a SIGNED i16, so files over 8191 vertices fail in assimp ("Unexpected
+ * aniv file length"): the peer input is 90 × 90 = 8100 vertices × 1000 frames.
+ */
+async function peers(dir) {
+  const out = { input: '90 × 90 grid = 8100 vertices, 15 842 triangles, 1000 frames (packed)' };
+  const { unrealModels } = await import('./src/synth.mjs');
+  const unreal = await import(pathToFileURL(join(ROOT, 'packages', 'unreal3d', 'dist', 'index.js')).href);
+  const { data, aniv } = unrealModels(unreal, { vertices: 8100, frames: 1000 });
+  writeFileSync(join(dir, 'peer_d.3d'), unreal.writeData(data));
+  writeFileSync(join(dir, 'peer_a.3d'), unreal.writeAniv(aniv));
+  out.files = {
+    'peer_d.3d': statSync(join(dir, 'peer_d.3d')).size,
+    'peer_a.3d': statSync(join(dir, 'peer_a.3d')).size,
+  };
+  const main = join(dir, 'peer_d.3d');
   const cli = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
-  console.log('\n== whole process on bench_d.3d + bench_a.3d (16k vertices × 1000 frames)');
+  console.log(`\n== whole process on peer_d.3d + peer_a.3d (${out.input})`);
   let assimp;
   try {
     assimp = execFileSync('which', ['assimp'], { encoding: 'utf8' }).trim();
@@ -195,14 +211,25 @@ function peers(dir) {
   try {
     const ours = [];
     for (let i = 0; i < 3; i++)
-      ours.push(wall(process.execPath, [cli, 'convert', main, '-o', join(dir, 'ours.glb'), '--static'], dir));
+      ours.push(
+        wall(
+          process.execPath,
+          [cli, 'convert', main, '-o', join(dir, 'ours.glb'), '--static', '--force'],
+          dir,
+        ),
+      );
     out.cli = {
       ms: median(ours),
       runs: ours,
       outBytes: statSync(join(dir, 'ours.glb')).size,
-      command: 'node packages/cli/dist/bin.js convert bench_d.3d -o ours.glb --static',
+      command: 'node packages/cli/dist/bin.js convert peer_d.3d -o ours.glb --static --force',
     };
     console.log(`  our CLI  ${out.cli.ms.toFixed(0)} ms (${ours.map((m) => m.toFixed(0)).join(', ')})`);
+    // how much of that is starting Node and loading the CLI's modules
+    const boot = [];
+    for (let i = 0; i < 3; i++) boot.push(wall(process.execPath, [cli, '--version'], dir));
+    out.cliStartup = { ms: median(boot), runs: boot, command: 'node packages/cli/dist/bin.js --version' };
+    console.log(`  our CLI startup only (--version) ${out.cliStartup.ms.toFixed(0)} ms`);
   } catch (e) {
     notice(`our CLI failed: ${e.message}`);
   }
@@ -219,7 +246,7 @@ function peers(dir) {
           .stdout.split('\n')
           .find((l) => /\d+\.\d+/.test(l))
           ?.trim(),
-        command: 'assimp export bench_d.3d assimp.glb -fglb2',
+        command: 'assimp export peer_d.3d assimp.glb -fglb2',
       };
       console.log(
         `  assimp   ${out.assimp.ms.toFixed(0)} ms (${theirs.map((m) => m.toFixed(0)).join(', ')})`,

@@ -559,7 +559,7 @@ export async function replayRegressions(options = {}) {
  * regression writing on, so every finding it can hit is a known, recorded one).
  */
 export const TEST_CAMPAIGN = {
-  iterations: 100,
+  iterations: 80,
   seed: 20261122,
   gltfShare: 0.2,
   maxSeedBytes: 32 << 10,

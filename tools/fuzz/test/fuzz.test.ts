@@ -41,6 +41,11 @@ describe('regression files (test-assets/fuzz-regressions)', () => {
   for (const r of regressions) {
     const label = `${r.note.format}/${r.path.split('/').pop()} (${r.note.kind} at ${r.note.stage})`;
     it(label, async (ctx) => {
+      // hangs and memory blow-ups cost a whole deadline each: `pnpm fuzz --replay` (or
+      // FUZZ_SLOW=1) replays them; here they are skipped with this reason, never silently
+      if (['TIMEOUT', 'MEMORY'].includes(r.note.kind) && r.note.status === 'open' && !process.env.FUZZ_SLOW) {
+        ctx.skip(`open ${r.note.kind} finding: replayed by \`pnpm fuzz --replay\` or FUZZ_SLOW=1 (slow)`);
+      }
       const out = await pool.run(r.job);
       if (r.note.status === 'fixed') {
         // a fixed finding must stay fixed: the input now succeeds or fails with a LegacyError
