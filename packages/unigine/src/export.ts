@@ -39,7 +39,7 @@ import {
   type UnigineSurfaceExtras,
 } from './import.js';
 import { unpackF32 } from './jsonf32.js';
-import { composeTRS, quatFromBasis } from './math.js';
+import { composeTRS, quatFromBasis, quatToNormalTangent } from './math.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
 /** Options of {@link exportUnigine}. */
@@ -507,6 +507,60 @@ function intArray(prim: Primitive, name: string, n: number): ArrayLike<number> |
   return a.getArray();
 }
 
+/** True when every glTF vertex mapped to one coordinate vertex has the same position and influences. */
+function coordsConsistent(
+  coord: ArrayLike<number>,
+  pos: Float32Array,
+  infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null,
+  n: number,
+): boolean {
+  const first = new Map<number, number>();
+  const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+  for (let v = 0; v < n; v++) {
+    const c = coord[v];
+    if (!Number.isInteger(c) || c < 0) return false;
+    const f = first.get(c);
+    if (f === undefined) {
+      first.set(c, v);
+      continue;
+    }
+    for (let k = 0; k < 3; k++) if (bits[v * 3 + k] !== bits[f * 3 + k]) return false;
+    if (infl) {
+      if (infl.count[v] !== infl.count[f]) return false;
+      for (let k = 0; k < infl.count[v]; k++) {
+        if (
+          infl.bones[v * 4 + k] !== infl.bones[f * 4 + k] ||
+          infl.values[v * 4 + k] !== infl.values[f * 4 + k]
+        )
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** True when the normals the raw tangent quaternions encode agree with NORMAL (glTF axes). */
+function tbnMatchesNormals(tbn: ArrayLike<number>, nrm: Float32Array, n: number): boolean {
+  const dn = new Float32Array(3);
+  const dt = new Float32Array(4);
+  for (let v = 0; v < n; v++) {
+    const x = tbn[v * 4];
+    const y = tbn[v * 4 + 1];
+    const z = tbn[v * 4 + 2];
+    const w = tbn[v * 4 + 3];
+    const l = Math.hypot(x, y, z, w) || 1;
+    quatToNormalTangent(x / l, y / l, z / l, w / l, dn, 0, dt, 0);
+    convertVec3(UNIGINE_TO_GLTF, dn);
+    if (
+      Math.abs(dn[0] - nrm[v * 3]) > 2e-3 ||
+      Math.abs(dn[1] - nrm[v * 3 + 1]) > 2e-3 ||
+      Math.abs(dn[2] - nrm[v * 3 + 2]) > 2e-3
+    )
+      return false;
+  }
+  return true;
+}
+
 interface SurfaceInput {
   prim: Primitive;
   node: Node;
@@ -650,7 +704,15 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
       }
     }
   }
-  const coordAttr = intArray(prim, ATTR_COORD, n);
+  let coordAttr = intArray(prim, ATTR_COORD, n);
+  if (coordAttr && !coordsConsistent(coordAttr, pos, infl, n)) {
+    // Edited since import: vertices sharing a coordinate vertex no longer agree. Weld afresh.
+    warnings.warn(
+      'COORDINATES_REBUILT',
+      `${label}: ${ATTR_COORD} no longer matches the positions/weights; coordinate vertices were rebuilt`,
+    );
+    coordAttr = null;
+  }
   let numCoord: number;
   const coordOf = new Uint32Array(n);
   if (coordAttr) {
@@ -659,7 +721,12 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
       coordOf[v] = coordAttr[v];
       max = Math.max(max, coordOf[v]);
     }
-    numCoord = typeof ex.numCoordVerts === 'number' && ex.numCoordVerts > max ? ex.numCoordVerts : max + 1;
+    // The stored count restores coordinate vertices no triangle uses, but only for an unchanged mesh.
+    const unchanged = triAttr !== null || n === ex.numTriVerts;
+    numCoord =
+      unchanged && typeof ex.numCoordVerts === 'number' && ex.numCoordVerts > max
+        ? ex.numCoordVerts
+        : max + 1;
   } else {
     // De-duplicate positions (with their influences) into coordinate vertices.
     const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
@@ -696,7 +763,14 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   const tbn = intArray(prim, ATTR_TBN, n);
   const perTriSlots = new Int32Array(numTri).fill(-1);
   for (let v = 0; v < n; v++) if (triOf[v] !== UNUSED) perTriSlots[triOf[v]] = v;
-  if (tbn && tbn.length === n * 4) {
+  const useTbn = tbn !== null && tbn.length === n * 4 && (!nrm || tbnMatchesNormals(tbn, nrm, n));
+  if (tbn && !useTbn) {
+    warnings.warn(
+      'TANGENT_FRAMES_REBUILT',
+      `${label}: ${ATTR_TBN} no longer matches NORMAL; tangent frames were recomputed`,
+    );
+  }
+  if (tbn && useTbn) {
     tangents = new Int16Array(numTri * 4);
     for (let t = 0; t < numTri; t++) {
       const v = perTriSlots[t];
