@@ -2,7 +2,7 @@
 // companions included) converted to .glb with --jobs 1 and --jobs 2, median wall time of 3 runs
 // each, through the built CLI (`pnpm build` first). Usage: node bench/jobs.mjs [corpus-dir]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -34,13 +34,19 @@ function once(jobs) {
     // exit 1 when some input failed: still a valid timing
   }
   const ms = performance.now() - t0;
+  if (!existsSync(report))
+    throw new Error(`--jobs ${jobs}: the batch did not run (no report); is dist/ built?`);
+  const { summary } = JSON.parse(readFileSync(report, 'utf8'));
+  inputs = `${summary.total} inputs (${summary.ok} ok, ${summary.failed} failed, ${summary.skipped} companions skipped)`;
   rmSync(out, { recursive: true, force: true });
   return ms;
 }
 
+let inputs = '';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = {};
 for (const jobs of [1, 2]) results[jobs] = median([once(jobs), once(jobs), once(jobs)]);
+console.log(inputs);
 console.log(
   `cores: ${availableParallelism()}, load average before: ${loadavg()
     .map((x) => x.toFixed(1))
