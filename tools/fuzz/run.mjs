@@ -30,6 +30,7 @@ const { values } = parseArgs({
     replay: { type: 'boolean' },
     preset: { type: 'string' },
     minutes: { type: 'string' },
+    report: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -47,6 +48,35 @@ const pool = {
   ...(values['memory-mb'] ? { memoryMb: Number(values['memory-mb']) } : {}),
 };
 const started = new Date();
+
+if (values.report) {
+  // markdown table of every regression note (for READMEs and reports)
+  const { loadRegressions } = await import('./src/campaign.mjs');
+  console.log('| format | file | direction | kind at stage | error / detail | from |');
+  console.log('|---|---|---|---|---|---|');
+  for (const { note, path } of loadRegressions(formats)) {
+    const what = (
+      note.error
+        ? `${note.error.name}${note.error.code ? ` ${note.error.code}` : ''}: ${note.error.message}`
+        : (note.detail ?? '')
+    )
+      .replace(/\|/g, '\\|')
+      .slice(0, 160);
+    const where = note.error?.stack
+      ?.find((l) => l.includes('/packages/'))
+      ?.replace(/^at /, '')
+      .replace(/\(?file:\/\/\S*\/packages\//, 'packages/')
+      .replace(/\)$/, '');
+    const from =
+      note.replay === 'gen'
+        ? `fast-check doc, gen seed ${note.genSeed}`
+        : `${note.seedFile ?? ''} ${(note.ops ?? []).join('+')}`;
+    console.log(
+      `| ${note.format} | ${path.split('/').pop()} | ${note.direction === 'gltf-to-legacy' ? 'glTF→' : '→glTF'} | ${note.kind} at ${note.stage}${note.status === 'fixed' ? ' (fixed)' : ''} | ${what}${where ? ` (${where})` : ''} | ${from.trim()} |`,
+    );
+  }
+  process.exit(0);
+}
 
 if (values.replay) {
   const results = await replayRegressions({ formats, pool });
