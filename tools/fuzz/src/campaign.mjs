@@ -352,6 +352,9 @@ export async function runCampaign(options = {}) {
         if (out.finding?.kind === 'TIMEOUT') {
           // a loaded machine is not a hang: confirm with four times the deadline
           out = await pool.run({ ...job, deadlineScale: 4 });
+        } else if (out.finding?.kind === 'MEMORY' && o.workers > 1) {
+          // RSS is per process: with several workers, confirm the blow-up is this input's
+          out = await pool.run(job);
         }
         if (out.finding) {
           const sig = signature(id, out.finding);
