@@ -110,7 +110,7 @@ describe('LegacyIO on the real corpus (formats that are registered)', () => {
     it.skipIf(!format)(
       `${id}: read ${file} (+ companions) → .glb with 0 validator errors → back to ${id}`,
       async () => {
-        const path = corpusFiles(folder, [file])[0];
+        const path = corpusFiles(folder, [file]).find((p) => basename(p) === file)!;
         expect(path, `${folder}/${file} in the corpus`).toBeDefined();
         const legacy = new LegacyIO();
         const r = await legacy.readDetailed(path);
@@ -135,4 +135,25 @@ describe('LegacyIO on the real corpus (formats that are registered)', () => {
       },
     );
   }
+});
+
+describe.skipIf(!FORMATS.some((f) => f.id === 'urho3d'))('LegacyIO containers (urho3d .pak)', () => {
+  it('readContainer() gives one document per model; read() of a package says to use it', async () => {
+    // (corpusFiles matches name endings: CoreData_299299.pak, a package without models, ends the same)
+    const pak = corpusFiles('urho', ['.pak']).find((p) => basename(p) === 'Data_299299.pak')!;
+    expect(pak).toBeDefined();
+    const legacy = new LegacyIO();
+    const docs = await legacy.readContainer(pak);
+    expect([...docs.keys()]).toEqual([
+      'Models/rabbit_base.mdl',
+      'Models/rabbit_eye_close_L.mdl',
+      'Models/rabbit_eye_close_R.mdl',
+      'Models/rabbit_mouse_open.mdl',
+    ]);
+    for (const d of docs.values()) expect(documentStats(d).vertices).toBeGreaterThan(0);
+    await expect(legacy.read(pak)).rejects.toMatchObject({ code: 'CONTAINER_INPUT' });
+    await expect(
+      legacy.readContainer(corpusFiles('urho', ['.mdl']).find((p) => basename(p) === 'Box.mdl')!),
+    ).rejects.toMatchObject({ code: 'NOT_A_CONTAINER' });
+  });
 });
