@@ -38,7 +38,7 @@ describe('gltf-transform plugin (the real gltf-transform binary with --config)',
     `legacy-import → .glb (valid) → legacy-export (${sample?.[0] ?? 'no format registered yet'})`,
     async () => {
       const [id, folder, file, expected] = sample!;
-      const input = corpusFiles(folder, [file])[0];
+      const input = corpusFiles(folder, [file]).find((p) => p.endsWith(`/${file}`))!;
       expect(input).toBeDefined();
       const imp = await run(bin, ['legacy-import', input, join(dir, 'model.glb'), '--config', config], {
         cwd: dir,
