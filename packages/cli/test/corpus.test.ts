@@ -17,7 +17,11 @@ const FOLDER: Record<string, string> = {
 const out = mkdtempSync(join(tmpdir(), 'gltf-legacy-corpus-'));
 const STABLE_CODE = /^[A-Z][A-Z0-9_]+$/;
 
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+let bundleDir: string | undefined;
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
 
 describe.skipIf(!hasCorpus('gltf'))(
   'the whole corpus in one batch (--jobs 2, --report, real formats)',
@@ -25,6 +29,7 @@ describe.skipIf(!hasCorpus('gltf'))(
     it('every main file has exactly one record; ok ones are valid glTF, failed ones carry a stable code and leave nothing', async () => {
       const root = corpusRoot();
       const runtime = await bundleWorker();
+      bundleDir = dirname(new URL(runtime.workerUrl).pathname);
       const lines: string[] = [];
       const report = join(out, 'report.json');
       const code = await main(

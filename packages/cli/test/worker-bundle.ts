@@ -3,7 +3,7 @@
  * `test/fake-format.ts` with esbuild (workspace packages from their sources, as Vitest does),
  * code-split so both share one copy of @gltf-legacy/core (FormatError instanceof checks hold).
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -20,8 +20,9 @@ let bundled: Promise<WorkerBundle> | undefined;
 
 export function bundleWorker(): Promise<WorkerBundle> {
   bundled ??= (async () => {
-    const outdir = join(pkg, 'node_modules', '.cache', `cli-test-${process.pid}`);
-    mkdirSync(outdir, { recursive: true });
+    // one folder per test file (Vitest runs files in threads of one process: no shared pid dir)
+    mkdirSync(join(pkg, 'node_modules', '.cache'), { recursive: true });
+    const outdir = mkdtempSync(join(pkg, 'node_modules', '.cache', 'cli-test-'));
     const aliases = Object.fromEntries(
       readdirSync(packages)
         .filter((n) => existsSync(join(packages, n, 'src', 'index.ts')))
