@@ -389,6 +389,14 @@ export function exportUrhoModel(
     const src = idxAcc?.getArray();
     let idx = new Uint32Array(n);
     for (let i = 0; i < n; i++) idx[i] = src ? src[i] : i;
+    for (let i = 0; i < n; i++) {
+      if (!(idx[i] < vertexCount)) {
+        throw new ExportError(
+          'BAD_INDEX',
+          `a primitive of mesh "${meshName}" has index ${idx[i]} past its ${vertexCount} vertices (invalid glTF)`,
+        );
+      }
+    }
     let primitiveType: number;
     if (mode === 4 || mode === 5 || mode === 6) {
       if (mode !== 4) {
@@ -979,6 +987,7 @@ export function exportUrhoModel(
             m[4] * x + m[5] * y + m[6] * z + m[7],
             m[8] * x + m[9] * y + m[10] * z + m[11],
           ];
+          if (!Number.isFinite(p[0] + p[1] + p[2])) continue;
           const bx = box[b];
           for (let k = 0; k < 3; k++) {
             if (p[k] < bx[k]) bx[k] = p[k];
@@ -1288,6 +1297,14 @@ function exportAnimation(
     let rotations: Float32Array | null = null;
     if (q) {
       mirrorQuat(q);
+      // Unit quaternions, as import makes them (keys within 1e-6 of unit length stay as they are).
+      for (let k = 0; k < n; k++) {
+        const len = Math.hypot(q[k * 4], q[k * 4 + 1], q[k * 4 + 2], q[k * 4 + 3]);
+        if (Math.abs(len - 1) > 1e-6) {
+          for (let c = 0; c < 4; c++)
+            q[k * 4 + c] = len > 1e-12 ? Math.fround(q[k * 4 + c] / len) : c === 3 ? 1 : 0;
+        }
+      }
       rotations = new Float32Array(n * 4);
       for (let k = 0; k < n; k++) rotations.set([q[k * 4 + 3], q[k * 4], q[k * 4 + 1], q[k * 4 + 2]], k * 4);
     }

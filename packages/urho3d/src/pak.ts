@@ -120,8 +120,9 @@ export function readPak(bytes: Uint8Array, fileName?: string): PakFile {
 }
 
 /**
- * Writes a package. Entry data is laid out in table order right after the table (the layout
- * PackageTool writes), so offsets are recomputed; `writePak(readPak(b))` equals `b` for such files.
+ * Writes a package. Entry data follows the table in the order of the entries' offsets (table
+ * order for packages from {@link createPak}, the layout PackageTool writes); offsets are
+ * recomputed from that layout, so `writePak(readPak(b))` equals `b`.
  *
  * ```ts
  * const bytes = writePak(createPak(new Map([['Models/Box.mdl', mdlBytes]]), { compress: true }));
@@ -145,10 +146,22 @@ export function writePak(pak: PakFile): Uint8Array {
     w.u32(e.checksum);
   }
   w.bytes(pak.gap);
-  pak.entries.forEach((e, i) => {
-    w.patchU32(offsetAt[i], w.offset - base);
-    w.bytes(e.stored);
-  });
+  // Data regions in the order of their stored offsets (entries sharing an offset share the data),
+  // so any package read by readPak is rewritten as it was; new packages are in table order.
+  const order = pak.entries
+    .map((e, i) => i)
+    .sort((a, b) => pak.entries[a].offset - pak.entries[b].offset || a - b);
+  const placed = new Map<number, number>();
+  for (const i of order) {
+    const e = pak.entries[i];
+    let at = e.stored.length ? placed.get(e.offset) : undefined;
+    if (at === undefined) {
+      at = w.offset - base;
+      if (e.stored.length) placed.set(e.offset, at);
+      w.bytes(e.stored);
+    }
+    w.patchU32(offsetAt[i], at);
+  }
   w.u32(pak.trailer);
   return w.finish();
 }
