@@ -18,6 +18,7 @@ import { writeFilesAtomic } from './files.js';
 import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
 import { type OptimizeOptions, optimizeTransform } from './optimize.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
+import { modelBaseName } from '@gltf-legacy/core';
 
 /** Options of {@link convertFile}. */
 export interface ConvertOptions {
@@ -67,19 +68,8 @@ interface Loaded {
   base: string;
 }
 
-/** The base name of a legacy main file: its name without the format's main extension. */
-export function outputBase(name: string, format?: LegacyFormat): string {
-  const b = baseName(name);
-  if (
-    format &&
-    b.toLowerCase().endsWith(format.mainExtension.toLowerCase()) &&
-    b.length > format.mainExtension.length
-  ) {
-    return b.slice(0, b.length - format.mainExtension.length);
-  }
-  const ext = extname(b);
-  return ext ? b.slice(0, -ext.length) : b;
-}
+/** The base name of outputs for a legacy main file (`Skull` for `Skull_d.3d`). */
+export const outputBase = modelBaseName;
 
 function unknownFormat(path: string, bytes: Uint8Array): LegacyError {
   return new LegacyError(

@@ -417,6 +417,44 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     });
 
   program
+    .command('view')
+    .description('Serve the browser viewer on localhost and open the given files in it (Ctrl-C stops).')
+    .argument('<files...>', 'legacy models (companions beside them are loaded) or .glb/.gltf')
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '0')
+    .option('--no-open', 'only print the URL')
+    .action(async (files: string[], opts: { port: string; open: boolean }) => {
+      const { serveViewer } = await import('@gltf-legacy/viewer');
+      const v = await serveViewer(files, {
+        port: positiveNumber('--port', opts.port, true, 0),
+        open: opts.open,
+      });
+      io.out(`viewer: ${v.url} (${v.files.join(', ')}); Ctrl-C to stop`);
+      await new Promise<void>((done) => process.once('SIGINT', () => void v.close().then(done)));
+    });
+
+  program
+    .command('preview')
+    .description(
+      'Render a PNG thumbnail per model with headless Chromium (fixed camera framing the bounds, neutral light, first animation frame). Needs Debian chromium: apt-get install -y chromium.',
+    )
+    .argument('<inputs...>', 'files, folders or globs')
+    .requiredOption('--out-dir <dir>', 'folder for the PNGs')
+    .option('--size <px>', 'width and height in pixels', '512')
+    .action(async (inputs: string[], opts: { outDir: string; size: string }) => {
+      const { previewFiles } = await import('@gltf-legacy/viewer');
+      const files = (await expandInputs(inputs, formats)).items.map((i) => i.input);
+      const results = await previewFiles(files, {
+        outDir: opts.outDir,
+        size: positiveNumber('--size', opts.size, true, 16),
+        onResult: (r) =>
+          r.error
+            ? io.err(`${r.input}: error ${r.error.code}: ${r.error.message}`)
+            : io.out(`${r.input} → ${r.outputs.join(', ')}`),
+      });
+      setExit(results.some((r) => r.error) ? EXIT.FAILED : EXIT.OK);
+    });
+
+  program
     .command('formats')
     .description('List the registered formats, their extensions and capabilities.')
     .option('--json', 'print JSON')

@@ -1,50 +1,27 @@
-import type { FileSet, LegacyFormat } from '@gltf-legacy/core';
-import { baseName, extName } from '@gltf-legacy/core';
-import * as grimrock from '@gltf-legacy/grimrock';
-import * as tso from '@gltf-legacy/tso';
-import * as unigine from '@gltf-legacy/unigine';
-import * as unreal3d from '@gltf-legacy/unreal3d';
-import * as urho3d from '@gltf-legacy/urho3d';
-
-/** The `legacyFormat` a package exports, or undefined while it is still being written. */
-function formatOf(mod: object): LegacyFormat | undefined {
-  const f = (mod as { legacyFormat?: LegacyFormat }).legacyFormat;
-  return f && typeof f.sniff === 'function' && typeof f.import === 'function' ? f : undefined;
-}
+import {
+  type GltfKind,
+  isGlb,
+  isGltfJson,
+  type LegacyFormat,
+  baseName,
+  extName,
+  sniffFormat as sniffWith,
+  tryUnpack,
+} from '@gltf-legacy/core';
+import { legacyFormat as grimrock } from '@gltf-legacy/grimrock';
+import { legacyFormat as tso } from '@gltf-legacy/tso';
+import { legacyFormat as unigine } from '@gltf-legacy/unigine';
+import { legacyFormat as unreal3d } from '@gltf-legacy/unreal3d';
+import { legacyFormat as urho3d } from '@gltf-legacy/urho3d';
 
 /** Every legacy format the CLI knows, in sniffing order (formats with magic bytes first). */
-export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d]
-  .map(formatOf)
-  .filter((f): f is LegacyFormat => !!f);
+export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d];
 
-/** The glTF pseudo-formats. */
-export type GltfKind = 'glb' | 'gltf';
+export { type GltfKind, isGlb, isGltfJson, tryUnpack };
 
 /** A legacy format by id (`unreal3d`, …), or undefined. */
 export function formatById(id: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | undefined {
   return formats.find((f) => f.id === id.toLowerCase());
-}
-
-/** True when the bytes are a GLB (magic `glTF`). */
-export function isGlb(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 12 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46
-  );
-}
-
-/** True when the bytes look like glTF JSON (an object with an `asset` member). */
-export function isGltfJson(bytes: Uint8Array, name: string): boolean {
-  let i = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  while (
-    i < bytes.length &&
-    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-  )
-    i++;
-  if (bytes[i] !== 0x7b) return false;
-  if (extName(name) === '.gltf') return true;
-  const head = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 4096)));
-  return head.includes('"asset"');
 }
 
 /**
@@ -56,16 +33,7 @@ export function sniffFormat(
   name: string,
   formats: readonly LegacyFormat[] = FORMATS,
 ): LegacyFormat | GltfKind | undefined {
-  if (isGlb(bytes)) return 'glb';
-  if (isGltfJson(bytes, name)) return 'gltf';
-  for (const f of formats) {
-    try {
-      if (f.sniff(bytes, name)) return f;
-    } catch {
-      // a sniffer must never decide by throwing; treat as "not mine"
-    }
-  }
-  return undefined;
+  return sniffWith(bytes, name, formats);
 }
 
 /**
@@ -89,21 +57,6 @@ export function formatForOutput(
   const ext = extName(path);
   const byExt = formats.filter((f) => f.export && f.extensions.includes(ext));
   return byExt.length === 1 ? byExt[0] : undefined;
-}
-
-/**
- * The entries of a container file (`.pak`), or undefined when `bytes` is not one: the format must
- * have `unpack`, the name must not be its main file, and unpacking must succeed (formats such as
- * urho3d sniff models, animations and packages alike).
- */
-export function tryUnpack(format: LegacyFormat, bytes: Uint8Array, name: string): FileSet | undefined {
-  if (!format.capabilities.container || !format.unpack) return undefined;
-  if (baseName(name).toLowerCase().endsWith(format.mainExtension.toLowerCase())) return undefined;
-  try {
-    return format.unpack(bytes, baseName(name));
-  } catch {
-    return undefined;
-  }
 }
 
 /**

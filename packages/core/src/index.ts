@@ -5,3 +5,4 @@ export * from './axes.js';
 export * from './format.js';
 export * from './gltf.js';
 export * from './base64.js';
+export * from './sniff.js';

@@ -47,3 +47,33 @@ describe('base64', () => {
     );
   });
 });
+
+describe('sniffing', () => {
+  it('detects glb, glTF JSON and legacy formats by bytes; names outputs after the main extension', async () => {
+    const { isGlb, isGltfJson, modelBaseName, sniffFormat } = await import('../src/index.js');
+    const glb = new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0, 12, 0, 0, 0]);
+    expect(isGlb(glb)).toBe(true);
+    expect(isGlb(glb.subarray(0, 11))).toBe(false);
+    const json = new TextEncoder().encode('\ufeff  {"asset":{"version":"2.0"}}');
+    expect(isGltfJson(json, 'x.bin')).toBe(true);
+    expect(isGltfJson(new TextEncoder().encode('{"a":1}'), 'x.json')).toBe(false);
+    const fmt = {
+      id: 'x',
+      label: 'X',
+      extensions: ['.3d'],
+      mainExtension: '_d.3d',
+      capabilities: { import: true, export: false, skins: false, morphTargets: false, animations: false },
+      sniff: (b: Uint8Array) => {
+        if (b[0] === 0xff) throw new Error('sniffers must not throw, but one that does means "no"');
+        return b[0] === 1;
+      },
+      import: async () => ({ document: null as never, warnings: [] }),
+    };
+    expect(sniffFormat(new Uint8Array([1]), 'a', [fmt])).toBe(fmt);
+    expect(sniffFormat(new Uint8Array([0xff]), 'a', [fmt])).toBeUndefined();
+    expect(sniffFormat(glb, 'a.3d', [fmt])).toBe('glb');
+    expect(modelBaseName('dir/Skull_d.3d', fmt)).toBe('Skull');
+    expect(modelBaseName('C:\\x\\Jack.mdl')).toBe('Jack');
+    expect(modelBaseName('noext')).toBe('noext');
+  });
+});

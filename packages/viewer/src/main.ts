@@ -1,4 +1,3 @@
-import './buffer-shim.js';
 import type { Warning } from '@gltf-legacy/core';
 import type { ViewerApi, ViewerState } from './api.js';
 import {

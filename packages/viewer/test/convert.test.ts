@@ -2,7 +2,8 @@ import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { describe, expect, test } from 'vitest';
-import { BrowserBuffer } from '../src/buffer-shim.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   addToPool,
   convertModel,
@@ -84,12 +85,17 @@ describe('browser conversion layer (runs in Node too)', () => {
     expect((await convertModel(pool, 'Skull_d.3d')).stats).toEqual(m.stats);
   });
 
-  test('BrowserBuffer matches Node Buffer for the base64 uses of unreal3d', () => {
-    const bytes = new Uint8Array(70_000).map((_, i) => (i * 31 + 7) & 255);
-    const b64 = BrowserBuffer.from(bytes).toString('base64');
-    expect(b64).toBe(Buffer.from(bytes).toString('base64'));
-    expect([...BrowserBuffer.from(b64, 'base64')]).toEqual([...bytes]);
-    expect(() => BrowserBuffer.from('abc', 'hex')).toThrow(/base64/);
+  test('the five format packages use no Node APIs (they run in the browser unchanged)', () => {
+    const root = join(import.meta.dirname, '../..');
+    const offenders: string[] = [];
+    for (const id of ['grimrock', 'tso', 'unigine', 'unreal3d', 'urho3d']) {
+      const dir = join(root, id, 'src');
+      for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+        const src = readFileSync(join(dir, f), 'utf8');
+        if (/from 'node:|require\(|\bBuffer\.|\bprocess\./.test(src)) offenders.push(`${id}/src/${f}`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   test('glTF inputs: a multi-buffer .gltf becomes one .glb; Draco/meshopt files give COMPRESSION_UNSUPPORTED', async () => {

@@ -38,7 +38,7 @@ describe.skipIf(!haveChromium())('previewFiles in headless Chromium', () => {
       expect(r.outputs).toHaveLength(1);
     }
     expect(ok.map((r) => r.outputs[0].slice(outDir.length + 1))).toEqual([
-      'Skull_d.png',
+      'Skull.png',
       'stone_dagger.png',
       'au-blue.d93f568500000009.png',
       'actor_00.png',

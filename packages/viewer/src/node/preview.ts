@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { isLegacyError } from '@gltf-legacy/core';
+import { baseName, isLegacyError, modelBaseName } from '@gltf-legacy/core';
+import { FORMATS } from '../registry.js';
 import type { ViewerApi, ViewerState } from '../api.js';
 import { launchChromium } from './chromium.js';
 import { gatherInput } from './files.js';
@@ -38,12 +39,12 @@ export interface PreviewResult {
 type Win = { __viewer: ViewerApi };
 
 function pngName(input: string, model: string, multi: boolean): string {
-  const stemOf = (n: string) => {
-    const b = basename(n.replace(/\\/g, '/'));
-    const i = b.lastIndexOf('.');
-    return i > 0 ? b.slice(0, i) : b;
+  // named like `gltf-legacy convert` names its outputs: Skull_d.3d → Skull.png
+  const base = (n: string) => {
+    const format = FORMATS.find((f) => baseName(n).toLowerCase().endsWith(f.mainExtension.toLowerCase()));
+    return modelBaseName(n.replace(/\\/g, '/'), format);
   };
-  return multi ? `${stemOf(input)}__${stemOf(model)}.png` : `${stemOf(input)}.png`;
+  return multi ? `${base(input)}__${base(model)}.png` : `${base(input)}.png`;
 }
 
 /**
