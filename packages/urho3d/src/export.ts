@@ -418,6 +418,19 @@ export function exportUrhoModel(
       idx = loop;
       primitiveType = PrimitiveType.LINE_STRIP;
     } else primitiveType = PRIM_TYPE_BY_MODE[mode] ?? PrimitiveType.TRIANGLE_LIST;
+    const per =
+      primitiveType === PrimitiveType.TRIANGLE_LIST ? 3 : primitiveType === PrimitiveType.LINE_LIST ? 2 : 1;
+    if (idx.length % per) {
+      warnings.warn('INDICES_TRUNCATED', 'a primitive ended with an incomplete triangle / line; dropped it');
+      idx = idx.slice(0, idx.length - (idx.length % per));
+    }
+    if (!idx.length) {
+      warnings.warn(
+        'PRIMITIVE_DROPPED',
+        'a primitive without a single complete triangle / line / point was dropped',
+      );
+      return null;
+    }
     // Morph targets.
     const targets: VPrim['targets'] = [];
     prim.listTargets().forEach((t, ti) => {

@@ -2,7 +2,7 @@
  * Urho3D / Dry package file (`.pak`, magic `UPAK` stored or `ULZ4` LZ4-compressed): the file
  * model plus list / extract / create.
  */
-import { ByteReader, ByteWriter, type FileSet, FormatError } from '@gltf-legacy/core';
+import { ByteReader, ByteWriter, decodeText, type FileSet, FormatError } from '@gltf-legacy/core';
 import { Lz4Error, lz4CompressBlock, lz4DecompressBlock } from './lz4.js';
 
 /** Uncompressed bytes per ULZ4 block (PackageTool's block size; readers rely on it). */
@@ -11,6 +11,8 @@ export const PAK_BLOCK_SIZE = 32768;
 export interface PakEntry {
   /** Path inside the package, with folders (`Models/Box.mdl`). */
   name: string;
+  /** The name's bytes as stored (kept so names that are not valid UTF-8 are written back as they were). */
+  nameBytes?: Uint8Array;
   /** Offset of the entry's data from the start of the package, as stored. */
   offset: number;
   /** Uncompressed size. */
@@ -84,14 +86,16 @@ export function readPak(bytes: Uint8Array, fileName?: string): PakFile {
   const entries: PakEntry[] = [];
   for (let i = 0; i < n; i++) {
     r.scope(`entries[${i}]`, () => {
+      const nameStart = r.offset;
       const name = r.cstring('name');
+      const nameBytes = bytes.subarray(nameStart, r.offset - 1);
       const at = r.offset;
       const offset = r.u32('offset');
       const size = r.u32('size');
       const checksum = r.u32('checksum');
       if (offset > bytes.length - 4)
         throw r.error(`data offset ${offset} is past the end`, 'offset', 'BAD_OFFSET', at);
-      entries.push({ name, offset, size, checksum, stored: new Uint8Array(0) });
+      entries.push({ name, nameBytes, offset, size, checksum, stored: new Uint8Array(0) });
     });
   }
   const tableEnd = r.offset;
@@ -139,7 +143,8 @@ export function writePak(pak: PakFile): Uint8Array {
   w.u32(pak.checksum);
   const offsetAt: number[] = [];
   for (const e of pak.entries) {
-    w.cstring(e.name);
+    if (e.nameBytes && decodeText(e.nameBytes) === e.name) w.bytes(e.nameBytes).u8(0);
+    else w.cstring(e.name);
     offsetAt.push(w.offset);
     w.u32(e.offset);
     w.u32(e.size);
@@ -149,7 +154,7 @@ export function writePak(pak: PakFile): Uint8Array {
   // Data regions in the order of their stored offsets (entries sharing an offset share the data),
   // so any package read by readPak is rewritten as it was; new packages are in table order.
   const order = pak.entries
-    .map((e, i) => i)
+    .map((_, i) => i)
     .sort((a, b) => pak.entries[a].offset - pak.entries[b].offset || a - b);
   const placed = new Map<number, number>();
   for (const i of order) {
