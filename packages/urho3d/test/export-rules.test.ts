@@ -320,3 +320,73 @@ describe('MSFT_lod through a .glb and prune()', () => {
     expect(firstByteDiff(out.files.get('Mushroom.mdl')!, bytes)).toBe(-1);
   });
 });
+
+describe('invalid or degenerate glTF input (fuzz findings)', () => {
+  it('an index past the vertices is an ExportError, not a broken .mdl', () => {
+    const doc = quads(1);
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    prim.getIndices()!.setArray(new Uint32Array([0, 1, 99]));
+    expect(() => exportUrhoModel(doc)).toThrow(expect.objectContaining({ code: 'BAD_INDEX' }));
+  });
+  it('primitives without a complete triangle are dropped, incomplete tails cut, both with warnings', () => {
+    const doc = quads(2);
+    const mesh = doc.getRoot().listMeshes()[0];
+    const buf = doc.getRoot().listBuffers()[0];
+    const empty = mesh
+      .listPrimitives()[0]
+      .clone()
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Uint16Array([0, 1]))
+          .setBuffer(buf),
+      );
+    mesh.addPrimitive(empty);
+    mesh
+      .listPrimitives()[0]
+      .getIndices()!
+      .setArray(new Uint32Array([0, 1, 2, 0, 2, 3, 4, 5]));
+    const { model, warnings } = exportUrhoModel(doc);
+    expect(model!.geometries.length).toBe(1);
+    expect(model!.geometries[0].lods[0].indexCount).toBe(6);
+    expect(warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['PRIMITIVE_DROPPED', 'INDICES_TRUNCATED']),
+    );
+  });
+  it('non-unit rotation keys are exported normalized, so export(import(export(x))) = export(x)', async () => {
+    const doc = quads(1, { skinBones: 2 });
+    const bone = doc.getRoot().listSkins()[0].listJoints()[1];
+    const buf = doc.getRoot().listBuffers()[0];
+    const s = doc
+      .createAnimationSampler()
+      .setInput(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Float32Array([0, 1]))
+          .setBuffer(buf),
+      )
+      .setOutput(
+        doc
+          .createAccessor()
+          .setType('VEC4')
+          .setArray(new Float32Array([0, 0, 0, 2, 0, 0.5, 0, 0.5]))
+          .setBuffer(buf),
+      );
+    doc
+      .createAnimation('Spin')
+      .addSampler(s)
+      .addChannel(doc.createAnimationChannel().setTargetNode(bone).setTargetPath('rotation').setSampler(s));
+    const first = await legacyFormat.export!(doc, { name: 'n' });
+    const rot = readAni(first.files.get('n_Spin.ani')!).tracks[0].rotations!;
+    expectClose([...rot.subarray(0, 4)], [1, 0, 0, 0], 1e-7, 'first key');
+    expect(Math.hypot(...rot.subarray(4, 8))).toBeCloseTo(1, 6);
+    const again = await legacyFormat.export!(
+      (await legacyFormat.import(first.files, { main: 'n.mdl' })).document,
+      { name: 'n' },
+    );
+    for (const [name, bytes] of first.files)
+      expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
+  });
+});

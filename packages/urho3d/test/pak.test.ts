@@ -143,3 +143,15 @@ describe('corpus packages', () => {
     expect(firstByteDiff(writePak(pak), exe)).toBe(-1);
   });
 });
+
+describe('pak names that are not UTF-8', () => {
+  it('are written back as the stored bytes', () => {
+    const bytes = writePak(createPak(new Map([['Models/a.mdl', new Uint8Array([1, 2, 3])]])));
+    const at = bytes.indexOf(0x61); // the "a" of the name
+    bytes[at] = 0xff;
+    const pak = readPak(bytes);
+    const again = writePak(pak);
+    expect(firstByteDiff(again, bytes)).toBe(-1);
+    expect(readPak(again).entries[0].name).toBe(pak.entries[0].name);
+  });
+});
