@@ -492,6 +492,13 @@ function exportMesh(
     const idx = src
       ? Uint32Array.from(src.getArray() as ArrayLike<number>)
       : Uint32Array.from({ length: n }, (_, i) => i);
+    // glTF requires every index < the vertex count; a file with one outside would not import back.
+    for (let i = 0; i < idx.length; i++)
+      if (idx[i] >= n)
+        throw new ExportError(
+          'BAD_INDEX',
+          `mesh "${mesh.getName()}": index ${idx[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
+        );
     const tri = triangleList(idx, p.getMode(), base);
     flipWinding(tri);
     const mat = p.getMaterial();
@@ -651,7 +658,10 @@ function exportAnimation(
     exFrames !== undefined &&
     (duration === 0 ||
       Math.abs(duration * exFps - exFrames) < 1e-3 ||
-      Math.abs(duration * exFps - (exFrames - 1)) < 1e-3);
+      Math.abs(duration * exFps - (exFrames - 1)) < 1e-3 ||
+      // Long clips: import stores float32 times, whose error outgrows the 1e-3 frame tolerance.
+      duration === Math.fround(exFrames / exFps) ||
+      duration === Math.fround((exFrames - 1) / exFps));
   if (fits && exFps !== undefined && exFrames !== undefined) {
     numFrames = fps === exFps ? exFrames : Math.max(1, Math.round((exFrames / exFps) * fps));
   } else numFrames = Math.max(1, Math.round(duration * fps) + 1);
@@ -671,7 +681,11 @@ function exportAnimation(
         s.values.subarray(s.interpolation === 'CUBICSPLINE' ? size : 0).subarray(0, size),
       );
     let onGrid = s.interpolation !== 'CUBICSPLINE' && m <= keyCount + 1;
-    for (let k = 0; onGrid && k < m; k++) if (!(Math.abs(s.times[k] * fps - k) < 1e-3)) onGrid = false;
+    // On the frame grid: within 1e-3 frame, or exactly the float32 time import writes for frame k
+    // (past ~16 000 frames float32 rounding alone exceeds 1e-3 frame, and resampling such a
+    // channel would interpolate between neighbouring keys: not a fixed point).
+    for (let k = 0; onGrid && k < m; k++)
+      if (!(Math.abs(s.times[k] * fps - k) < 1e-3) && s.times[k] !== Math.fround(k / fps)) onGrid = false;
     const out = new Float32Array(keyCount * size);
     if (onGrid) {
       const n = Math.min(m, keyCount);

@@ -1,0 +1,94 @@
+/**
+ * Regressions for the fuzzer's findings (test-assets/fuzz-regressions/grimrock), with the inputs
+ * built here so each test names the exact cause.
+ */
+import { ExportError } from '@gltf-legacy/core';
+import { Document } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { exportGrimrock, importGrimrock, readAnimation } from '../src/index.js';
+
+function firstDiff(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+describe('fuzz regressions', () => {
+  // 8395256465f001d4: a glTF (mutated BIN) whose index points past its vertices was exported as
+  // is, and the written .model failed to import (BAD_INDEX).
+  it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+      .setBuffer(buffer);
+    const idx = doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(new Uint16Array([0, 1, 2, 0, 2, 16387]))
+      .setBuffer(buffer);
+    const prim = doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx);
+    const node = doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim));
+    doc.createScene('s').addChild(node);
+    let err: unknown;
+    try {
+      exportGrimrock(doc, { name: 'bad' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ExportError);
+    expect((err as ExportError).code).toBe('BAD_INDEX');
+    expect((err as Error).message).toContain('16387');
+  });
+
+  // a4940de452c0a912: a 34 066-frame animation. Import writes key times as float32 k / fps;
+  // past ~16 000 frames their rounding exceeds the 1e-3-frame "on the grid" tolerance, so the
+  // second export resampled the channel (interpolating neighbouring keys) and differed.
+  it('a long animation (40 000 frames) is a fixed point of import → export', () => {
+    const frames = 40_000;
+    const fps = 30;
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const node = doc.createNode('bone');
+    doc.createScene('s').addChild(node);
+    const times = new Float32Array(frames);
+    const values = new Float32Array(frames * 3);
+    for (let k = 0; k < frames; k++) {
+      times[k] = (k * 1.37) / fps; // off the grid: the first export resamples
+      values[k * 3] = Math.sin(k * 0.7);
+      values[k * 3 + 1] = Math.cos(k * 0.3);
+      values[k * 3 + 2] = (k % 17) / 17;
+    }
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(doc.createAccessor().setType('SCALAR').setArray(times).setBuffer(buffer))
+      .setOutput(doc.createAccessor().setType('VEC3').setArray(values).setBuffer(buffer))
+      .setInterpolation('LINEAR');
+    doc
+      .createAnimation('walk')
+      .addSampler(sampler)
+      .addChannel(
+        doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(sampler),
+      );
+    const e1 = exportGrimrock(doc, { name: 'long' }).files;
+    const anim1 = [...e1].find(([n]) => n.endsWith('.animation'))!;
+    const model1 = [...e1].find(([n]) => n.endsWith('.model'))!;
+    const a1 = readAnimation(anim1[1]);
+    expect(a1.numFrames).toBeGreaterThan(33_000);
+
+    const d2 = importGrimrock(e1, { main: model1[0] }).document;
+    const e2 = exportGrimrock(d2, { name: 'long' }).files;
+    expect([...e2.keys()].sort()).toEqual([...e1.keys()].sort());
+    const anim2 = e2.get(anim1[0])!;
+    const a2 = readAnimation(anim2);
+    expect(a2.numFrames).toBe(a1.numFrames);
+    // Key values survive exactly (not re-interpolated), then the whole file byte for byte.
+    expect(Array.from(a2.items[0].positions.subarray(0, 30))).toEqual(
+      Array.from(a1.items[0].positions.subarray(0, 30)),
+    );
+    expect(firstDiff(anim2, anim1[1])).toBe(-1);
+    expect(firstDiff(e2.get(model1[0])!, model1[1])).toBe(-1);
+  });
+});
