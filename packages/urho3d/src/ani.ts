@@ -2,6 +2,7 @@
  * Urho3D / Dry animation file (`.ani`, magic `UANI`): the file model.
  */
 import { ByteReader } from '@gltf-legacy/core';
+import { nameBytes, readName } from './names.js';
 
 /** Channel mask bits of a track. */
 export const Channel = { POSITION: 1, ROTATION: 2, SCALE: 4 } as const;
@@ -9,6 +10,8 @@ export const Channel = { POSITION: 1, ROTATION: 2, SCALE: 4 } as const;
 export interface AniTrack {
   /** Bone / node name. */
   name: string;
+  /** Stored bytes of a name that is not valid UTF-8. */
+  nameRaw?: Uint8Array;
   /** 1 position, 2 rotation, 4 scale (other bits kept, they carry no data). */
   channelMask: number;
   keyCount: number;
@@ -24,6 +27,8 @@ export interface AniTrack {
 
 export interface AniAnimation {
   name: string;
+  /** Stored bytes of a name that is not valid UTF-8. */
+  nameRaw?: Uint8Array;
   /** Length in seconds. */
   length: number;
   tracks: AniTrack[];
@@ -47,7 +52,7 @@ export function keyRecordSize(mask: number): number {
 export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
   const r = new ByteReader(bytes, { file: fileName });
   r.expectMagic('UANI');
-  const name = r.cstring('name');
+  const { name, raw: nameRaw } = readName(r, 'name');
   const length = r.f32('length');
   const numTracks = r.count(r.u32('trackCount'), 6, 'trackCount');
   const tracks: AniTrack[] = [];
@@ -55,7 +60,7 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
   for (let t = 0; t < numTracks; t++) {
     tracks.push(
       r.scope(`tracks[${t}]`, () => {
-        const name = r.cstring('name');
+        const { name, raw: nameRaw } = readName(r, 'name');
         const channelMask = r.u8('channelMask');
         const keyCount = r.u32('keyCount');
         r.count(keyCount, keyRecordSize(channelMask), 'keyCount');
@@ -81,12 +86,27 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
           }
         }
         r.offset = o;
-        return { name, channelMask, keyCount, times, positions, rotations, scales };
+        return {
+          name,
+          ...(nameRaw ? { nameRaw } : {}),
+          channelMask,
+          keyCount,
+          times,
+          positions,
+          rotations,
+          scales,
+        };
       }),
     );
   }
   const trailing = r.bytesCopy(r.remaining, 'trailing');
-  return { name, length, tracks, ...(trailing.byteLength ? { trailing } : {}) };
+  return {
+    name,
+    ...(nameRaw ? { nameRaw } : {}),
+    length,
+    tracks,
+    ...(trailing.byteLength ? { trailing } : {}),
+  };
 }
 
 /**
@@ -97,9 +117,8 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
  * ```
  */
 export function writeAni(anim: AniAnimation): Uint8Array {
-  const enc = new TextEncoder();
-  const name = enc.encode(anim.name);
-  const names = anim.tracks.map((t) => enc.encode(t.name));
+  const name = nameBytes(anim.name, anim.nameRaw);
+  const names = anim.tracks.map((t) => nameBytes(t.name, t.nameRaw));
   let size = 4 + name.length + 1 + 8 + (anim.trailing?.length ?? 0);
   anim.tracks.forEach((t, i) => {
     size += names[i].length + 1 + 5 + t.keyCount * keyRecordSize(t.channelMask);

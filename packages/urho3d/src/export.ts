@@ -356,7 +356,7 @@ export function exportUrhoModel(
         const ja = j0.getArray()!;
         joints = new Uint16Array(ja.length);
         for (let i = 0; i < ja.length; i++) joints[i] = map[ja[i]] ?? 0;
-        weights = accessorFloats(w0);
+        weights = accessorFloats(w0).slice();
       } else {
         const inf = readInfluences(prim, 4)!;
         if (inf.truncated) {
@@ -369,6 +369,22 @@ export function exportUrhoModel(
         joints = new Uint16Array(inf.joints.length);
         for (let i = 0; i < joints.length; i++) joints[i] = map[inf.joints[i]] ?? 0;
         weights = inf.weights;
+      }
+      // A bone listed twice with weight (or joints past the skin, mapped to bone 0): merge.
+      const jj = joints!;
+      const ww = weights!;
+      for (let v = 0; v + 3 < jj.length; v += 4) {
+        for (let c = 1; c < 4; c++) {
+          if (!(ww[v + c] > 0)) continue;
+          for (let p = 0; p < c; p++) {
+            if (jj[v + p] === jj[v + c] && ww[v + p] > 0) {
+              ww[v + p] += ww[v + c];
+              ww[v + c] = 0;
+              jj[v + c] = 0;
+              break;
+            }
+          }
+        }
       }
       const rb = prim.getAttribute('_URHO_BLENDINDICES');
       if (rb?.getArray() instanceof Uint8Array && rb.getCount() === vertexCount)

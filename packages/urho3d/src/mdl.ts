@@ -3,6 +3,7 @@
  * exactly; bulk data stays in typed arrays / raw byte views. Knows nothing of glTF.
  */
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
+import { nameBytes, readName } from './names.js';
 
 /** `VertexElementType` of the engine. */
 export const ElementType = {
@@ -134,11 +135,15 @@ export interface MdlMorphBuffer {
 
 export interface MdlMorph {
   name: string;
+  /** Stored bytes of a name that is not valid UTF-8. */
+  nameRaw?: Uint8Array;
   buffers: MdlMorphBuffer[];
 }
 
 export interface MdlBone {
   name: string;
+  /** Stored bytes of a name that is not valid UTF-8. */
+  nameRaw?: Uint8Array;
   /** Parent bone index; the root stores its own index. */
   parent: number;
   /** Parent-relative bind position (3), rotation (w, x, y, z), scale (3). */
@@ -369,7 +374,7 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
   for (let m = 0; m < numMorphs; m++) {
     morphs.push(
       r.scope(`morphs[${m}]`, () => {
-        const name = r.cstring('name');
+        const { name, raw: nameRaw } = readName(r, 'name');
         const nBuf = r.count(r.u32('bufferCount'), 12, 'bufferCount');
         const buffers: MdlMorphBuffer[] = [];
         for (let b = 0; b < nBuf; b++) {
@@ -426,7 +431,7 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
             }),
           );
         }
-        return { name, buffers };
+        return { name, ...(nameRaw ? { nameRaw } : {}), buffers };
       }),
     );
   }
@@ -436,7 +441,7 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
   for (let b = 0; b < numBones; b++) {
     bones.push(
       r.scope(`bones[${b}]`, () => {
-        const name = r.cstring('name');
+        const { name, raw: nameRaw } = readName(r, 'name');
         const at = r.offset;
         const parent = r.u32('parent');
         if (parent >= numBones)
@@ -448,7 +453,18 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
         const collisionMask = r.u8('collisionMask');
         const radius = collisionMask & 1 ? r.f32('radius') : 0;
         const box = collisionMask & 2 ? r.f32Array(6, 'box', true) : null;
-        return { name, parent, position, rotation, scale, offsetMatrix, collisionMask, radius, box };
+        return {
+          name,
+          ...(nameRaw ? { nameRaw } : {}),
+          parent,
+          position,
+          rotation,
+          scale,
+          offsetMatrix,
+          collisionMask,
+          radius,
+          box,
+        };
       }),
     );
   }
@@ -543,7 +559,7 @@ export function writeMdl(model: MdlModel): Uint8Array {
   }
   w.u32(model.morphs.length);
   for (const m of model.morphs) {
-    w.cstring(m.name);
+    w.bytes(nameBytes(m.name, m.nameRaw)).u8(0);
     w.u32(m.buffers.length);
     for (const b of m.buffers) {
       w.u32(b.vertexBuffer);
@@ -562,7 +578,7 @@ export function writeMdl(model: MdlModel): Uint8Array {
   }
   w.u32(model.bones.length);
   for (const b of model.bones) {
-    w.cstring(b.name);
+    w.bytes(nameBytes(b.name, b.nameRaw)).u8(0);
     w.u32(b.parent);
     w.f32Array(b.position);
     w.f32Array(b.rotation);
