@@ -896,7 +896,13 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     const tp = new Float32Array(numCoord * 3);
     for (let c = 0; c < numCoord; c++) {
       const v = firstVertexOf[c];
-      if (v >= 0) for (let k = 0; k < 3; k++) tp[c * 3 + k] = coordPos[c * 3 + k] + d[v * 3 + k];
+      if (v >= 0)
+        for (let k = 0; k < 3; k++) {
+          const b = coordPos[c * 3 + k];
+          const x = d[v * 3 + k];
+          // A zero delta on a zero base carries the target's zero sign (see import).
+          tp[c * 3 + k] = x === 0 && b === 0 ? x : b + x;
+        }
     }
     targets.push(tp);
     targetNames.push(names[t + 1] ?? gTargets[t].getName() ?? meshNames[t] ?? `target_${t}`);

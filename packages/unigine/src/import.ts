@@ -379,7 +379,13 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
     const d = new Float32Array(n * 3);
     for (let v = 0; v < n; v++) {
       const c = vCoord[v] * 3;
-      for (let k = 0; k < 3; k++) d[v * 3 + k] = tp[c + k] - base[c + k];
+      for (let k = 0; k < 3; k++) {
+        const x = tp[c + k];
+        const b = base[c + k];
+        // Zero on zero keeps the target's zero sign in the delta's (export undoes it): -0 - -0
+        // would give +0 and the written target would lose its -0.
+        d[v * 3 + k] = x === 0 && b === 0 ? x : x - b;
+      }
     }
     convertVec3(UNIGINE_TO_GLTF, d);
     prim.addTarget(
