@@ -148,25 +148,48 @@ export interface AnimationTracks {
   duration: number;
 }
 
-/** Reads an animation's channels for sampling. */
-export function readTracks(anim: Animation): AnimationTracks {
+const PATH_SIZE: Record<string, number> = { translation: 3, rotation: 4, scale: 3 };
+
+/**
+ * Reads an animation's channels for sampling. A channel whose keys cannot be sampled (times not
+ * finite and increasing, or fewer output values than keys × element size) is dropped with a
+ * `ANIMATION_CHANNEL_DROPPED` warning.
+ */
+export function readTracks(anim: Animation, warnings?: WarningCollector): AnimationTracks {
   const channels: Channel[] = [];
   let duration = 0;
+  let dropped = 0;
   for (const ch of anim.listChannels()) {
     const node = ch.getTargetNode();
     const sampler = ch.getSampler();
     const path = ch.getTargetPath();
     if (!node || !sampler || !path) continue;
-    let size: number | undefined;
+    let size = PATH_SIZE[path];
     if (path === 'weights') {
       const mesh = node.getMesh();
       size = mesh?.listPrimitives()[0]?.listTargets().length ?? mesh?.getWeights().length ?? 0;
       if (!size) continue;
     }
+    if (!size) continue;
     const data = readSampler(sampler, path === 'rotation', size);
-    if (data.times.length) duration = Math.max(duration, data.times[data.times.length - 1]);
+    const perKey = data.interpolation === 'CUBICSPLINE' ? 3 : 1;
+    const { times } = data;
+    let ok = times.length > 0 && data.values.length >= times.length * size * perKey;
+    for (let k = 0; ok && k < times.length; k++)
+      if (!Number.isFinite(times[k]) || (k > 0 && times[k] < times[k - 1])) ok = false;
+    if (!ok) {
+      dropped++;
+      continue;
+    }
+    duration = Math.max(duration, times[times.length - 1]);
     channels.push({ node, path, data });
   }
+  if (dropped)
+    warnings?.warn(
+      'ANIMATION_CHANNEL_DROPPED',
+      'animation channels whose key times are not finite and increasing, or whose output has fewer values than keys, were ignored',
+      dropped,
+    );
   return { channels, duration };
 }
 

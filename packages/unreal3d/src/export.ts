@@ -62,6 +62,8 @@ export interface UnrealExportOptions {
   bake?: boolean;
   /** Baked path: merge vertices with the same quantized position in every frame (default true). */
   weld?: boolean;
+  /** Baked path: most vertex frames to write (all sequences together; default 4096). */
+  maxFrames?: number;
 }
 
 export const UNREAL_EXPORT_DEFAULTS = {
@@ -69,7 +71,14 @@ export const UNREAL_EXPORT_DEFAULTS = {
   fps: 30,
   variant: undefined as 'standard' | 'deusex' | undefined,
   bake: false,
+  maxFrames: 4096,
 };
+
+/**
+ * Baked path: most `frames × glTF vertices` to pose (each costs 48 bytes of working memory while
+ * baking); beyond it export fails fast with `TOO_MUCH_ANIMATION` instead of allocating.
+ */
+export const UNREAL_MAX_VERTEX_FRAMES = 1 << 22;
 
 /** The file model written by an export. */
 export interface UnrealExportModel {
@@ -222,6 +231,7 @@ function exportNative(
   const { node, mesh, extras: E } = found;
   const prims = mesh.listPrimitives();
   const nv = E.numVertices;
+  if (!(Number.isInteger(nv) && nv >= 0 && nv <= 0xffff)) return null;
   const frameCount = (prims[0]?.listTargets().length ?? 0) + 1;
   if (!prims.every((p) => p.listTargets().length === frameCount - 1)) return null;
   const sequences = nativeSequences(doc, node, frameCount);
@@ -492,6 +502,18 @@ function tooManyVertices(nv: number, layout: AnivLayout): ExportError {
   );
 }
 
+function tooManyFrames(frames: number, nv: number, maxFrames: number, budget: number, fps: number) {
+  if (budget >= maxFrames)
+    return new ExportError(
+      'TOO_MANY_FRAMES',
+      `the animations need ${frames} vertex frames at ${fps} fps, more than the ${maxFrames} allowed (option maxFrames; an aniv file holds at most 65535); lower --fps or shorten the clips`,
+    );
+  return new ExportError(
+    'TOO_MUCH_ANIMATION',
+    `the animations need ${frames} vertex frames of ${nv} vertices at ${fps} fps; at most ${budget} frames of that many vertices can be baked (${UNREAL_MAX_VERTEX_FRAMES} vertex-frames); lower --fps, shorten the clips or simplify the mesh`,
+  );
+}
+
 /**
  * Merges vertices whose integer coordinates are equal in every frame. Returns the old → new index
  * map, the new count and the compacted frames.
@@ -601,10 +623,14 @@ function exportBaked(
   const samples: { tracks: ReturnType<typeof readTracks> | null; t: number }[] = [];
   const sequences: UcSequence[] = [];
   const usedNames = new Set<string>();
+  const maxFrames = Math.min(0xffff, options.maxFrames ?? UNREAL_EXPORT_DEFAULTS.maxFrames);
+  const budget = Math.min(maxFrames, Math.floor(UNREAL_MAX_VERTEX_FRAMES / nv));
   for (const anim of anims) {
-    const tracks = readTracks(anim);
+    const tracks = readTracks(anim, warnings);
     if (!tracks.channels.length) continue;
     const n = Math.max(1, Math.round(tracks.duration * fps));
+    // Checked before any frame is listed or posed: a long clip must fail fast, not fill memory.
+    if (samples.length + n > budget) throw tooManyFrames(samples.length + n, nv, maxFrames, budget, fps);
     let seqName = unrealName(anim.getName(), `Anim${sequences.length}`);
     while (usedNames.has(seqName.toLowerCase())) seqName += '_';
     usedNames.add(seqName.toLowerCase());
@@ -625,11 +651,6 @@ function exportBaked(
     samples.push({ tracks: null, t: 0 });
     sequences.push({ name: 'All', startFrame: 0, numFrames: 1, rate: fps, notifies: [] });
   }
-  if (samples.length > 0xffff)
-    throw new ExportError(
-      'TOO_MANY_FRAMES',
-      `${samples.length} frames exceed the 65535 an aniv file can hold; lower --fps`,
-    );
 
   const frameCount = samples.length;
   const world = new Float64Array(frameCount * nv * 3); // Unreal axes, world units
@@ -829,6 +850,9 @@ export function exportUnrealModel(
   const name = options.name ?? E?.fileBase ?? UNREAL_EXPORT_DEFAULTS.name;
   const fps = options.fps ?? UNREAL_EXPORT_DEFAULTS.fps;
   if (!(fps > 0 && fps <= 1000)) throw new ExportError('BAD_OPTION', `fps must be in (0, 1000], got ${fps}`);
+  const mf = options.maxFrames;
+  if (mf !== undefined && !(Number.isInteger(mf) && mf >= 1))
+    throw new ExportError('BAD_OPTION', `maxFrames must be a whole number ≥ 1, got ${mf}`);
   const layout = layoutOf(options.variant, E?.layout ?? 'packed');
   if (native) {
     const local = new WarningCollector();
