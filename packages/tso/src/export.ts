@@ -80,6 +80,8 @@ interface MeshExtras {
   boneNames: string[];
   bindings: number[][];
   blend: { data: number[]; vertices: number[]; realPositions: number[] };
+  /** Real positions the bone-space → glTF → bone-space trip does not give back: [vertex, x, y, z bits]… */
+  rawPositions?: number[];
   trailing: number[];
 }
 
@@ -117,7 +119,18 @@ function uniqueName(base: string, used: Set<string>, fallback: string): string {
   return name;
 }
 
-function triangles(prim: Primitive, warnings: WarningCollector): Uint32Array | null {
+/** A primitive the mesh can hold: triangles (list, strip or fan) with at least one vertex. */
+function storable(prim: Primitive): boolean {
+  const mode = prim.getMode();
+  return mode >= 4 && mode <= 6 && (prim.getAttribute('POSITION')?.getCount() ?? 0) > 0;
+}
+
+/** Whether `readInfluences` finds a JOINTS_0/WEIGHTS_0 pair (else the primitive is rigid). */
+function hasInfluences(prim: Primitive): boolean {
+  return !!prim.getAttribute('JOINTS_0') && !!prim.getAttribute('WEIGHTS_0');
+}
+
+function triangles(prim: Primitive): Uint32Array | null {
   const mode = prim.getMode();
   const count = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const idxAcc = prim.getIndices();
@@ -135,8 +148,7 @@ function triangles(prim: Primitive, warnings: WarningCollector): Uint32Array | n
     }
     return Uint32Array.from(out);
   }
-  warnings.warn('PRIMITIVE_DROPPED', 'points and lines cannot be stored in a TSO mesh; dropped');
-  return null;
+  return null; // points and lines: PRIMITIVE_DROPPED is warned once per primitive in exportTso
 }
 
 /**
@@ -157,8 +169,14 @@ export function exportTso(
   const root = doc.getRoot();
   const files: FileSet = new Map();
 
+  for (const n of root.listNodes())
+    for (const p of n.getMesh()?.listPrimitives() ?? [])
+      if (p.getMode() < 4)
+        warnings.warn('PRIMITIVE_DROPPED', 'points and lines cannot be stored in a TSO mesh; dropped');
+
   // ---- which nodes become bones
-  const meshNodes = root.listNodes().filter((n) => n.getMesh());
+  // Only nodes with a primitive TSO can store (triangles with vertices) carry mesh data.
+  const meshNodes = root.listNodes().filter((n) => n.getMesh()?.listPrimitives().some(storable));
   const boneNodes: Node[] = [];
   const boneIndex = new Map<Node, number>();
   const addBone = (n: Node) => {
@@ -170,7 +188,15 @@ export function exportTso(
   for (const n of meshNodes) {
     const skin = n.getSkin();
     if (skin) for (const j of skin.listJoints()) addBone(j);
-    else addBone(n);
+    // A primitive without JOINTS_0/WEIGHTS_0 (even on a skinned node) is rigid on its node.
+    if (
+      !skin ||
+      n
+        .getMesh()!
+        .listPrimitives()
+        .some((p) => storable(p) && !hasInfluences(p))
+    )
+      addBone(n);
   }
   // Bones of an imported TSO skeleton (even when no mesh uses them, e.g. a .skel converted alone).
   for (const n of root.listNodes()) {
@@ -258,6 +284,11 @@ export function exportTso(
   const prims: { node: Node; mesh: Mesh; prim: Primitive }[] = [];
   for (let i = 0; i < meshNodes.length; i++)
     for (const prim of meshes[i].listPrimitives()) prims.push({ node: meshNodes[i], mesh: meshes[i], prim });
+  const skins = meshNodes.map((n) => n.getSkin()).filter((s): s is Skin => !!s);
+  const tsoOf = (x: { getExtras(): Record<string, unknown> }) =>
+    (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
+  const placeholder = skins.some((s) => tsoOf(s)?.noSkeleton);
+  const writeSkel = o.skeleton === 'always' || (o.skeleton === 'auto' && !placeholder);
   let meshModel: TsoMesh | undefined;
   if (prims.length) {
     meshModel = exportMesh(prims, bones, boneIndex, boneInv, o, warnings);
@@ -265,11 +296,6 @@ export function exportTso(
   }
 
   // ---- skeleton
-  const skins = meshNodes.map((n) => n.getSkin()).filter((s): s is Skin => !!s);
-  const tsoOf = (x: { getExtras(): Record<string, unknown> }) =>
-    (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
-  const placeholder = skins.some((s) => tsoOf(s)?.noSkeleton);
-  const writeSkel = o.skeleton === 'always' || (o.skeleton === 'auto' && !placeholder);
   if (writeSkel) {
     const info =
       skins.map((s) => tsoOf(s)?.skeleton).find((x) => x) ??
@@ -342,9 +368,9 @@ function exportMesh(
   let total = 0;
   let triTotal = 0;
   for (const { node, prim } of prims) {
-    const tri = triangles(prim, warnings);
+    const tri = triangles(prim);
     const posAcc = prim.getAttribute('POSITION');
-    if (!tri || !posAcc) continue;
+    if (!tri || !posAcc || !storable(prim)) continue;
     for (const sem of prim.listSemantics()) {
       if (!KEPT.has(sem))
         warnings.warn(
@@ -396,7 +422,13 @@ function exportMesh(
       jointMats = joints.map((j, k) => {
         const b = boneIndex.get(j)!;
         const m = ibm.length >= (k + 1) * 16 ? Float64Array.from(ibm.subarray(k * 16, k * 16 + 16)) : mat();
-        return mul(boneInv[b], mul(nodeWorld(j), m));
+        const w = nodeWorld(j);
+        // Bound at rest (IBM = float32 of the joint's inverse world, as our import writes it):
+        // use the exact inverse, so import → export does not pick up the float32 error of the IBM.
+        const restInv = inv(w);
+        if (restInv.every((x, i) => Math.fround(x) === m[i]))
+          return sameMatrix(w, bones[b].world) ? boneInv[b] : mul(boneInv[b], mul(w, restInv));
+        return mul(boneInv[b], mul(w, m));
       });
       warnings.warn(
         'WEIGHTS_TRUNCATED',
@@ -459,6 +491,11 @@ function exportMesh(
     return fromExtras;
   }
   return assemble(vs, tris, bones);
+}
+
+function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Point through `m`; an identity matrix copies exactly (keeps −0, which arithmetic would not). */
@@ -594,6 +631,19 @@ function restoreFromExtras(
       real[v * 6 + 4] = vs.n[v * 3 + 1];
       real[v * 6 + 5] = vs.n[v * 3 + 2];
     }
+  }
+  // Raw positions whose float32 trip through the bone's world matrix lost a bit (kept at import).
+  const rawPositions = Array.isArray(x.rawPositions) ? x.rawPositions : [];
+  for (let i = 0; i + 3 < rawPositions.length; i += 4) {
+    const v = rawPositions[i];
+    if (!Number.isInteger(v) || v < 0 || v >= n) continue;
+    const raw = bitsToFloats(rawPositions.slice(i + 1, i + 4));
+    raw[0] = -raw[0]; // pre-mirror, like the rest of `real`
+    let scale = 1;
+    for (let c = 0; c < 3; c++) scale = Math.max(scale, Math.abs(raw[c]));
+    let close = true;
+    for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-6)) close = false;
+    if (close) real.set(raw, v * 6);
   }
   const blendVertices = bitsToFloats(x.blend.vertices);
   const realPositions = bitsToFloats(x.blend.realPositions);

@@ -356,6 +356,28 @@ function buildMesh(
     }
   }
 
+  // Real positions that export (glTF position through the bone's inverse world, in float32)
+  // would not give back bit for bit: keep their raw values so import → export is exact.
+  const rawPositions: number[] = [];
+  const back = new Float64Array(3);
+  const inverses = new Map<number, Float64Array>();
+  // Blend targets are restored from blend.realPositions instead.
+  const target = new Uint8Array(n);
+  for (let j = 0; j < blendCount; j++) target[mesh.blendData[j * 2 + 1]] = 1;
+  for (let v = 0; v < n; v++) {
+    const b = vBone[v];
+    if (b < 0 || boneIdentity[b] || target[v]) continue;
+    let m = inverses.get(b);
+    if (!m) inverses.set(b, (m = inv(worlds[b])));
+    transformPoint(m, position, v * 3, back, 0);
+    if (
+      !Object.is(Math.fround(back[0]), -raw[v * 6]) ||
+      !Object.is(Math.fround(back[1]), raw[v * 6 + 1]) ||
+      !Object.is(Math.fround(back[2]), raw[v * 6 + 2])
+    )
+      rawPositions.push(v, ...floatsToBits(raw.subarray(v * 6, v * 6 + 3)));
+  }
+
   // Skin influences: the real bone, then blend bones pulling on the vertex.
   const joints = new Uint16Array(n * 4);
   const weights = new Float32Array(n * 4);
@@ -440,6 +462,7 @@ function buildMesh(
         vertices: floatsToBits(mesh.blendVertices),
         realPositions: floatsToBits(blendedReal),
       },
+      ...(rawPositions.length ? { rawPositions } : {}),
       trailing: Array.from(mesh.trailing),
     },
   });

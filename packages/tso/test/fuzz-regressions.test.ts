@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import { ExportError, type FileSet } from '@gltf-legacy/core';
+import { firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { describe, expect, it } from 'vitest';
+import { legacyFormat, readMesh, readSkeleton } from '../src/index.js';
+
+const REGRESSIONS = join(__dirname, '../../../test-assets/fuzz-regressions/tso');
+const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+
+const mainOf = (files: FileSet) => [...files.keys()].find((n) => n.endsWith('.mesh')) ?? [...files.keys()][0];
+
+/** export → import → export; returns both exports. */
+async function twice(doc: Document) {
+  const first = await legacyFormat.export(doc, { name: 'fuzz' });
+  const back = await legacyFormat.import(first.files, { main: mainOf(first.files) });
+  const second = await legacyFormat.export(back.document, { name: 'fuzz' });
+  return { first, back, second };
+}
+
+function expectSameFiles(a: FileSet, b: FileSet) {
+  expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+  for (const [name, bytes] of a) expect(firstByteDiff(bytes, b.get(name)!), name).toBe(-1);
+}
+
+describe('fuzz regressions', () => {
+  it('9451036d: a skinned node with a primitive without JOINTS_0 exports it rigid on the node', async () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const acc = (a: Float32Array | Uint16Array, type: 'VEC3' | 'VEC4' | 'MAT4') =>
+      doc.createAccessor().setBuffer(buffer).setType(type).setArray(a);
+    const joint = doc.createNode('joint').setTranslation([0, 2, 0]);
+    const tri = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    const skinned = doc
+      .createPrimitive()
+      .setAttribute('POSITION', acc(tri.slice(), 'VEC3'))
+      .setAttribute('JOINTS_0', acc(new Uint16Array(12), 'VEC4'))
+      .setAttribute('WEIGHTS_0', acc(new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), 'VEC4'));
+    const rigid = doc.createPrimitive().setAttribute('POSITION', acc(tri.slice(), 'VEC3'));
+    const ibm = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1]);
+    const skin = doc.createSkin().addJoint(joint).setInverseBindMatrices(acc(ibm, 'MAT4'));
+    const node = doc
+      .createNode('body')
+      .setTranslation([5, 0, 0])
+      .setMesh(doc.createMesh().addPrimitive(skinned).addPrimitive(rigid))
+      .setSkin(skin);
+    doc.createScene().addChild(joint).addChild(node);
+
+    const { files } = await legacyFormat.export(doc, { name: 'm' });
+    const mesh = readMesh(files.get('m.mesh')!);
+    expect(mesh.boneNames).toEqual(['joint', 'body']);
+    // The rigid triangle lies in the space of the mesh node's own bone: its local positions.
+    const body = mesh.bindings.find((b) => mesh.boneNames[b.boneIndex] === 'body')!;
+    expect(body.realVertexCount).toBe(3);
+    const p = mesh.realVertices.subarray(body.firstRealVertex * 6, body.firstRealVertex * 6 + 18);
+    expect([p[6], p[7], p[8], p[12], p[13], p[14]]).toEqual([-1, 0, 0, -0, 1, 0]);
+    const skel = readSkeleton(files.get('m.skel')!);
+    expect(skel.bones.find((b) => b.name === 'body')!.translation[0]).toBe(-5);
+
+    // The generated document of the finding itself exports (mesh + skel) and is a fixed point.
+    const found = await io.readBinary(readBytes(join(REGRESSIONS, '9451036d1c5214a3.bin')));
+    const { first, second } = await twice(found);
+    expect([...first.files.keys()].sort()).toEqual(['fuzz.mesh', 'fuzz.skel']);
+    expectSameFiles(first.files, second.files);
+  });
+
+  it('cdefda79: a mesh of points and lines only is not a bone: nothing to export', async () => {
+    const found = await io.readBinary(readBytes(join(REGRESSIONS, 'cdefda7953616c4c.bin')));
+    const err = await Promise.resolve()
+      .then(() => legacyFormat.export(found, { name: 'fuzz' }))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ExportError);
+    expect(err.code).toBe('NOTHING_TO_EXPORT');
+
+    // With an animated node beside it, the points are dropped (warned), no empty .mesh is
+    // written, and the skeleton is a fixed point.
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pts = doc
+      .createPrimitive()
+      .setMode(0)
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setBuffer(buffer)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 1, 1])),
+      );
+    const cloud = doc.createNode('cloud').setMesh(doc.createMesh().addPrimitive(pts));
+    const mover = doc.createNode('mover');
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(
+        doc
+          .createAccessor()
+          .setBuffer(buffer)
+          .setArray(new Float32Array([0, 1])),
+      )
+      .setOutput(
+        doc
+          .createAccessor()
+          .setBuffer(buffer)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 0, 1, 0])),
+      );
+    doc
+      .createAnimation('go')
+      .addSampler(sampler)
+      .addChannel(
+        doc.createAnimationChannel().setTargetNode(mover).setTargetPath('translation').setSampler(sampler),
+      );
+    doc.createScene().addChild(cloud).addChild(mover);
+    const { first, second } = await twice(doc);
+    expect(first.warnings.map((w) => w.code)).toContain('PRIMITIVE_DROPPED');
+    expect([...first.files.keys()].sort()).toEqual(['fuzz-go.anim', 'fuzz.skel']);
+    expect(readSkeleton(first.files.get('fuzz.skel')!).bones.map((b) => b.name)).toEqual(['mover']);
+    expectSameFiles(first.files, second.files);
+  });
+
+  it('2584729f: positions of a rotated bone survive import → export bit for bit', async () => {
+    // A scaled, not-quite-unit-rotated sphere: bone-space coordinates near 0 are finer than
+    // float32 glTF positions can hold, so import keeps those raw values in extras.
+    const found = await io.readBinary(readBytes(join(REGRESSIONS, '2584729f709982cb.bin')));
+    const { first, back, second } = await twice(found);
+    const raw = back.document.getRoot().listMeshes()[0].getExtras().tso as { rawPositions?: number[] };
+    const vertices = readMesh(first.files.get('fuzz.mesh')!).uvs.length / 2;
+    expect(raw.rawPositions?.length ?? 0).toBeGreaterThan(0);
+    // Sparse: only the vertices that need it (here 65 of 1876).
+    expect(raw.rawPositions!.length / 4).toBeLessThan(vertices / 10);
+    expectSameFiles(first.files, second.files);
+  });
+});
