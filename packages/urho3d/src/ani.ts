@@ -56,7 +56,6 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
   const length = r.f32('length');
   const numTracks = r.count(r.u32('trackCount'), 6, 'trackCount');
   const tracks: AniTrack[] = [];
-  const view = r.view;
   for (let t = 0; t < numTracks; t++) {
     tracks.push(
       r.scope(`tracks[${t}]`, () => {
@@ -68,20 +67,26 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
         const positions = channelMask & 1 ? new Float32Array(keyCount * 3) : null;
         const rotations = channelMask & 2 ? new Float32Array(keyCount * 4) : null;
         const scales = channelMask & 4 ? new Float32Array(keyCount * 3) : null;
+        // Byte copies (not float reads) keep every bit, NaN payloads included.
+        const src = r.bytes;
+        const tb = new Uint8Array(times.buffer);
+        const pb = positions && new Uint8Array(positions.buffer);
+        const rb = rotations && new Uint8Array(rotations.buffer);
+        const sb = scales && new Uint8Array(scales.buffer);
         let o = r.offset;
         for (let k = 0; k < keyCount; k++) {
-          times[k] = view.getFloat32(o, true);
+          for (let b = 0; b < 4; b++) tb[k * 4 + b] = src[o + b];
           o += 4;
-          if (positions) {
-            for (let c = 0; c < 3; c++) positions[k * 3 + c] = view.getFloat32(o + c * 4, true);
+          if (pb) {
+            for (let b = 0; b < 12; b++) pb[k * 12 + b] = src[o + b];
             o += 12;
           }
-          if (rotations) {
-            for (let c = 0; c < 4; c++) rotations[k * 4 + c] = view.getFloat32(o + c * 4, true);
+          if (rb) {
+            for (let b = 0; b < 16; b++) rb[k * 16 + b] = src[o + b];
             o += 16;
           }
-          if (scales) {
-            for (let c = 0; c < 3; c++) scales[k * 3 + c] = view.getFloat32(o + c * 4, true);
+          if (sb) {
+            for (let b = 0; b < 12; b++) sb[k * 12 + b] = src[o + b];
             o += 12;
           }
         }
@@ -139,20 +144,26 @@ export function writeAni(anim: AniAnimation): Uint8Array {
     dv.setUint32(o + 1, t.keyCount, true);
     o += 5;
     const { times, positions, rotations, scales } = t;
+    const u8 = (a: Float32Array | null) => (a ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : null);
+    const tb = u8(times)!;
+    const pb = u8(positions);
+    const rb = u8(rotations);
+    const sb = u8(scales);
     for (let k = 0; k < t.keyCount; k++) {
-      dv.setFloat32(o, times[k], true);
+      for (let b = 0; b < 4; b++) out[o + b] = tb[k * 4 + b];
       o += 4;
       if (t.channelMask & 1) {
-        for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, positions ? positions[k * 3 + c] : 0, true);
+        if (pb) for (let b = 0; b < 12; b++) out[o + b] = pb[k * 12 + b];
         o += 12;
       }
       if (t.channelMask & 2) {
-        for (let c = 0; c < 4; c++)
-          dv.setFloat32(o + c * 4, rotations ? rotations[k * 4 + c] : c === 0 ? 1 : 0, true);
+        if (rb) for (let b = 0; b < 16; b++) out[o + b] = rb[k * 16 + b];
+        else dv.setFloat32(o, 1, true);
         o += 16;
       }
       if (t.channelMask & 4) {
-        for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, scales ? scales[k * 3 + c] : 1, true);
+        if (sb) for (let b = 0; b < 12; b++) out[o + b] = sb[k * 12 + b];
+        else for (let c = 0; c < 3; c++) dv.setFloat32(o + c * 4, 1, true);
         o += 12;
       }
     }

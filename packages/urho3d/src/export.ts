@@ -1302,6 +1302,17 @@ function exportAnimation(
       }
       times = Float32Array.from([...set].sort((a, b) => a - b));
     }
+    // .ani keys need finite, strictly increasing times (invalid glTF can have others): keep those.
+    let ordered = true;
+    for (let k = 0; k < times.length && ordered; k++)
+      ordered = Number.isFinite(times[k]) && (k === 0 || times[k] > times[k - 1]);
+    if (!ordered) {
+      times = Float32Array.from([...new Set(times)].filter(Number.isFinite).sort((a, b) => a - b));
+      warnings.warn(
+        'ANIMATION_KEYS_DROPPED',
+        'animation key times that were not finite and increasing were dropped or sorted',
+      );
+    }
     const n = times.length;
     if (n) maxTime = Math.max(maxTime, times[n - 1]);
     const tmp = [0, 0, 0, 0];
@@ -1319,7 +1330,7 @@ function exportAnimation(
       }
       return out;
     };
-    const direct = allLinear && shared;
+    const direct = allLinear && shared && ordered;
     const positions = sample(e.translation, 3, direct);
     if (positions) mirrorVec3(positions);
     const q = sample(e.rotation, 4, direct);
