@@ -1298,19 +1298,25 @@ function exportAnimation(
             hi = Math.max(hi, s.times[s.times.length - 1]);
           }
         }
-        for (let t = lo; t < hi; t += 1 / fps) set.add(Math.fround(t));
+        lo = Math.max(0, lo);
+        // Bounded: at most 100 000 resampled keys per track (hostile key ranges).
+        const steps = Number.isFinite(hi - lo) ? Math.min(100000, Math.ceil((hi - lo) * fps)) : 0;
+        for (let i = 0; i < steps; i++) set.add(Math.fround(lo + i / fps));
       }
       times = Float32Array.from([...set].sort((a, b) => a - b));
     }
     // .ani keys need finite, strictly increasing times (invalid glTF can have others): keep those.
     let ordered = true;
-    for (let k = 0; k < times.length && ordered; k++)
-      ordered = Number.isFinite(times[k]) && (k === 0 || times[k] > times[k - 1]);
+    for (let k = 0; k < times.length && ordered; k++) {
+      ordered = Number.isFinite(times[k]) && times[k] >= 0 && (k === 0 || times[k] > times[k - 1]);
+    }
     if (!ordered) {
-      times = Float32Array.from([...new Set(times)].filter(Number.isFinite).sort((a, b) => a - b));
+      times = Float32Array.from(
+        [...new Set(times)].filter((t) => Number.isFinite(t) && t >= 0).sort((a, b) => a - b),
+      );
       warnings.warn(
         'ANIMATION_KEYS_DROPPED',
-        'animation key times that were not finite and increasing were dropped or sorted',
+        'animation key times that were negative, not finite or not increasing were dropped or sorted',
       );
     }
     const n = times.length;
