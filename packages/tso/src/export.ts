@@ -485,12 +485,20 @@ function exportMesh(
       'EXTRAS_STALE',
       'extras.tso of the mesh no longer match its vertices; wrote the mesh from the glTF data',
     );
+  let out: TsoMesh;
   if (fromExtras) {
     fromExtras.indices = tris;
     flip(fromExtras);
-    return fromExtras;
-  }
-  return assemble(vs, tris, bones);
+    out = fromExtras;
+  } else out = assemble(vs, tris, bones);
+  // Our import rejects NaN vertices (their bits cannot survive the mirror): refuse them here.
+  for (const a of [out.realVertices, out.blendVertices])
+    if (a.some(Number.isNaN))
+      throw new ExportError(
+        'NAN_VERTEX',
+        'a vertex position or normal is NaN (invalid glTF); TSO meshes cannot hold it',
+      );
+  return out;
 }
 
 function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -639,10 +647,12 @@ function restoreFromExtras(
     if (!Number.isInteger(v) || v < 0 || v >= n) continue;
     const raw = bitsToFloats(rawPositions.slice(i + 1, i + 4));
     raw[0] = -raw[0]; // pre-mirror, like the rest of `real`
-    let scale = 1;
+    // The trip loses ~2⁻²⁴ of the glTF position's magnitude (≤ |raw| + the bone's distance).
+    const w = bones[vs.bone[v]]?.world;
+    let scale = 1 + (w ? Math.hypot(w[12], w[13], w[14]) : 0);
     for (let c = 0; c < 3; c++) scale = Math.max(scale, Math.abs(raw[c]));
     let close = true;
-    for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-6)) close = false;
+    for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-5)) close = false;
     if (close) real.set(raw, v * 6);
   }
   const blendVertices = bitsToFloats(x.blend.vertices);

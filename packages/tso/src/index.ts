@@ -52,6 +52,31 @@ function chooseSkeleton(
 }
 
 /** Parses a TSO file set (main + `.skel` / `.anim` companions) and imports it. */
+/**
+ * A NaN vertex coordinate has no glTF meaning, and JavaScript does not keep NaN bit patterns
+ * through the X mirror (its sign and signalling bit may change), so import could not give the
+ * same file back: such meshes are rejected (`NAN_VERTEX`). The file model reads them unchanged.
+ */
+function rejectNaN(mesh: TsoMesh, size: number, file: string): void {
+  const real = mesh.realVertices;
+  const blend = mesh.blendVertices;
+  const realAt = size - mesh.trailing.length - 4 * (real.length + blend.length);
+  for (const [arr, field, at] of [
+    [real, 'realVertices', realAt],
+    [blend, 'blendVertices', realAt + 4 * real.length],
+  ] as const) {
+    for (let i = 0; i < arr.length; i++) {
+      if (Number.isNaN(arr[i]))
+        throw new FormatError(`vertex ${Math.floor(i / 6)} has a NaN coordinate`, {
+          code: 'NAN_VERTEX',
+          file,
+          offset: at + 4 * i,
+          field: `${field}[${i}]`,
+        });
+    }
+  }
+}
+
 function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const warnings = new WarningCollector();
   const [mainName, mainBytes] = mainFile(files, options);
@@ -76,7 +101,10 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
     skels.push({ name: mainName, skel: readSkeleton(mainBytes, mainName) });
   else if (kind === 'anim' || (!kind && mainExt === '.anim'))
     animations.push({ name: stem(mainName), animation: readAnimation(mainBytes, mainName) });
-  else mesh = readMesh(mainBytes, mainName);
+  else {
+    mesh = readMesh(mainBytes, mainName);
+    rejectNaN(mesh, mainBytes.length, mainName);
+  }
 
   if (options.skeleton) {
     const s =

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { ExportError, type FileSet } from '@gltf-legacy/core';
+import { ExportError, type FileSet, FormatError } from '@gltf-legacy/core';
 import { firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { legacyFormat, readMesh, readSkeleton } from '../src/index.js';
+import { legacyFormat, readMesh, readSkeleton, writeMesh } from '../src/index.js';
+import { twoBoneMesh } from './fixtures.js';
 
 const REGRESSIONS = join(__dirname, '../../../test-assets/fuzz-regressions/tso');
 const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
@@ -130,5 +131,43 @@ describe('fuzz regressions', () => {
     // Sparse: only the vertices that need it (here 65 of 1876).
     expect(raw.rawPositions!.length / 4).toBeLessThan(vertices / 10);
     expectSameFiles(first.files, second.files);
+  });
+
+  it('6257b09e: raw positions are restored far from the origin (bone 10⁷ away, 10⁹ scale)', async () => {
+    // float32 glTF positions ~10⁷ keep no sub-unit detail: the bone-space values come from extras.
+    const found = await io.readBinary(readBytes(join(REGRESSIONS, '6257b09e5cd44a3a.bin')));
+    const { first, second } = await twice(found);
+    expect(Math.abs(readSkeleton(first.files.get('fuzz.skel')!).bones[0].translation[0])).toBeGreaterThan(
+      1e6,
+    );
+    expectSameFiles(first.files, second.files);
+  });
+
+  it('NaN vertex coordinates: import rejects them (NAN_VERTEX), export refuses to write them', async () => {
+    // Seed 99 campaign: a mutated FreeSO mesh with a NaN x; the mirror changed the NaN's sign
+    // bit on one trip and not on the next.
+    const mesh = twoBoneMesh();
+    mesh.realVertices[6] = Number.NaN;
+    const bytes = writeMesh(mesh);
+    expect(Number.isNaN(readMesh(bytes).realVertices[6])).toBe(true); // the file model keeps it
+    const err = await Promise.resolve()
+      .then(() => legacyFormat.import(new Map([['nan.mesh', bytes]]), { main: 'nan.mesh' }))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.code).toBe('NAN_VERTEX');
+    expect(err.field).toBe('realVertices[6]');
+    const realAt = bytes.length - 4 * (mesh.realVertices.length + mesh.blendVertices.length);
+    expect(err.offset).toBe(realAt + 24);
+
+    const ok = await legacyFormat.import(new Map([['ok.mesh', writeMesh(twoBoneMesh())]]), {
+      main: 'ok.mesh',
+    });
+    const pos = ok.document.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+    for (let v = 0; v < pos.getCount(); v++) pos.setElement(v, [Number.NaN, 0, 0]);
+    const refused = await Promise.resolve()
+      .then(() => legacyFormat.export(ok.document, { name: 'nan' }))
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(ExportError);
+    expect(refused.code).toBe('NAN_VERTEX');
   });
 });
