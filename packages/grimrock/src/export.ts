@@ -23,7 +23,7 @@ import {
   packArrays,
   type PackStats,
 } from './arrays.js';
-import { gltfToMat4x3, mat4x3ToTRS, mirrorQuats, mirrorVec3, trsToMat4x3 } from './mat.js';
+import { gltfToMat4x3, mat4x3ToTRS, mirrorQuats, mirrorVec3, trsToMat4x3, UNIT_TOLERANCE } from './mat.js';
 import {
   type Bone,
   type MeshData,
@@ -471,7 +471,7 @@ function exportMesh(
       `mesh "${mesh.getName()}": vertex weights renormalized to sum to 1`,
       stats.renormalized,
     );
-  const arrays: VertexArray[] = layouts.map((l, slot) => {
+  let arrays: VertexArray[] = layouts.map((l, slot) => {
     if (sets.length === 1) return sets[0].arrays[slot];
     const data = new Uint8Array(numVertices * Math.max(0, l[2]));
     let o = 0;
@@ -510,6 +510,16 @@ function exportMesh(
     });
     parts.push(tri);
     total += tri.length;
+  }
+  if (total === 0 && numVertices > 0) {
+    // No triangles: import keeps such a mesh as a header in extras only (no vertex data), so
+    // write it that way now — otherwise the vertices would be lost on the next round trip.
+    warnings.warn(
+      'EMPTY_MESH',
+      `mesh "${mesh.getName()}" has no triangles; its ${numVertices} vertices are not written`,
+    );
+    numVertices = 0;
+    arrays = arrays.map((a) => ({ ...a, data: new Uint8Array(0) }));
   }
   const indices = new Int32Array(total);
   let o = 0;
@@ -564,7 +574,7 @@ function exportMesh(
     boundRadius = radius(pos, numVertices, boundCenter);
   }
   return {
-    skinned,
+    skinned: skinned && total > 0, // an empty mesh imports without bones
     mesh: {
       magic: 'MESH',
       version: ex?.version ?? 2,
@@ -704,12 +714,25 @@ function exportAnimation(
     return out;
   };
   const items: AnimationItem[] = [];
+  let normalizedKeys = 0;
   for (const [node, g] of groups) {
     let positions = keysOf(g.translation, 3) ?? Float32Array.from(node.getTranslation());
     let rotations = keysOf(g.rotation, 4) ?? Float32Array.from(node.getRotation());
     let scales = keysOf(g.scale, 3) ?? Float32Array.from(node.getScale());
     mirrorVec3(positions);
     mirrorQuats(rotations);
+    // The same clean-up import applies (non-finite → 0, rotations off unit length by more than
+    // UNIT_TOLERANCE normalized), so what export writes imports back unchanged.
+    for (const a of [positions, rotations, scales])
+      for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
+    for (let o = 0; o < rotations.length; o += 4) {
+      const l = Math.hypot(rotations[o], rotations[o + 1], rotations[o + 2], rotations[o + 3]);
+      if (Math.abs(l - 1) > UNIT_TOLERANCE) {
+        normalizedKeys++;
+        if (l > 0) for (let c = 0; c < 4; c++) rotations[o + c] /= l;
+        else rotations.set([0, 0, 0, 1], o);
+      }
+    }
     if (version === 1) {
       const n = Math.max(positions.length / 3, rotations.length / 4, scales.length / 3);
       const expand = (a: Float32Array, size: number) => {
@@ -724,6 +747,12 @@ function exportAnimation(
     }
     items.push({ nodeName: nodeName.get(node)!, positions, rotations, scales });
   }
+  if (normalizedKeys)
+    warnings.warn(
+      'ROTATION_NORMALIZED',
+      `animation "${anim.getName()}": ${normalizedKeys} rotation key(s) were not unit quaternions and were normalized`,
+      normalizedKeys,
+    );
   if (resampled) {
     warnings.warn(
       'ANIMATION_RESAMPLED',

@@ -29,7 +29,7 @@ import {
   rawAttributeName,
   sameBytes,
 } from './arrays.js';
-import { mat4x3ToGltf, mat4x3ToTRS, mirrorQuats, mirrorVec3 } from './mat.js';
+import { mat4x3ToGltf, mat4x3ToTRS, mirrorQuats, mirrorVec3, UNIT_TOLERANCE } from './mat.js';
 import {
   isModel,
   type MeshEntity,
@@ -58,8 +58,6 @@ export interface GrimrockImportOptions extends ImportOptions {
 
 export const GRIMROCK_IMPORT_DEFAULTS = { fps: 30 } as const;
 
-/** Tolerance on |length − 1| under which normals/tangents are kept bit for bit. */
-const UNIT_TOLERANCE = 4e-4;
 /** Tolerance on |Σweights − 1| under which weights are kept bit for bit. */
 const WEIGHT_TOLERANCE = 1e-5;
 

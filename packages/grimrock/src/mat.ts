@@ -103,3 +103,6 @@ export function mirrorVec3(v: Float32Array | number[]): void {
 export function mirrorQuats(v: Float32Array | number[]): void {
   convertQuaternions(AXES, v);
 }
+
+/** Tolerance on |length − 1| under which normals, tangents and rotation keys are kept bit for bit. */
+export const UNIT_TOLERANCE = 4e-4;
