@@ -32,12 +32,17 @@ import {
 
 const f = Math.fround;
 
+/** Codes in [lo, hi] for which `roundTrip(q) !== q` (at most 5 listed); one assertion per codec keeps this fast. */
+function mismatches(lo: number, hi: number, roundTrip: (q: number) => number): number[] {
+  const bad: number[] = [];
+  for (let q = lo; q <= hi && bad.length < 5; q++) if (roundTrip(q) !== q) bad.push(q);
+  return bad;
+}
+
 describe('encode(decode(q)) === q for every 16-bit code, also through float32', () => {
   it('normal u16', () => {
-    for (let q = 0; q <= 65535; q++) {
-      expect(encodeNormalU16(decodeNormalU16(q))).toBe(q);
-      expect(encodeNormalU16(f(decodeNormalU16(q)))).toBe(q);
-    }
+    expect(mismatches(0, 65535, (q) => encodeNormalU16(decodeNormalU16(q)))).toEqual([]);
+    expect(mismatches(0, 65535, (q) => encodeNormalU16(f(decodeNormalU16(q))))).toEqual([]);
   });
   it('range u16 for a few real ranges', () => {
     for (const [min, size] of [
@@ -47,9 +52,9 @@ describe('encode(decode(q)) === q for every 16-bit code, also through float32', 
       [100, 2],
     ]) {
       expect(rangeU16Float32Safe(min, size)).toBe(true);
-      for (let q = 0; q <= 65535; q++) {
-        expect(encodeRangeU16(f(decodeRangeU16(q, min, size)), min, size)).toBe(q);
-      }
+      expect(mismatches(0, 65535, (q) => encodeRangeU16(f(decodeRangeU16(q, min, size)), min, size))).toEqual(
+        [],
+      );
     }
   });
   it('a range too narrow for float32 is detected, and does lose codes', () => {
@@ -61,19 +66,17 @@ describe('encode(decode(q)) === q for every 16-bit code, also through float32', 
     expect(lost).toBeGreaterThan(0);
   });
   it('snorm i16 (quaternion component), including −32768', () => {
-    for (let q = -32768; q <= 32767; q++) {
-      expect(encodeSnorm16(f(decodeSnorm16(q)))).toBe(q);
-    }
+    expect(mismatches(-32768, 32767, (q) => encodeSnorm16(f(decodeSnorm16(q))))).toEqual([]);
   });
   it('u16 weight', () => {
-    for (let q = 0; q <= 65535; q++) expect(encodeWeightU16(f(decodeWeightU16(q)))).toBe(q);
+    expect(mismatches(0, 65535, (q) => encodeWeightU16(f(decodeWeightU16(q))))).toEqual([]);
   });
   it('Q1.15', () => {
-    for (let q = 0; q <= 65535; q++) expect(encodeQ15(f(decodeQ15(q)))).toBe(q);
+    expect(mismatches(0, 65535, (q) => encodeQ15(f(decodeQ15(q))))).toEqual([]);
     expect(decodeQ15(0x8000)).toBe(1);
   });
   it('byte UV', () => {
-    for (let b = 0; b < 256; b++) expect(encodeByteUV(f(decodeByteUV(b)))).toBe(b);
+    expect(mismatches(0, 255, (b) => encodeByteUV(f(decodeByteUV(b))))).toEqual([]);
     expect(decodeByteUV(128)).toBe(0.5);
   });
 });
