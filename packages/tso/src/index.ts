@@ -116,6 +116,17 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   for (const [name, bytes] of files) {
     if (name === mainName) continue;
     const ext = extName(name);
+    // The same version gate as for a main file, so whatever import accepts as a companion
+    // also imports as the main file (export may write a .skel that becomes the main file).
+    const version =
+      bytes.length >= 4 ? ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0 : 0;
+    if ((ext === '.skel' || ext === '.anim') && (version === 0 || version > MAX_VERSION)) {
+      warnings.warn(
+        'COMPANION_IGNORED',
+        `"${name}" is not a TSO ${ext.slice(1)} file (leading version ${version} is not 1–${MAX_VERSION}); ignored`,
+      );
+      continue;
+    }
     try {
       if (ext === '.skel') skels.push({ name, skel: readSkeleton(bytes, name) });
       else if (ext === '.anim') animations.push({ name: stem(name), animation: readAnimation(bytes, name) });

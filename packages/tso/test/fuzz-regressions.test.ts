@@ -4,8 +4,15 @@ import { firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { legacyFormat, readMesh, readSkeleton, writeMesh } from '../src/index.js';
-import { twoBoneMesh } from './fixtures.js';
+import {
+  legacyFormat,
+  readMesh,
+  readSkeleton,
+  writeAnimation,
+  writeMesh,
+  writeSkeleton,
+} from '../src/index.js';
+import { twoBoneAnimation, twoBoneMesh, twoBoneSkeleton } from './fixtures.js';
 
 const REGRESSIONS = join(__dirname, '../../../test-assets/fuzz-regressions/tso');
 const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
@@ -169,5 +176,19 @@ describe('fuzz regressions', () => {
       .catch((e) => e);
     expect(refused).toBeInstanceOf(ExportError);
     expect(refused.code).toBe('NAN_VERTEX');
+  });
+
+  it('cffe6aac: a companion .skel whose version a main file may not have is ignored', async () => {
+    // Read as a companion, it was written back by export as the main file, which import rejects.
+    const files: FileSet = new Map([
+      ['twobone-wave.anim', writeAnimation(twoBoneAnimation())],
+      ['twobone.skel', writeSkeleton({ ...twoBoneSkeleton(), version: 0xffffff })],
+    ]);
+    const imported = await legacyFormat.import(files, { main: 'twobone-wave.anim' });
+    const ignored = imported.warnings.find((w) => w.code === 'COMPANION_IGNORED');
+    expect(ignored?.message).toContain('16777215');
+    const { first, second } = await twice(imported.document);
+    expect(readSkeleton(first.files.get('fuzz.skel')!).version).toBe(1);
+    expectSameFiles(first.files, second.files);
   });
 });
