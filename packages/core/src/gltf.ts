@@ -173,7 +173,7 @@ export function readSampler(sampler: AnimationSampler, quaternion: boolean, size
   const output = sampler.getOutput();
   const times = input ? accessorFloats(input) : new Float32Array(0);
   const values = output ? accessorFloats(output) : new Float32Array(0);
-  const interpolation = sampler.getInterpolation() as SamplerData['interpolation'];
+  const interpolation = (sampler.getInterpolation() ?? 'LINEAR') as SamplerData['interpolation'];
   const perKey = interpolation === 'CUBICSPLINE' ? 3 : 1;
   const elem =
     size ?? (times.length ? values.length / times.length / perKey : (output?.getElementSize() ?? 1));
