@@ -232,6 +232,15 @@ function exportNative(
   const prims = mesh.listPrimitives();
   const nv = E.numVertices;
   if (!(Number.isInteger(nv) && nv >= 0 && nv <= 0xffff)) return null;
+  // Weapon triangles kept in extras must still name vertices of the mesh (else bake).
+  const weaponOk = (w: UnrealMeshExtras['weapons'][number]) =>
+    !!w &&
+    Array.isArray(w.vertices) &&
+    w.vertices.length === 3 &&
+    Array.isArray(w.uvs) &&
+    w.uvs.length === 6 &&
+    w.vertices.every((v) => Number.isInteger(v) && v >= 0 && v < nv);
+  if (!Array.isArray(E.weapons) || !E.weapons.every(weaponOk)) return null;
   const frameCount = (prims[0]?.listTargets().length ?? 0) + 1;
   if (!prims.every((p) => p.listTargets().length === frameCount - 1)) return null;
   const sequences = nativeSequences(doc, node, frameCount);
@@ -609,6 +618,15 @@ function exportBaked(
   for (const it of items) nv += it.positions.length / 3;
   if (!items.length || nv === 0)
     throw new ExportError('NO_GEOMETRY', 'the document has no triangle mesh to write');
+  for (const it of items) {
+    const count = it.positions.length / 3;
+    for (let k = 0; k < it.indices.length; k++)
+      if (it.indices[k] >= count)
+        throw new ExportError(
+          'INDEX_OUT_OF_RANGE',
+          `mesh "${it.mesh.getName()}": index ${it.indices[k]} is not below the primitive's ${count} vertices`,
+        );
+  }
   const limit = vertexLimit(layout);
   // Before welding, allow a few times the limit (glTF splits vertices at UV/normal seams).
   if (nv > limit * 8) throw tooManyVertices(nv, layout);

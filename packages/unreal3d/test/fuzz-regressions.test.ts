@@ -110,3 +110,39 @@ describe('fuzz regressions', () => {
     expect(readAniv(files.get('fuzz_a.3d') as Uint8Array).frameCount).toBe(1);
   });
 });
+
+describe('fuzz campaign (seed 99) regressions', () => {
+  it('an index past the vertex count is an ExportError, not a _d.3d our reader rejects', async () => {
+    const { doc } = animatedDoc(30, 1);
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    const idx = prim.getIndices()?.getArray() as Uint32Array;
+    idx[4] = 30;
+    const err = await exportError(doc);
+    expect(err.code).toBe('INDEX_OUT_OF_RANGE');
+    expect(err.message).toContain('index 30');
+  });
+
+  it('native export bakes when extras name a weapon vertex past numVertices', async () => {
+    const files = new Map<string, Uint8Array>();
+    const { doc } = animatedDoc(30, 1);
+    const first = await exportUnreal(doc, { name: 'w' });
+    for (const [k, v] of first.files) files.set(k, v);
+    const imported = await importUnrealFiles(files, { main: 'w.uc' });
+    const mesh = imported.document.getRoot().listMeshes()[0];
+    const ex = mesh.getExtras() as { unreal3d: { weapons: unknown[]; runs: number[]; numVertices: number } };
+    ex.unreal3d.weapons = [
+      {
+        vertices: [0, 1, ex.unreal3d.numVertices + 5],
+        uvs: [0, 0, 0, 0, 0, 0],
+        type: 8,
+        color: 0,
+        texture: 0,
+        flags: 0,
+      },
+    ];
+    ex.unreal3d.runs = [...ex.unreal3d.runs, -1, 1];
+    const { files: out } = await exportUnreal(imported.document, { name: 'w' });
+    const again = await importUnrealFiles(out, { main: 'w.uc' });
+    expect(again.document.getRoot().listMeshes().length).toBeGreaterThan(0);
+  });
+});
