@@ -592,6 +592,8 @@ function exportMesh(
 
 /** Frames per animation beyond which export refuses (a wrong fps or a corrupt duration). */
 const MAX_FRAMES = 1_000_000;
+/** Keys (frames × nodes) beyond which export refuses to upsample sparse keys over 100-fold. */
+const MAX_RESAMPLED_KEYS = 500_000;
 
 /** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
 function constant(a: Float32Array, size: number): boolean {
@@ -682,6 +684,17 @@ function exportAnimation(
     );
   }
   const keyCount = Math.max(1, numFrames);
+  // A few keys spread over a very long clip (e.g. a corrupt frame count) would be resampled to
+  // millions of keys: slow (about 9 µs a key) and a file hundreds of MB large. Refuse that.
+  let sourceKeys = 1;
+  for (const g of groups.values())
+    for (const s of Object.values(g)) if (s) sourceKeys = Math.max(sourceKeys, s.times.length);
+  if (groups.size * keyCount > MAX_RESAMPLED_KEYS && keyCount > 100 * sourceKeys) {
+    throw new ExportError(
+      'TOO_MANY_FRAMES',
+      `animation "${anim.getName()}" would be resampled from at most ${sourceKeys} keys to ${keyCount} frames × ${groups.size} nodes (limit ${MAX_RESAMPLED_KEYS} keys when that multiplies the keys over 100-fold)`,
+    );
+  }
   let resampled = 0;
   const keysOf = (s: ReturnType<typeof readSampler> | undefined, size: number): Float32Array | null => {
     if (!s?.times.length) return null;

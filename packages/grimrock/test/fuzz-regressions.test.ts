@@ -5,7 +5,7 @@
 import { ExportError } from '@gltf-legacy/core';
 import { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { exportGrimrock, importGrimrock, readAnimation, readModel } from '../src/index.js';
+import { exportGrimrock, importGrimrock, readAnimation, readModel, writeAnimation } from '../src/index.js';
 
 function firstDiff(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -161,5 +161,36 @@ describe('fuzz regressions', () => {
     expect(mesh.numVertices).toBe(0);
     expect(mesh.indices.length).toBe(0);
     expect(firstDiff(second.files.get('dot.model')!, first.files.get('dot.model')!)).toBe(-1);
+  });
+
+  // Campaign seed 99 TIMEOUT: a corpus .animation with numFrames bit-flipped to 524 308 (20 keys
+  // per item). Import spreads the 20 keys over 4.9 hours; export resampled 28 items × 524 308
+  // frames (~590 MB, minutes). Export now refuses such a blow-up with TOO_MANY_FRAMES.
+  it('export refuses to resample a few keys to millions of frames (TOO_MANY_FRAMES), quickly', () => {
+    const items = Array.from({ length: 28 }, (_, i) => ({
+      nodeName: `bone${i}`,
+      positions: Float32Array.from({ length: 60 }, (_, k) => k * 0.01 + i),
+      rotations: Float32Array.from({ length: 80 }, (_, k) => (k % 4 === 3 ? 1 : 0)),
+      scales: new Float32Array(60).fill(1),
+    }));
+    const bytes = writeAnimation({
+      magic: 'ANIM',
+      version: 1,
+      name: 'x',
+      framesPerSecond: 30,
+      numFrames: 524_308,
+      items,
+    });
+    const doc = importGrimrock(new Map([['x.animation', bytes]]), { main: 'x.animation' }).document;
+    const t = Date.now();
+    let err: unknown;
+    try {
+      exportGrimrock(doc, { name: 'x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ExportError);
+    expect((err as ExportError).code).toBe('TOO_MANY_FRAMES');
+    expect(Date.now() - t).toBeLessThan(2000);
   });
 });
