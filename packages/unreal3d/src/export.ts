@@ -31,6 +31,7 @@ import { collectItems, poseAt, readTracks, restMirrored } from './bake.js';
 import {
   createDataHeader,
   createPolys,
+  isWeaponType,
   PolyStyle,
   PolyTypeFlag,
   type UnrealData,
@@ -753,6 +754,13 @@ function exportBaked(
   for (const it of items) tris += it.indices.length / 3;
   if (tris > 0xffff)
     throw new ExportError('TOO_MANY_TRIANGLES', `${tris} triangles exceed the 65535 a _d.3d can hold`);
+  // A _d.3d needs a rendered (non-weapon) triangle: degenerate strips/fans or lists shorter than
+  // 3 indices give none.
+  if (!items.some((it) => it.indices.length >= 3 && !isWeaponType(polyTypeFor(it.prim.getMaterial()))))
+    throw new ExportError(
+      'NO_GEOMETRY',
+      'the document has no triangle to write (only empty or degenerate primitives)',
+    );
   const polys = createPolys(tris);
   let t = 0;
   let uvErr = 0;

@@ -146,3 +146,19 @@ describe('fuzz campaign (seed 99) regressions', () => {
     expect(again.document.getRoot().listMeshes().length).toBeGreaterThan(0);
   });
 });
+
+describe('98199017deb21533 (REIMPORT, campaign 515)', () => {
+  it('a document whose primitives give no triangle is NO_GEOMETRY, not a _d.3d our reader rejects', async () => {
+    const { doc } = animatedDoc(30, 1);
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    prim.setMode(5); // a 2-index strip has no triangle
+    prim.setIndices(
+      doc
+        .createAccessor()
+        .setType('SCALAR')
+        .setArray(new Uint32Array([0, 1])),
+    );
+    const err = await exportError(doc);
+    expect(err.code).toBe('NO_GEOMETRY');
+  });
+});
