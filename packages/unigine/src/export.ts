@@ -1307,6 +1307,15 @@ export function exportUnigine(
     g.push({ anim, ex });
     fileGroups.set(file, g);
   }
+  // Without a mesh, a single .anim is the main file and is named NAME.anim (as the branch above
+  // names a re-imported standalone .anim), so that export → import → export keeps the name.
+  if (!surfaces.length && fileGroups.size === 1) {
+    const [[file, g]] = [...fileGroups];
+    if (file !== `${name}.anim`) {
+      fileGroups.delete(file);
+      fileGroups.set(`${name}.anim`, g);
+    }
+  }
   let maxPos = 0;
   let maxRot = 0;
   let lossy = false;

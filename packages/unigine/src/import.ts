@@ -588,7 +588,7 @@ function blockToAnimation(
       const list: number[] = new Array(codes.length / 3);
       const nbk = block.bones.length;
       for (let e = 0; e < list.length; e++)
-        list[e] = block.flags[e] & (bit << c) ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
+        list[e] = block.flags[e] & bit ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
       raw[`${kind}${c}`] = list;
     };
     for (let c = 0; c < 3; c++) {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { exportUnigine, importUnigine, readMesh } from '../src/index.js';
+import { type AnimFile, exportUnigine, importUnigine, readAnim, readMesh, writeAnim } from '../src/index.js';
 
 function firstDiff(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -66,5 +66,73 @@ describe('fuzz regressions', () => {
     expect([...e2.keys()].sort()).toEqual([...e1.keys()].sort());
     for (const [name, bytes] of e1)
       expect({ name, diff: firstDiff(e2.get(name)!, bytes) }).toEqual({ name, diff: -1 });
+  });
+
+  // Campaign seed 99 (robot.glb, one f32 mutated): scale boxes narrower than float32 resolution
+  // (offset ≈ 1, size ≈ 1e-6). Import keeps such axes as raw codes, but tested the frame flags
+  // with the axis bit shifted twice (bit << c), so the y/z codes became 0 and export changed.
+  it('raw codes of narrow y/z boxes survive import → export byte for byte', () => {
+    const frames = 3;
+    const flags = Uint8Array.from([0x7f, 0x60, 0x60]); // frame 0: all; then scale y and z change
+    const scales = new Uint16Array(frames * 3);
+    const zy = [
+      [100, 31043],
+      [2000, 20695],
+      [40000, 13797],
+    ];
+    zy.forEach(([y, z], f) => {
+      scales[f * 3 + 1] = y;
+      scales[f * 3 + 2] = z;
+    });
+    const positions = new Uint16Array(frames * 3);
+    const rotations = new Int16Array(frames * 4);
+    rotations[3] = 32767;
+    const anim: AnimFile = {
+      magic: 'an10',
+      encoding: 'utf8',
+      bounds: new Float32Array(10),
+      bones: [{ name: 'root', parent: -1 }],
+      animationNames: ['narrow'],
+      bindPose: Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]),
+      animations: [
+        {
+          bones: Int16Array.of(0),
+          boxes: Float32Array.from([
+            0, 0, 0, 0, 0, 0, 0.999999463558197, 0.9999926686286926, 0.999999463558197, 7.7e-7, 7.7e-6,
+            1.13e-6,
+          ]),
+          componentMask: 0x7f,
+          numFrames: frames,
+          flags,
+          positions,
+          rotations,
+          scales,
+        },
+      ],
+    };
+    const bytes = writeAnim(anim);
+    const doc = importUnigine(new Map([['narrow.anim', bytes]]), { main: 'narrow.anim' }).document;
+    const out = exportUnigine(doc, { name: 'narrow' }).files;
+    const back = out.get('narrow.anim')!;
+    const block = readAnim(back).animations[0];
+    expect(Array.from(block.scales)).toEqual(Array.from(scales));
+    expect(Array.from(block.flags)).toEqual(Array.from(flags));
+    expect(firstDiff(back, bytes)).toBe(-1);
+  });
+
+  // 3b42758b1536360b (campaign seeds 99 and 515, generated documents with an animation but no drawable
+  // mesh): the first export named the only file NAME_<animation>.anim, the re-imported
+  // standalone .anim was written as NAME.anim ("present in only one export").
+  it('without a mesh, a single animation is written as NAME.anim both times', async () => {
+    const bin = fileURLToPath(
+      new URL('../../../test-assets/fuzz-regressions/unigine/3b42758b1536360b.bin', import.meta.url),
+    );
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(new Uint8Array(readFileSync(bin)));
+    const e1 = exportUnigine(doc, { name: 'fuzz' }).files;
+    expect([...e1.keys()]).toEqual(['fuzz.anim']);
+    const e2 = exportUnigine(importUnigine(e1, { main: 'fuzz.anim' }).document, { name: 'fuzz' }).files;
+    expect([...e2.keys()]).toEqual(['fuzz.anim']);
+    expect(firstDiff(e2.get('fuzz.anim')!, e1.get('fuzz.anim')!)).toBe(-1);
   });
 });
