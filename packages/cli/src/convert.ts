@@ -3,7 +3,6 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import { unpartition } from '@gltf-transform/functions';
 import {
-  baseName,
   type DocumentStats,
   documentStats,
   type FileSet,
