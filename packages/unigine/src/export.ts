@@ -294,6 +294,15 @@ function primitiveIndices(
   const idx = prim.getIndices()?.getArray();
   const raw = idx ? Uint32Array.from(idx) : Uint32Array.from({ length: n }, (_, i) => i);
   const mode = prim.getMode();
+  // glTF requires every index < the vertex count; the mesh written from one outside would not
+  // import back (coordIndices out of range).
+  if (mode >= 4)
+    for (let i = 0; i < raw.length; i++)
+      if (raw[i] >= n)
+        throw new ExportError(
+          'BAD_INDEX',
+          `${label}: index ${raw[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
+        );
   if (mode === 4) return raw.slice(0, raw.length - (raw.length % 3));
   if (mode === 5 || mode === 6) {
     const out = new Uint32Array(Math.max(0, raw.length - 2) * 3);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ExportError } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -134,5 +135,38 @@ describe('fuzz regressions', () => {
     const e2 = exportUnigine(importUnigine(e1, { main: 'fuzz.anim' }).document, { name: 'fuzz' }).files;
     expect([...e2.keys()]).toEqual(['fuzz.anim']);
     expect(firstDiff(e2.get('fuzz.anim')!, e1.get('fuzz.anim')!)).toBe(-1);
+  });
+
+  // 07bd58ef876652c9 (SimpleSkin with POSITION count set to 0): indices past the vertices were
+  // written, and the .mesh failed to import (coordIndices out of range).
+  it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const prim = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+          .setBuffer(buffer),
+      )
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Uint16Array([0, 1, 3]))
+          .setBuffer(buffer),
+      );
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
+    let err: unknown;
+    try {
+      exportUnigine(doc, { name: 'bad' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ExportError);
+    expect((err as ExportError).code).toBe('BAD_INDEX');
   });
 });
