@@ -500,6 +500,14 @@ function exportMesh(
           `mesh "${mesh.getName()}": index ${idx[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
         );
     const tri = triangleList(idx, p.getMode(), base);
+    if (!tri.length) {
+      // Import drops empty segments: writing one would not survive import → export.
+      warnings.warn(
+        'PRIMITIVE_DROPPED',
+        `a primitive of mesh "${mesh.getName()}" draws no triangle; dropped`,
+      );
+      continue;
+    }
     flipWinding(tri);
     const mat = p.getMaterial();
     segments.push({

@@ -193,4 +193,38 @@ describe('fuzz regressions', () => {
     expect((err as ExportError).code).toBe('TOO_MANY_FRAMES');
     expect(Date.now() - t).toBeLessThan(2000);
   });
+
+  // cad7ebf634623763 (campaign seed 515, generated): a primitive with fewer than 3 indices beside
+  // a real one was written as an empty segment, which import drops: the second export differed.
+  it('a primitive that draws no triangle is dropped (PRIMITIVE_DROPPED), not an empty segment', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+      .setBuffer(buffer);
+    const idx = (a: number[]) =>
+      doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(a)).setBuffer(buffer);
+    const mesh = doc
+      .createMesh('m')
+      .addPrimitive(
+        doc
+          .createPrimitive()
+          .setAttribute('POSITION', pos)
+          .setIndices(idx([0, 1])),
+      )
+      .addPrimitive(
+        doc
+          .createPrimitive()
+          .setAttribute('POSITION', pos)
+          .setIndices(idx([0, 1, 2])),
+      );
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh));
+    const { first, second } = twice(doc, 'seg');
+    expect(first.warnings.map((w) => w.code)).toContain('PRIMITIVE_DROPPED');
+    const m = readModel(first.files.get('seg.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
+    expect(m.segments.map((x) => x.count)).toEqual([1]);
+    expect(firstDiff(second.files.get('seg.model')!, first.files.get('seg.model')!)).toBe(-1);
+  });
 });
