@@ -1022,22 +1022,30 @@ function buildBlock(
     fill(tr?.s, 3, tmpS, restS);
     if (tr?.s) hasScale = true;
     const fix = parentFix[b];
-    for (let f = 0; f < frames; f++) {
-      let t = [tmpT[f * 3], tmpT[f * 3 + 1], tmpT[f * 3 + 2]];
-      let r = [tmpR[f * 4], tmpR[f * 4 + 1], tmpR[f * 4 + 2], tmpR[f * 4 + 3]];
-      let s = [tmpS[f * 3], tmpS[f * 3 + 1], tmpS[f * 3 + 2]];
-      if (fix) {
-        composeTRS(t, r, s, m);
+    if (fix) {
+      for (let f = 0; f < frames; f++) {
+        const t = [tmpT[f * 3], tmpT[f * 3 + 1], tmpT[f * 3 + 2]];
+        const r = [tmpR[f * 4], tmpR[f * 4 + 1], tmpR[f * 4 + 2], tmpR[f * 4 + 3]];
+        const sc = [tmpS[f * 3], tmpS[f * 3 + 1], tmpS[f * 3 + 2]];
+        composeTRS(t, r, sc, m);
         mat4.multiply(asMat(m), asMat(fix), asMat(m));
-        ({ t, r, s } = decompose(m));
+        const d = decompose(m);
+        tmpT.set(d.t, f * 3);
+        tmpR.set(d.r, f * 4);
+        tmpS.set(d.s, f * 3);
       }
-      convertVec3(GLTF_TO_UNIGINE, t);
-      convertQuaternions(GLTF_TO_UNIGINE, r);
-      convertScale(GLTF_TO_UNIGINE, s);
+    }
+    // Axis conversion in bulk (long clips × large skeletons are millions of entries).
+    convertVec3(GLTF_TO_UNIGINE, tmpT);
+    convertQuaternions(GLTF_TO_UNIGINE, tmpR);
+    convertScale(GLTF_TO_UNIGINE, tmpS);
+    for (let f = 0; f < frames; f++) {
       const e = f * nb + b;
-      pos.set(t, e * 3);
-      rot.set(r, e * 4);
-      scl.set(s, e * 3);
+      for (let k = 0; k < 3; k++) {
+        pos[e * 3 + k] = tmpT[f * 3 + k];
+        scl[e * 3 + k] = tmpS[f * 3 + k];
+      }
+      for (let k = 0; k < 4; k++) rot[e * 4 + k] = tmpR[f * 4 + k];
     }
   }
   let mask: number;
