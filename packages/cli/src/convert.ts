@@ -1,7 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
-import { unpartition } from '@gltf-transform/functions';
 import {
   type DocumentStats,
   documentStats,
@@ -145,7 +144,10 @@ export async function writeGltf(
   });
   if (binary) {
     // a GLB holds one buffer: merge those of a multi-buffer .gltf input
-    if (doc.getRoot().listBuffers().length > 1) await doc.transform(unpartition());
+    if (doc.getRoot().listBuffers().length > 1) {
+      const { unpartition } = await import('@gltf-transform/functions');
+      await doc.transform(unpartition());
+    }
     outputs.set(target, await io.writeBinary(doc));
     return;
   }

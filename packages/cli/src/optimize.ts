@@ -1,17 +1,5 @@
 import { type Document, Logger, type Transform } from '@gltf-transform/core';
-import {
-  center,
-  dedup,
-  draco,
-  meshopt,
-  prune,
-  quantize,
-  resample,
-  simplify,
-  weld,
-} from '@gltf-transform/functions';
 import { LegacyError } from '@gltf-legacy/core';
-import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 
 /**
  * The optimize chain: @gltf-transform/functions steps run between import and write (and before
@@ -88,6 +76,11 @@ export async function optimizeSteps(options: OptimizeOptions): Promise<Transform
   checkOptimize(options);
   const o = options.optimize ? { ...OPTIMIZE_PRESET, ...options } : options;
   const steps: Transform[] = [];
+  // loaded on demand: @gltf-transform/functions alone costs ~200 ms of CLI start-up
+  const { center, dedup, draco, meshopt, prune, quantize, resample, simplify, weld } = await import(
+    '@gltf-transform/functions'
+  );
+  const { MeshoptEncoder, MeshoptSimplifier } = await import('meshoptimizer');
   if (o.center) steps.push(center({ pivot: 'center' }));
   if (o.dedup) steps.push(dedup());
   if (o.weld || o.simplify !== undefined) steps.push(weld());

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { validateBytes, version } from 'gltf-validator';
 
 /** Summary of a Khronos glTF-Validator report. */
 export interface ValidationSummary {
@@ -29,6 +28,7 @@ export async function validateGltfBytes(
   file = 'model.glb',
   dir?: string,
 ): Promise<ValidationSummary> {
+  const { validateBytes, version } = await import('gltf-validator');
   const report = await validateBytes(bytes, {
     uri: file,
     maxIssues: 500,
