@@ -6,3 +6,4 @@ export * from './format.js';
 export * from './gltf.js';
 export * from './base64.js';
 export * from './sniff.js';
+export * from './math.js';

@@ -127,3 +127,23 @@ describe('documentStats', () => {
     });
   });
 });
+
+describe('matrix helpers', () => {
+  it('composeTRS matches rotation of basis vectors; quatFromMat3 inverts it; det3 sees mirrors', async () => {
+    const { composeTRS, mat4Det3, mat4Multiply, quatFromMat3 } = await import('../src/index.js');
+    const h = Math.SQRT1_2;
+    const m = composeTRS([1, 2, 3], [0, 0, h, h], [2, 2, 2]); // 90° about Z, scale 2
+    // x axis → 2·y
+    expect([m[0], m[1], m[2]].map((v) => +v.toFixed(12) + 0)).toEqual([0, 2, 0]);
+    expect([m[12], m[13], m[14]]).toEqual([1, 2, 3]);
+    const r = composeTRS([0, 0, 0], [0.1, 0.2, 0.3, Math.sqrt(1 - 0.14)], [1, 1, 1]);
+    const q = quatFromMat3([r[0], r[1], r[2], r[4], r[5], r[6], r[8], r[9], r[10]]);
+    expect(q.map((v) => +v.toFixed(9))).toEqual([0.1, 0.2, 0.3, +Math.sqrt(1 - 0.14).toFixed(9)]);
+    expect(mat4Det3(composeTRS([0, 0, 0], [0, 0, 0, 1], [1, -1, 1]))).toBe(-1);
+    const ab = mat4Multiply(
+      composeTRS([1, 0, 0], [0, 0, 0, 1], [1, 1, 1]),
+      composeTRS([0, 1, 0], [0, 0, 0, 1], [1, 1, 1]),
+    );
+    expect([ab[12], ab[13], ab[14]]).toEqual([1, 1, 0]);
+  });
+});

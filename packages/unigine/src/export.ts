@@ -39,7 +39,8 @@ import {
   type UnigineSurfaceExtras,
 } from './import.js';
 import { unpackF32 } from './jsonf32.js';
-import { composeTRS, quatFromBasis, quatToNormalTangent } from './math.js';
+import { quatFromBasis, quatToNormalTangent } from './math.js';
+import { composeTRS } from '@gltf-legacy/core';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
 /** Options of {@link exportUnigine}. */

@@ -26,7 +26,8 @@ import { UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
 import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
-import { composeTRS, quatToNormalTangent } from './math.js';
+import { quatToNormalTangent } from './math.js';
+import { composeTRS } from '@gltf-legacy/core';
 import { type MeshFile, type MeshSurface, readMesh } from './mesh.js';
 
 /** Options of {@link importUnigine}. */

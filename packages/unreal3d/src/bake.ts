@@ -12,7 +12,7 @@ import {
   type SamplerData,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { type Mat4, mat4Det3, mat4FromTRS, mat4Multiply } from './math.js';
+import { composeTRS, type Mat4, mat4Det3, mat4Multiply } from '@gltf-legacy/core';
 
 /** One primitive of one node, flattened to triangles. */
 export interface BakeItem {
@@ -230,7 +230,7 @@ export function poseAt(
     const cached = world.get(n);
     if (cached) return cached;
     const v = trsOf(n);
-    let m = mat4FromTRS(v.r, v.t, v.s);
+    let m = composeTRS(v.t, v.r, v.s);
     let parent = parents?.get(n);
     if (parent === undefined) {
       parent = n.getParentNode();

@@ -8,7 +8,7 @@
  * becomes the glTF mesh node's TRS, so vertex data keeps the raw integers.
  */
 import { axisMap } from '@gltf-legacy/core';
-import { quatFromMat3 } from './math.js';
+import { quatFromMat3 } from '@gltf-legacy/core';
 
 /** Unreal → glTF axes (its own inverse). */
 export const UNREAL_TO_GLTF = axisMap([0, 2, 1], [1, 1, 1]);

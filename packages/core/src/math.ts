@@ -1,7 +1,7 @@
 /**
- * The few 3×3 / 4×4 helpers this package needs (column-major, glTF order). Written out here
- * instead of importing gl-matrix, whose ES module index costs ~100 ms to load — a large share of a
- * whole-process static conversion.
+ * The few 3×3 / 4×4 helpers the mappings need (column-major, glTF order), written out instead of
+ * importing gl-matrix, whose ES module index costs ~100 ms to load — a large share of a
+ * whole-process conversion. Float64 throughout.
  */
 
 export type Mat4 = Float64Array;
@@ -39,10 +39,16 @@ export function quatFromMat3(m: ArrayLike<number>): [number, number, number, num
   return [x / l, y / l, z / l, w / l];
 }
 
-/** T · R · S as a column-major 4×4. */
-export function mat4FromTRS(
-  q: ArrayLike<number>,
+/**
+ * T · R · S as a column-major 4×4 from a translation, a rotation quaternion (x, y, z, w) and a scale.
+ *
+ * ```ts
+ * const m = composeTRS(node.getTranslation(), node.getRotation(), node.getScale());
+ * ```
+ */
+export function composeTRS(
   t: ArrayLike<number>,
+  q: ArrayLike<number>,
   s: ArrayLike<number>,
   out: Mat4 = new Float64Array(16),
 ): Mat4 {
