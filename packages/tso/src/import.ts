@@ -1,6 +1,6 @@
 import { WarningCollector } from '@gltf-legacy/core';
 import { decodeQ15 } from '@gltf-legacy/quantize';
-import { Document, type Node } from '@gltf-transform/core';
+import { type Accessor, Document, type Node } from '@gltf-transform/core';
 import type { TsoAnimation } from './anim.js';
 import type { TsoMesh } from './mesh.js';
 import type { TsoSkeleton } from './skel.js';
@@ -510,6 +510,22 @@ function importAnimation(
     }
     return a;
   };
+  /** One LINEAR sampler over `frames` keys and its channel on `target`. */
+  const addLinearChannel = (
+    target: Node,
+    path: 'translation' | 'rotation',
+    out: Accessor,
+    frames: number,
+  ) => {
+    const s = doc
+      .createAnimationSampler()
+      .setInput(timeAccessor(frames))
+      .setOutput(out)
+      .setInterpolation('LINEAR');
+    gAnim
+      .addSampler(s)
+      .addChannel(doc.createAnimationChannel().setTargetNode(target).setTargetPath(path).setSampler(s));
+  };
   const tCount = anim.translations.length / 3;
   const rCount = anim.rotations.length / 4;
   const coveredT = new Uint8Array(tCount);
@@ -544,16 +560,7 @@ function importAnimation(
       convertVectors(values);
       coveredT.fill(1, m.firstTranslation, m.firstTranslation + f);
       const out = doc.createAccessor().setBuffer(buffer).setType('VEC3').setArray(values);
-      const s = doc
-        .createAnimationSampler()
-        .setInput(timeAccessor(f))
-        .setOutput(out)
-        .setInterpolation('LINEAR');
-      gAnim
-        .addSampler(s)
-        .addChannel(
-          doc.createAnimationChannel().setTargetNode(target).setTargetPath('translation').setSampler(s),
-        );
+      addLinearChannel(target, 'translation', out, f);
     }
     if (m.hasRotation === 1 && !dupR) {
       animated.add(`${i}/r`);
@@ -573,16 +580,7 @@ function importAnimation(
       }
       coveredR.fill(1, m.firstRotation, m.firstRotation + f);
       const out = doc.createAccessor().setBuffer(buffer).setType('VEC4').setArray(values);
-      const s = doc
-        .createAnimationSampler()
-        .setInput(timeAccessor(f))
-        .setOutput(out)
-        .setInterpolation('LINEAR');
-      gAnim
-        .addSampler(s)
-        .addChannel(
-          doc.createAnimationChannel().setTargetNode(target).setTargetPath('rotation').setSampler(s),
-        );
+      addLinearChannel(target, 'rotation', out, f);
     }
   }
   warnings.warn(
