@@ -491,13 +491,17 @@ function exportMesh(
     flip(fromExtras);
     out = fromExtras;
   } else out = assemble(vs, tris, bones);
-  // Our import rejects NaN vertices (their bits cannot survive the mirror): refuse them here.
+  // Our import rejects non-finite vertices (NaN bits cannot survive the mirror, and an infinite
+  // coordinate turns into NaN through a rotated bone): refuse them here, so whatever export
+  // writes imports again. They come from NaN/±∞ in the glTF (invalid) or from positions beyond
+  // the float32 range once moved into bone space.
   for (const a of [out.realVertices, out.blendVertices])
-    if (a.some(Number.isNaN))
-      throw new ExportError(
-        'NAN_VERTEX',
-        'a vertex position or normal is NaN (invalid glTF); TSO meshes cannot hold it',
-      );
+    for (let i = 0; i < a.length; i++)
+      if (a[i] - a[i] !== 0)
+        throw new ExportError(
+          'NAN_VERTEX',
+          `vertex ${Math.floor(i / 6)}: a position or normal is ${a[i]} in bone space (NaN or ±∞ in the glTF, or beyond float32 range); TSO meshes cannot hold it`,
+        );
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { WarningCollector } from '@gltf-legacy/core';
+import { FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeQ15 } from '@gltf-legacy/quantize';
 import { type Accessor, Document, type Node } from '@gltf-transform/core';
 import type { TsoAnimation } from './anim.js';
@@ -417,6 +417,16 @@ function buildMesh(
     'a real vertex has more than 3 blend vertices; extra ones ignored',
     truncated,
   );
+
+  // Finite bone-space coordinates can still leave the float32 range once bound to a far or
+  // rotated bone (or through a non-finite skeleton matrix): glTF cannot hold the result, and
+  // export could not give the file back.
+  for (let i = 0; i < position.length; i++)
+    if (position[i] - position[i] !== 0)
+      throw new FormatError(
+        `vertex ${Math.floor(i / 3)} bound to its bone is ${position[i]}: outside the float32 range glTF positions hold`,
+        { code: 'VERTEX_OUT_OF_RANGE', field: `realVertices[${Math.floor(i / 3) * 6 + (i % 3)}]` },
+      );
 
   const indices = n < 65536 ? new Uint16Array(mesh.indices.length) : new Uint32Array(mesh.indices.length);
   for (let i = 0; i < mesh.indices.length; i += 3) {

@@ -53,11 +53,12 @@ function chooseSkeleton(
 
 /** Parses a TSO file set (main + `.skel` / `.anim` companions) and imports it. */
 /**
- * A NaN vertex coordinate has no glTF meaning, and JavaScript does not keep NaN bit patterns
- * through the X mirror (its sign and signalling bit may change), so import could not give the
- * same file back: such meshes are rejected (`NAN_VERTEX`). The file model reads them unchanged.
+ * A NaN or infinite vertex coordinate has no glTF meaning (glTF accessors hold finite floats):
+ * bound to a rotated bone, ∞·0 and ∞−∞ give NaN positions, and JavaScript does not keep NaN bit
+ * patterns through the X mirror, so import could not give the same file back: such meshes are
+ * rejected (`NAN_VERTEX`). The file model reads them unchanged.
  */
-function rejectNaN(mesh: TsoMesh, size: number, file: string): void {
+function rejectNonFinite(mesh: TsoMesh, size: number, file: string): void {
   const real = mesh.realVertices;
   const blend = mesh.blendVertices;
   const realAt = size - mesh.trailing.length - 4 * (real.length + blend.length);
@@ -66,8 +67,9 @@ function rejectNaN(mesh: TsoMesh, size: number, file: string): void {
     [blend, 'blendVertices', realAt + 4 * real.length],
   ] as const) {
     for (let i = 0; i < arr.length; i++) {
-      if (Number.isNaN(arr[i]))
-        throw new FormatError(`vertex ${Math.floor(i / 6)} has a NaN coordinate`, {
+      // x − x is 0 for finite x, NaN for NaN and ±∞
+      if (arr[i] - arr[i] !== 0)
+        throw new FormatError(`vertex ${Math.floor(i / 6)} has a non-finite coordinate (${arr[i]})`, {
           code: 'NAN_VERTEX',
           file,
           offset: at + 4 * i,
@@ -103,7 +105,7 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
     animations.push({ name: stem(mainName), animation: readAnimation(mainBytes, mainName) });
   else {
     mesh = readMesh(mainBytes, mainName);
-    rejectNaN(mesh, mainBytes.length, mainName);
+    rejectNonFinite(mesh, mainBytes.length, mainName);
   }
 
   if (options.skeleton) {

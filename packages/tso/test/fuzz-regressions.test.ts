@@ -178,6 +178,62 @@ describe('fuzz regressions', () => {
     expect(refused.code).toBe('NAN_VERTEX');
   });
 
+  it('b1217b96: an infinite glTF position is refused by export, not written for import to turn into NaN', async () => {
+    // RiggedSimple with POSITION[23].x = +∞ (a mutated f32). Export used to write it (as
+    // (−∞, ∞, −∞) in bone space); import then bound it to the rotated bone: ∞·0 and ∞ − ∞ gave
+    // NaN glTF positions, and the second export failed with NAN_VERTEX.
+    const found = await io.readBinary(readBytes(join(REGRESSIONS, 'b1217b9650f84e83.bin')));
+    const pos = found.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+    expect(pos.getElement(23, [])[0]).toBe(Number.POSITIVE_INFINITY);
+    const err = await Promise.resolve()
+      .then(() => legacyFormat.export(found, { name: 'fuzz' }))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ExportError);
+    expect(err.code).toBe('NAN_VERTEX');
+    expect(err.message).toMatch(/Infinity/);
+    // The same document with a finite coordinate there exports and is a fixed point.
+    pos.setElement(23, [0, pos.getElement(23, [])[1], pos.getElement(23, [])[2]]);
+    const { first, second } = await twice(found);
+    expectSameFiles(first.files, second.files);
+  });
+
+  it('b1217b96: import rejects infinite vertex coordinates (NaN once bound to a rotated bone)', async () => {
+    const mesh = twoBoneMesh();
+    mesh.realVertices[12] = Number.NEGATIVE_INFINITY; // vertex 2 (bone ARM, turned 90°), x
+    const bytes = writeMesh(mesh);
+    expect(readMesh(bytes).realVertices[12]).toBe(Number.NEGATIVE_INFINITY); // the file model keeps it
+    const files: FileSet = new Map([
+      ['inf.mesh', bytes],
+      ['twobone.skel', writeSkeleton(twoBoneSkeleton())],
+    ]);
+    const err = await Promise.resolve()
+      .then(() => legacyFormat.import(files, { main: 'inf.mesh' }))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.code).toBe('NAN_VERTEX');
+    expect(err.field).toBe('realVertices[12]');
+
+    // Finite raw values that leave the float32 range once bound to the bone: with ROOT moved to
+    // y = 10³⁸, a y of 3.4·10³⁸ on it is 4.4·10³⁸ in glTF, beyond float32 (∞).
+    const far = twoBoneMesh();
+    far.realVertices[1] = 3.4e38;
+    const farSkel = twoBoneSkeleton();
+    farSkel.bones[0].translation[1] = 1e38;
+    const farErr = await Promise.resolve()
+      .then(() =>
+        legacyFormat.import(
+          new Map([
+            ['far.mesh', writeMesh(far)],
+            ['twobone.skel', writeSkeleton(farSkel)],
+          ]),
+          { main: 'far.mesh' },
+        ),
+      )
+      .catch((e) => e);
+    expect(farErr).toBeInstanceOf(FormatError);
+    expect(farErr.code).toBe('VERTEX_OUT_OF_RANGE');
+  });
+
   it('cffe6aac: a companion .skel whose version a main file may not have is ignored', async () => {
     // Read as a companion, it was written back by export as the main file, which import rejects.
     const files: FileSet = new Map([
