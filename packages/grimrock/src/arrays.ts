@@ -4,7 +4,7 @@
  * `AXES` and is applied only through the helpers in this file and `mapping.ts`.
  */
 import { accessorFloats, mirrorAxis, readInfluences } from '@gltf-legacy/core';
-import type { Primitive } from '@gltf-transform/core';
+import type { Accessor, Primitive } from '@gltf-transform/core';
 import {
   dataTypeSize,
   VA_BITANGENT,
@@ -56,6 +56,20 @@ export function defaultLayout(slot: number): Layout {
  */
 export function rawAttributeName(slot: number): string {
   return `_GRIMROCK_${VERTEX_ARRAY_NAMES[slot].toUpperCase()}`;
+}
+
+/**
+ * Whole elements an accessor's array holds. glTF-Transform's `getCount()` divides the array
+ * length by the element size, so a corrupt file (count or bufferView mutated) can leave it
+ * fractional; export reads only what the array holds.
+ *
+ * ```ts
+ * elementCount(positions); // 626
+ * ```
+ */
+export function elementCount(a: Accessor | null | undefined): number {
+  const arr = a?.getArray();
+  return a && arr ? Math.floor(arr.length / a.getElementSize()) : 0;
 }
 
 /** Integer data of color and weight slots is normalized (0..255 ⇄ 0..1 for bytes). */
@@ -110,10 +124,10 @@ export function deriveSlot(
   skinned: boolean,
   stats?: PackStats,
 ): { values: Float32Array; dim: number } | null {
-  const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const n = elementCount(prim.getAttribute('POSITION'));
   const get = (name: string) => {
     const a = prim.getAttribute(name);
-    return a && a.getCount() === n ? a : null;
+    return a && elementCount(a) === n ? a : null;
   };
   const mirrored = (name: string, comps: number) => {
     const a = get(name);
@@ -222,7 +236,7 @@ function computeInfluences(
   prim: Primitive,
   stats?: PackStats,
 ): { joints: Float32Array; weights: Float32Array } | null {
-  const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const n = elementCount(prim.getAttribute('POSITION'));
   const j0 = prim.getAttribute('JOINTS_0');
   const w0 = prim.getAttribute('WEIGHTS_0');
   if (!j0 || !w0) return null;
@@ -230,8 +244,8 @@ function computeInfluences(
     !prim.getAttribute('JOINTS_1') &&
     j0.getElementSize() === 4 &&
     w0.getElementSize() === 4 &&
-    j0.getCount() === n &&
-    w0.getCount() === n
+    elementCount(j0) === n &&
+    elementCount(w0) === n
   ) {
     const joints = accessorFloats(j0);
     const weights = Float32Array.from(accessorFloats(w0));
@@ -267,7 +281,7 @@ export function packArrays(
   stats?: PackStats,
   only?: (slot: number) => boolean,
 ): VertexArray[] {
-  const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const n = elementCount(prim.getAttribute('POSITION'));
   const out: VertexArray[] = [];
   influenceCache.delete(prim);
   for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
@@ -283,7 +297,7 @@ export function packArrays(
     }
     const raw = prim.getAttribute(rawAttributeName(slot));
     let src: { values: Float32Array; dim: number } | null = null;
-    if (raw && raw.getCount() === n) src = { values: accessorFloats(raw), dim: raw.getElementSize() };
+    if (raw && elementCount(raw) === n) src = { values: accessorFloats(raw), dim: raw.getElementSize() };
     else src = deriveSlot(prim, slot, layout, skinned, stats);
     const arr = packArray(layout, n, src?.values ?? null, src?.dim ?? 0);
     const patches = nonFinite[VERTEX_ARRAY_NAMES[slot]];

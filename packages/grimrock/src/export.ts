@@ -18,6 +18,7 @@ import {
   decodeFloat,
   decodeFloats,
   defaultLayout,
+  elementCount,
   type Layout,
   type NonFinitePatch,
   packArrays,
@@ -406,10 +407,21 @@ function exportMesh(
         /^(POSITION|NORMAL|TANGENT|COLOR_0|JOINTS_[0-9]+|WEIGHTS_[0-9]+)$/.test(sem) ||
         /^TEXCOORD_[0-7]$/.test(sem) ||
         sem.startsWith('_GRIMROCK_');
-      if (!known)
+      if (!known) {
         warnings.warn(
           'ATTRIBUTE_DROPPED',
           `attribute ${sem} of mesh "${mesh.getName()}" has no Grimrock vertex array; dropped`,
+        );
+        continue;
+      }
+      // A corrupt accessor (count or bufferView not matching) can hold a partial element: the
+      // vertex count would be fractional. Refuse it rather than guess which vertices it meant.
+      const a = p.getAttribute(sem)!;
+      const len = a.getArray()?.length ?? 0;
+      if (len % a.getElementSize() !== 0)
+        throw new ExportError(
+          'BAD_ACCESSOR',
+          `attribute ${sem} of mesh "${mesh.getName()}" holds ${len} values, not a whole number of ${a.getType()} elements (its count does not match its data)`,
         );
     }
   }
@@ -452,7 +464,7 @@ function exportMesh(
       setOf.set(p, shared);
       continue;
     }
-    const n = p.getAttribute('POSITION')!.getCount();
+    const n = elementCount(p.getAttribute('POSITION'));
     const arrays = packArrays(p, layouts, skinned, ex?.nonFinite ?? {}, stats);
     const s = { prim: p, base: numVertices, arrays, n };
     sets.push(s);
@@ -487,7 +499,7 @@ function exportMesh(
   let total = 0;
   for (const p of prims) {
     const base = setOf.get(p)!.base;
-    const n = p.getAttribute('POSITION')!.getCount();
+    const n = elementCount(p.getAttribute('POSITION'));
     const src = p.getIndices();
     const idx = src
       ? Uint32Array.from(src.getArray() as ArrayLike<number>)
@@ -707,10 +719,12 @@ function exportAnimation(
   const keysOf = (s: ReturnType<typeof readSampler> | undefined, size: number): Float32Array | null => {
     if (!s?.times.length) return null;
     const m = s.times.length;
-    if (m === 1)
-      return Float32Array.from(
-        s.values.subarray(s.interpolation === 'CUBICSPLINE' ? size : 0).subarray(0, size),
-      );
+    if (m === 1) {
+      // exactly one key even when the output accessor holds less than it should
+      const one = new Float32Array(size);
+      one.set(s.values.subarray(s.interpolation === 'CUBICSPLINE' ? size : 0).subarray(0, size));
+      return one;
+    }
     let onGrid = s.interpolation !== 'CUBICSPLINE' && m <= keyCount + 1;
     // On the frame grid: within 1e-3 frame, or exactly the float32 time import writes for frame k
     // (past ~16 000 frames float32 rounding alone exceeds 1e-3 frame, and resampling such a
@@ -821,7 +835,8 @@ function positionsOf(pdv: DataView, n: number, layout: Layout, vmin: number[], v
   const pos = new Float32Array(n * 3);
   const dims = Math.min(3, layout[1]);
   if (layout[0] !== 3) return pos;
-  for (let v = 0; v < n; v++) {
+  // Only the vertices the packed bytes hold (never read past the array).
+  for (let v = 0; v < n && v * layout[2] + dims * 4 <= pdv.byteLength; v++) {
     for (let c = 0; c < dims; c++) {
       const x = pdv.getFloat32(v * layout[2] + c * 4, true);
       pos[v * 3 + c] = x;

@@ -228,3 +228,64 @@ describe('fuzz regressions', () => {
     expect(firstDiff(second.files.get('seg.model')!, first.files.get('seg.model')!)).toBe(-1);
   });
 });
+
+describe('fuzz regressions (accessor data)', () => {
+  // da6a18cadf925217 (campaign seed 777, Mesh_PrimitiveMode_14.gltf with its POSITION count set
+  // to 65 535 over a 48-byte bufferView): glTF-Transform clips the array to the 56 bytes of the
+  // BIN chunk, 14 floats, so getCount() is 4.67; export allocated 4.67 × 12 bytes, then read a
+  // fifth vertex past the end of the packed positions (RangeError in positionsOf).
+  it('export rejects a POSITION array that is not a whole number of VEC3 (BAD_ACCESSOR)', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array(14)).setBuffer(buffer);
+    expect(pos.getCount()).toBeCloseTo(4.667, 3);
+    const idx = doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(new Uint8Array([0, 1, 2, 0, 2, 3]))
+      .setBuffer(buffer);
+    const prim = doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx);
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
+    let err: unknown;
+    try {
+      exportGrimrock(doc, { name: 'bad' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ExportError);
+    expect((err as ExportError).code).toBe('BAD_ACCESSOR');
+    expect((err as Error).message).toContain('POSITION');
+  });
+
+  it('a short NORMAL array is not read past its end: dropped, positions exported', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]))
+      .setBuffer(buffer);
+    const nrm = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 1, 0, 0, 1]))
+      .setBuffer(buffer);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', pos)
+      .setAttribute('NORMAL', nrm)
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Uint16Array([0, 1, 2, 2, 1, 3]))
+          .setBuffer(buffer),
+      );
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
+    const out = exportGrimrock(doc, { name: 'short' });
+    const mesh = readModel(out.files.get('short.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
+    expect(mesh.numVertices).toBe(4);
+    expect(Array.from(mesh.boundMax, (x) => x + 0)).toEqual([0, 1, 0]);
+    expect(Array.from(mesh.boundMin, (x) => x + 0)).toEqual([-1, 0, 0]);
+  });
+});
