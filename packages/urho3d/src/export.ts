@@ -75,6 +75,20 @@ export interface ExportedAnimation {
 
 type AttrValues = Float32Array | Uint8Array | Uint16Array;
 
+/**
+ * An accessor whose array is not a whole number of elements (glTF-Transform gives such an
+ * accessor, e.g. a count cut short by its buffer, a fractional `getCount()`) cannot be written:
+ * ExportError `BAD_ACCESSOR` instead of a model with a fractional vertex or index count.
+ */
+function wholeCount(acc: Accessor, what: string, meshName: string): void {
+  const len = acc.getArray()?.length ?? 0;
+  if (len % acc.getElementSize() !== 0)
+    throw new ExportError(
+      'BAD_ACCESSOR',
+      `the ${what} accessor of a primitive of mesh "${meshName}" holds ${len} values, not a whole number of ${acc.getType()} elements (invalid glTF)`,
+    );
+}
+
 /** One primitive (a geometry's LOD level) in Urho space, plain arrays. */
 interface VPrim {
   geometry: number;
@@ -302,6 +316,7 @@ export function exportUrhoModel(
     }
     const mode = prim.getMode();
     const vertexCount = pos.getCount();
+    wholeCount(pos, 'POSITION', meshName);
     const bakeKey = bake ? Array.from(bake).join(',') : '';
     const normalMat = bake ? mat3.normalFromMat4(mat3.create(), bake as unknown as mat4) : null;
     const linear = bake ? mat3.fromMat4(mat3.create(), bake as unknown as mat4) : null;
@@ -401,6 +416,7 @@ export function exportUrhoModel(
     attrs.delete('_URHO_BLENDINDICES');
     // Indices in Urho winding.
     const idxAcc = prim.getIndices();
+    if (idxAcc) wholeCount(idxAcc, 'indices', meshName);
     const n = idxAcc ? idxAcc.getCount() : vertexCount;
     const src = idxAcc?.getArray();
     let idx = new Uint32Array(n);

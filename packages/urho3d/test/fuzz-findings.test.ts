@@ -1,0 +1,138 @@
+// Regression tests for the fuzz notes in test-assets/fuzz-regressions/urho3d (glTF → Urho3D).
+import { isLegacyError } from '@gltf-legacy/core';
+import { firstByteDiff } from '@gltf-legacy/test-utils';
+import { Document } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { exportUrhoModel, legacyFormat, readAni } from '../src/index.js';
+
+/** One triangle per node-less primitive; `bones` joints chained along X, all vertices on bone 0. */
+function tri(bones = 0) {
+  const doc = new Document();
+  const buf = doc.createBuffer();
+  const prim = doc.createPrimitive().setAttribute(
+    'POSITION',
+    doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+      .setBuffer(buf),
+  );
+  const mesh = doc.createMesh('m').addPrimitive(prim);
+  const node = doc.createNode('n').setMesh(mesh);
+  const scene = doc.createScene().addChild(node);
+  doc.getRoot().setDefaultScene(scene);
+  if (bones) {
+    const skin = doc.createSkin();
+    let parent = null;
+    for (let b = 0; b < bones; b++) {
+      const j = doc.createNode(`bone${b}`).setTranslation(b === 0 ? [0, 0, 0] : [1, 0, 0]);
+      if (parent) parent.addChild(j);
+      else scene.addChild(j);
+      parent = j;
+      skin.addJoint(j);
+    }
+    const ibm = new Float32Array(bones * 16);
+    for (let b = 0; b < bones; b++) ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -b, 0, 0, 1], b * 16);
+    skin.setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buf));
+    const weights = new Float32Array(12);
+    for (let v = 0; v < 3; v++) weights[v * 4] = 1;
+    prim.setAttribute(
+      'JOINTS_0',
+      doc.createAccessor().setType('VEC4').setArray(new Uint16Array(12)).setBuffer(buf),
+    );
+    prim.setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(weights).setBuffer(buf));
+    node.setSkin(skin);
+  }
+  return doc;
+}
+
+async function exportTwice(doc: Document) {
+  const first = await legacyFormat.export!(doc, { name: 'fuzz' });
+  const again = await legacyFormat.export!(
+    (await legacyFormat.import(first.files, { main: 'fuzz.mdl' })).document,
+    { name: 'fuzz' },
+  );
+  return { first, again };
+}
+
+describe('fuzz findings (glTF → Urho3D)', () => {
+  // b5bfe85f7e246023 (REIMPORT, BAD_INDEX_SIZE): a mutated accessor count (65535 VEC3 in a 48-byte
+  // buffer view) made glTF-Transform hand out a POSITION array of a length that is not a multiple
+  // of 3, so getCount() was fractional (625.67). The exporter wrote that fractional vertex count:
+  // the index size test `vertexCount > 65536 ? 4 : 2` and the byte layout went wrong, giving a
+  // .mdl whose index buffer had index size 1 (or a garbage LOD count) that import rejects.
+  it('b5bfe85f: a POSITION accessor that is not a whole number of VEC3 is ExportError BAD_ACCESSOR', () => {
+    const doc = tri();
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    prim.getAttribute('POSITION')!.setArray(new Float32Array(1877)); // 625.67 vertices
+    prim.setMode(3).setIndices(
+      doc
+        .createAccessor()
+        .setType('SCALAR')
+        .setArray(new Uint32Array([0, 1, 2, 3, 0]))
+        .setBuffer(doc.getRoot().listBuffers()[0]),
+    );
+    let err: unknown;
+    try {
+      exportUrhoModel(doc);
+    } catch (e) {
+      err = e;
+    }
+    expect(isLegacyError(err)).toBe(true);
+    expect(err).toMatchObject({ name: 'ExportError', code: 'BAD_ACCESSOR' });
+    expect(String((err as Error).message)).toContain('1877 values');
+  });
+  it('b5bfe85f: an index accessor that is not a whole number of elements is BAD_ACCESSOR too', () => {
+    const doc = tri();
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    // a VEC2 "index" accessor of 3 values: 1.5 elements (odd, but what a broken file can give)
+    prim.setIndices(
+      doc
+        .createAccessor()
+        .setType('VEC2')
+        .setArray(new Uint16Array([0, 1, 2]))
+        .setBuffer(doc.getRoot().listBuffers()[0]),
+    );
+    expect(() => exportUrhoModel(doc)).toThrow(expect.objectContaining({ code: 'BAD_ACCESSOR' }));
+  });
+
+  // cb2795d6ebdb2036 (FIXED_POINT, ".ani present in only one export"): RiggedSimple with its BIN
+  // overwritten had negative sampler input times (-416.5, -7.99, …). Export wrote them into the
+  // .ani; import skips a track whose first key time is negative (glTF times are ≥ 0), so the
+  // animation vanished on re-import and the second export had no .ani. Fixed by cffc77a (export
+  // drops negative key times, ANIMATION_KEYS_DROPPED); this pins it.
+  it('cb2795d6: negative key times are dropped on export, so the .ani survives import → export', async () => {
+    const doc = tri(2);
+    const bone = doc.getRoot().listSkins()[0].listJoints()[1];
+    const buf = doc.getRoot().listBuffers()[0];
+    const s = doc
+      .createAnimationSampler()
+      .setInput(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Float32Array([-416.5, -8, 0.25, 1]))
+          .setBuffer(buf),
+      )
+      .setOutput(
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array([9, 9, 9, 8, 8, 8, 1, 0, 0, 2, 0, 0]))
+          .setBuffer(buf),
+      );
+    doc
+      .createAnimation('Animation0')
+      .addSampler(s)
+      .addChannel(
+        doc.createAnimationChannel().setTargetNode(bone).setTargetPath('translation').setSampler(s),
+      );
+    const { first, again } = await exportTwice(doc);
+    expect(first.warnings.map((w) => w.code)).toContain('ANIMATION_KEYS_DROPPED');
+    const ani = readAni(first.files.get('fuzz_Animation0.ani')!);
+    expect([...ani.tracks[0].times]).toEqual([0.25, 1]);
+    expect([...again.files.keys()].sort()).toEqual([...first.files.keys()].sort());
+    for (const [name, bytes] of first.files)
+      expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
+  });
+});
