@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm fuzz [--iterations N] [--format id[,id]] [--seed S] [--workers N] [--json out.json]
-//           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--no-minimise] [--no-write]
+//           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--glb-share 0.25] [--no-minimise] [--no-write]
 //           [--replay] [--preset test] [--minutes M]
 // Mutation fuzzer over every built gltf-legacy format. See tools/fuzz/README.md.
 import { writeFileSync } from 'node:fs';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     deadline: { type: 'string' },
     'memory-mb': { type: 'string' },
     'gltf-share': { type: 'string' },
+    'glb-share': { type: 'string' },
     'no-minimise': { type: 'boolean' },
     'no-write': { type: 'boolean' },
     replay: { type: 'boolean' },
@@ -37,7 +38,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--no-minimise] [--no-write] [--replay] [--preset test] [--minutes M]',
+    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test] [--minutes M]',
   );
   process.exit(0);
 }
@@ -113,6 +114,7 @@ const options = {
     ? { workers: Number(values.workers) }
     : { workers: preset.workers ?? POOL_DEFAULTS.workers }),
   ...(values['gltf-share'] ? { gltfShare: Number(values['gltf-share']) } : {}),
+  ...(values['glb-share'] ? { glbShare: Number(values['glb-share']) } : {}),
   // regression files are minimised even for the test preset (the test itself does not minimise)
   minimise: !values['no-minimise'],
   write: !values['no-write'],
@@ -123,6 +125,23 @@ const options = {
 console.log(
   `fuzz: seed ${options.seed}, ${options.iterations === Number.MAX_SAFE_INTEGER ? 'unbounded' : options.iterations} mutated inputs per format${options.minutes ? ` within ${options.minutes} min` : ''}, ${options.workers} worker(s)`,
 );
+const jsonOf = (stats, findings, notices, done) => ({
+  started: started.toISOString(),
+  [done ? 'finished' : 'checkpoint']: new Date().toISOString(),
+  options: { ...options, log: undefined, checkpoint: undefined },
+  notices,
+  stats,
+  findings: findings.map((f) => ({
+    format: f.format,
+    signature: f.signature,
+    finding: f.finding,
+    regression: f.note ? `${f.format}/${f.note.hash}.json` : undefined,
+  })),
+});
+// long campaigns: the counts so far are written every 30 s, so a stopped run still has them
+if (values.json)
+  options.checkpoint = (stats, findings, notices) =>
+    writeFileSync(values.json, `${JSON.stringify(jsonOf(stats, findings, notices, false), null, 2)}\n`);
 const { stats, findings, notices } = await runCampaign(options);
 
 console.log('\nsummary');
@@ -133,19 +152,7 @@ for (const f of findings) {
   if (f.note) console.log(`    → ${relative(process.cwd(), f.note.path)}`);
 }
 if (values.json) {
-  const data = {
-    started: started.toISOString(),
-    finished: new Date().toISOString(),
-    options: { ...options, log: undefined },
-    notices,
-    stats,
-    findings: findings.map((f) => ({
-      format: f.format,
-      signature: f.signature,
-      finding: f.finding,
-      regression: f.note ? `${f.format}/${f.note.hash}.json` : undefined,
-    })),
-  };
+  const data = jsonOf(stats, findings, notices, true);
   writeFileSync(values.json, `${JSON.stringify(data, null, 2)}\n`);
   console.log(`wrote ${values.json}`);
 }

@@ -41,6 +41,12 @@ export const CAMPAIGN_DEFAULTS = {
   maxSeedBytes: 4 << 20,
   /** Send imported documents through writeBinary/readBinary before exporting (the CLI's path). */
   glbTrip: true,
+  /**
+   * Share of legacy inputs that take the .glb trip (when `glbTrip`): writeBinary → readBinary
+   * before export, and writeBinary of the re-import. It costs ~30 % of an input; sampling it
+   * keeps the GLB_WRITE/GLB_READ checks while long campaigns run more inputs.
+   */
+  glbShare: 0.25,
   /** glTF corpus files larger than this (bytes, as GLB) are not used as seeds. */
   maxGltfBytes: 16 << 20,
 };
@@ -146,7 +152,19 @@ function encodeGlb(json, bin) {
   return out;
 }
 
+const companionCache = new WeakMap();
+
+/** The seed's companions (read once per seed: a campaign asks for them on every input). */
 function companionsOf(legacy, seed) {
+  let c = companionCache.get(seed);
+  if (!c) {
+    c = readCompanions(legacy, seed);
+    companionCache.set(seed, c);
+  }
+  return c;
+}
+
+function readCompanions(legacy, seed) {
   if (!legacy?.companions) return [];
   let names = [];
   try {
@@ -432,7 +450,8 @@ export async function runCampaign(options = {}) {
       const submit = async (job, meta) => {
         const p = handle(job, meta).finally(() => inFlight.delete(p));
         inFlight.add(p);
-        if (inFlight.size >= o.workers) await Promise.race(inFlight);
+        // two jobs per worker in flight: the next one is queued while a worker runs
+        if (inFlight.size >= 2 * o.workers) await Promise.race(inFlight);
       };
       const total = o.iterations;
       const gltfTotal = fmt.legacy?.export ? Math.round(total * o.gltfShare) : 0;
@@ -477,6 +496,7 @@ export async function runCampaign(options = {}) {
           }
           job.allPairs = rng.chance(0.1);
         }
+        if (o.glbTrip && o.glbShare < 1) job.glbTrip = plain || rng.chance(o.glbShare);
         await submit(job, meta);
         if (gltfTotal && !plain && rng.chance(gltfTotal / total)) {
           if (gltf.length && rng.chance(0.5)) {
@@ -496,6 +516,8 @@ export async function runCampaign(options = {}) {
         }
         if (Date.now() - lastLog > 30_000) {
           lastLog = Date.now();
+          st.ms = Date.now() - t0;
+          o.checkpoint?.(stats, findings, notices);
           log(
             `${id}: ${st.inputs + st.findings}${total < Number.MAX_SAFE_INTEGER ? `/${seeds.length + total}` : ''} inputs, ${st.gltfInputs} glTF, ${st.findings} findings`,
           );

@@ -23,12 +23,19 @@ class Slot {
     this.worker = undefined;
     this.ready = undefined;
     this.jobs = 0;
+    /** The worker's current stage: i32 length + UTF-8 bytes (written by the worker). */
+    this.stage = new SharedArrayBuffer(4 + 252);
+  }
+
+  currentStage() {
+    const n = Atomics.load(new Int32Array(this.stage, 0, 1), 0);
+    return new TextDecoder().decode(new Uint8Array(this.stage, 4, Math.min(n, 252)).slice());
   }
 
   start() {
     const { heapMb, only, fixedPoint, glbTrip } = this.options;
     this.worker = new Worker(WORKER_URL, {
-      workerData: { only, fixedPoint, glbTrip },
+      workerData: { only, fixedPoint, glbTrip, stage: this.stage },
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 },
       stdout: true,
       stderr: true,
@@ -65,7 +72,8 @@ class Slot {
     const w = this.worker;
     const id = ++this.jobs;
     const startRss = process.memoryUsage.rss();
-    let stage = 'start';
+    new Int32Array(this.stage, 0, 1)[0] = 0;
+    const stageNow = () => this.currentStage() || 'start';
     let peak = startRss;
     return new Promise((resolve) => {
       let settled = false;
@@ -83,10 +91,10 @@ class Slot {
       };
       const onMessage = (m) => {
         if (m.id !== id) return;
-        if (m.stage) stage = m.stage;
         if (m.done) finish(m.finding ? { finding: m.finding } : { result: m.result }, false);
       };
       const onError = (e) => {
+        const stage = stageNow();
         const oom = e?.code === 'ERR_WORKER_OUT_OF_MEMORY';
         finish(
           {
@@ -109,30 +117,30 @@ class Slot {
           {
             finding: {
               kind: 'WORKER_EXIT',
-              stage,
+              stage: stageNow(),
               error: { name: 'exit', message: `worker exited with ${code}`, legacy: false },
             },
           },
           true,
         );
-      const timer = setTimeout(
-        () =>
-          finish(
-            {
-              finding: {
-                kind: 'TIMEOUT',
-                stage,
-                detail: `no result within ${deadline} ms (last stage: ${stage})`,
-              },
+      const timer = setTimeout(() => {
+        const stage = stageNow();
+        finish(
+          {
+            finding: {
+              kind: 'TIMEOUT',
+              stage,
+              detail: `no result within ${deadline} ms (last stage: ${stage})`,
             },
-            true,
-          ),
-        deadline,
-      );
+          },
+          true,
+        );
+      }, deadline);
       const sampler = setInterval(() => {
         const rss = process.memoryUsage.rss();
         if (rss > peak) peak = rss;
         if (rss - startRss > memoryMb * (1 << 20)) {
+          const stage = stageNow();
           finish(
             {
               finding: {
