@@ -11,6 +11,7 @@ import {
   replayRegressions,
   runCampaign,
   summaryLine,
+  CI_CAMPAIGN,
   TEST_CAMPAIGN,
 } from './src/campaign.mjs';
 import { POOL_DEFAULTS } from './src/pool.mjs';
@@ -38,7 +39,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test] [--minutes M]',
+    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test|ci] [--minutes M]',
   );
   process.exit(0);
 }
@@ -95,9 +96,9 @@ if (values.replay) {
   process.exit(bad ? 1 : 0);
 }
 
-const preset = values.preset === 'test' ? TEST_CAMPAIGN : {};
-if (values.preset && values.preset !== 'test')
-  throw new Error(`unknown preset ${values.preset} (known: test)`);
+const PRESETS = { test: TEST_CAMPAIGN, ci: CI_CAMPAIGN };
+const preset = values.preset ? PRESETS[values.preset] : {};
+if (!preset) throw new Error(`unknown preset ${values.preset} (known: ${Object.keys(PRESETS).join(', ')})`);
 const options = {
   ...CAMPAIGN_DEFAULTS,
   ...preset,
@@ -116,8 +117,9 @@ const options = {
   ...(values['gltf-share'] ? { gltfShare: Number(values['gltf-share']) } : {}),
   ...(values['glb-share'] ? { glbShare: Number(values['glb-share']) } : {}),
   // regression files are minimised even for the test preset (the test itself does not minimise)
-  minimise: !values['no-minimise'],
-  write: !values['no-write'],
+  // (the ci preset writes nothing: CI runs on a clean clone)
+  minimise: !values['no-minimise'] && values.preset !== 'ci',
+  write: !values['no-write'] && values.preset !== 'ci',
   formats,
   pool,
   log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
@@ -155,4 +157,16 @@ if (values.json) {
   const data = jsonOf(stats, findings, notices, true);
   writeFileSync(values.json, `${JSON.stringify(data, null, 2)}\n`);
   console.log(`wrote ${values.json}`);
+}
+
+// the CI preset fails on a new finding (a TIMEOUT is printed only: a deadline is wall-clock time)
+if (values.preset === 'ci') {
+  const failing = findings.filter((f) => f.finding.kind !== 'TIMEOUT');
+  if (failing.length) {
+    console.log(
+      `\nFAIL: ${failing.length} new finding(s); reproduce with pnpm fuzz --preset ci (writes no files) or --seed ${options.seed} --iterations ${options.iterations}`,
+    );
+    process.exit(1);
+  }
+  console.log('\nci campaign: no new finding');
 }

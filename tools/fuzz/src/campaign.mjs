@@ -593,3 +593,18 @@ export const TEST_CAMPAIGN = {
   workers: 1,
   minimise: false,
 };
+
+/**
+ * The campaign `.ci/run` runs after the tests (`pnpm fuzz --preset ci`): a fixed seed, 2 000
+ * mutated inputs per format plus ~500 glTF → legacy ones, both workers, nothing written; any new
+ * finding other than a TIMEOUT fails CI.
+ */
+export const CI_CAMPAIGN = {
+  iterations: 2000,
+  seed: 20261123,
+  gltfShare: 0.25,
+  glbShare: 0.25,
+  workers: 2,
+  minimise: false,
+  write: false,
+};
