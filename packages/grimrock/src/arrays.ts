@@ -79,11 +79,23 @@ function normScale(slot: number, dataType: number): number {
 }
 
 /** Packs `src` (`dim` components per vertex, file units) into a vertex array of `layout`. */
-export function packArray(layout: Layout, n: number, src: Float32Array | null, srcDim: number): VertexArray {
+export function packArray(
+  layout: Layout,
+  n: number,
+  src: ArrayLike<number> | null,
+  srcDim: number,
+): VertexArray {
   const [dataType, dim, stride] = layout;
   const size = dataTypeSize(dataType) ?? 1;
   const data = new Uint8Array(n * stride);
-  if (src && n > 0 && dataType === 3 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
+  if (
+    src instanceof Float32Array &&
+    n > 0 &&
+    dataType === 3 &&
+    srcDim === dim &&
+    stride === dim * 4 &&
+    LITTLE_ENDIAN_HOST
+  ) {
     new Float32Array(data.buffer).set(src.subarray(0, n * dim));
   } else if (src && n > 0 && dataType === 2 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
     const out = new Int32Array(data.buffer);
@@ -123,7 +135,8 @@ export function deriveSlot(
   layout: Layout,
   skinned: boolean,
   stats?: PackStats,
-): { values: Float32Array; dim: number } | null {
+  into?: Float32Array,
+): { values: ArrayLike<number>; dim: number } | null {
   const n = elementCount(prim.getAttribute('POSITION'));
   const get = (name: string) => {
     const a = prim.getAttribute(name);
@@ -133,10 +146,13 @@ export function deriveSlot(
     const a = get(name);
     if (!a) return null;
     const f = accessorFloats(a);
-    const out = new Float32Array(n * 3);
-    for (let v = 0; v < n; v++) for (let c = 0; c < 3; c++) out[v * 3 + c] = f[v * comps + c];
-    // Exact: only signs change.
-    for (let v = 0; v < n; v++) out[v * 3] = -out[v * 3];
+    const out = into && into.length === n * 3 ? into : new Float32Array(n * 3);
+    // Exact: only signs change (X mirrored).
+    for (let v = 0, i = 0, o = 0; v < n; v++, i += comps, o += 3) {
+      out[o] = -f[i];
+      out[o + 1] = f[i + 1];
+      out[o + 2] = f[i + 2];
+    }
     return out;
   };
   switch (slot) {
@@ -158,7 +174,7 @@ export function deriveSlot(
       if (!na || !ta) return null;
       const nf = accessorFloats(na);
       const tf = accessorFloats(ta);
-      const out = new Float32Array(n * 3);
+      const out = into && into.length === n * 3 ? into : new Float32Array(n * 3);
       for (let v = 0; v < n; v++) {
         const nx = nf[v * 3];
         const ny = nf[v * 3 + 1];
@@ -193,7 +209,7 @@ export function deriveSlot(
       if (!inf) return null;
       if (slot === VA_BONE_INDEX) return { values: inf.joints, dim: 4 };
       const s = normScale(slot, layout[0]);
-      const out = s === 1 ? inf.weights : inf.weights.map((x) => x * s);
+      const out = s === 1 ? inf.weights : Float32Array.from(inf.weights, (x) => x * s);
       return { values: out, dim: 4 };
     }
     default: {
@@ -220,22 +236,22 @@ export interface PackStats {
  * `readInfluences` (largest 4, renormalized).
  */
 /** Influences computed once per primitive and packing pass (both bone slots use them). */
-const influenceCache = new WeakMap<Primitive, { joints: Float32Array; weights: Float32Array } | null>();
+const influenceCache = new WeakMap<Primitive, Influences4 | null>();
 
-function influences(
-  prim: Primitive,
-  stats?: PackStats,
-): { joints: Float32Array; weights: Float32Array } | null {
+/** Four joints and weights per vertex (read-only: they may be the accessors' own arrays). */
+interface Influences4 {
+  joints: ArrayLike<number>;
+  weights: ArrayLike<number>;
+}
+
+function influences(prim: Primitive, stats?: PackStats): Influences4 | null {
   if (influenceCache.has(prim)) return influenceCache.get(prim)!;
   const r = computeInfluences(prim, stats);
   influenceCache.set(prim, r);
   return r;
 }
 
-function computeInfluences(
-  prim: Primitive,
-  stats?: PackStats,
-): { joints: Float32Array; weights: Float32Array } | null {
+function computeInfluences(prim: Primitive, stats?: PackStats): Influences4 | null {
   const n = elementCount(prim.getAttribute('POSITION'));
   const j0 = prim.getAttribute('JOINTS_0');
   const w0 = prim.getAttribute('WEIGHTS_0');
@@ -247,14 +263,16 @@ function computeInfluences(
     elementCount(j0) === n &&
     elementCount(w0) === n
   ) {
-    const joints = accessorFloats(j0);
-    const weights = Float32Array.from(accessorFloats(w0));
+    // Read in place: joint indices are integers (never normalized), weights as floats.
+    const ja = j0.getArray();
+    const joints = ja && !j0.getNormalized() ? ja : accessorFloats(j0);
+    const weights = accessorFloats(w0);
     let ok = true;
     for (let v = 0; v < n && ok; v++) {
       const s = weights[v * 4] + weights[v * 4 + 1] + weights[v * 4 + 2] + weights[v * 4 + 3];
       if (Math.abs(s - 1) > 1e-5) ok = false;
     }
-    if (ok) return { joints: Float32Array.from(joints), weights };
+    if (ok) return { joints, weights };
   }
   const inf = readInfluences(prim, 4);
   if (!inf) return null;
@@ -262,7 +280,7 @@ function computeInfluences(
     stats.truncated += inf.truncated;
     stats.renormalized += inf.renormalized;
   }
-  return { joints: Float32Array.from(inf.joints), weights: inf.weights };
+  return { joints: inf.joints, weights: inf.weights };
 }
 
 /** Bit patterns of non-finite floats: `[componentIndex, uint32 bits]` pairs. */
@@ -271,7 +289,8 @@ export type NonFinitePatch = [number, number];
 /**
  * Builds the 15 vertex arrays of a primitive: raw `_GRIMROCK_*` attributes win (then their
  * non-finite patches are applied), else values derived from standard attributes, else zeros
- * for slots the layout marks as used.
+ * for slots the layout marks as used. `only` limits the slots; `each` receives each array as it
+ * is built (the returned arrays then have empty data).
  */
 export function packArrays(
   prim: Primitive,
@@ -280,6 +299,7 @@ export function packArrays(
   nonFinite: Record<string, NonFinitePatch[]> = {},
   stats?: PackStats,
   only?: (slot: number) => boolean,
+  each?: (slot: number, array: VertexArray) => void,
 ): VertexArray[] {
   const n = elementCount(prim.getAttribute('POSITION'));
   const out: VertexArray[] = [];
@@ -296,10 +316,24 @@ export function packArrays(
       continue;
     }
     const raw = prim.getAttribute(rawAttributeName(slot));
-    let src: { values: Float32Array; dim: number } | null = null;
+    let src: { values: ArrayLike<number>; dim: number } | null = null;
+    // Float 3-vectors derived from standard attributes are written straight into the array.
+    const direct =
+      !raw &&
+      n > 0 &&
+      layout[0] === 3 &&
+      layout[1] === 3 &&
+      layout[2] === 12 &&
+      LITTLE_ENDIAN_HOST &&
+      slot >= VA_POSITION &&
+      slot <= VA_BITANGENT;
+    const into = direct ? new Float32Array(n * 3) : undefined;
     if (raw && elementCount(raw) === n) src = { values: accessorFloats(raw), dim: raw.getElementSize() };
-    else src = deriveSlot(prim, slot, layout, skinned, stats);
-    const arr = packArray(layout, n, src?.values ?? null, src?.dim ?? 0);
+    else src = deriveSlot(prim, slot, layout, skinned, stats, into);
+    const arr =
+      into && (!src || src.values === into)
+        ? { dataType: 3, dim: 3, stride: 12, data: new Uint8Array(into.buffer) }
+        : packArray(layout, n, src?.values ?? null, src?.dim ?? 0);
     const patches = nonFinite[VERTEX_ARRAY_NAMES[slot]];
     if (patches && raw && (layout[0] === 3 || layout[0] === 2)) {
       const dv = new DataView(arr.data.buffer);
@@ -310,7 +344,11 @@ export function packArrays(
         if (at + 4 <= arr.data.byteLength) dv.setUint32(at, bits >>> 0, true);
       }
     }
-    out.push(arr);
+    if (each) {
+      // streamed: only one packed array alive at a time
+      each(slot, arr);
+      out.push({ ...arr, data: new Uint8Array(0) });
+    } else out.push(arr);
   }
   influenceCache.delete(prim);
   return out;

@@ -493,26 +493,26 @@ function exportMesh(
     }
     return { dataType: l[0], dim: l[1], stride: l[2], data };
   });
-  // Indices and segments.
-  const parts: Int32Array[] = [];
+  // Indices and segments: validated, then written straight into the one index array.
   const segments: Segment[] = [];
+  const plan: { arr: ArrayLike<number> | null; len: number; mode: number; base: number; at: number }[] = [];
   let total = 0;
   for (const p of prims) {
     const base = setOf.get(p)!.base;
     const n = elementCount(p.getAttribute('POSITION'));
-    const src = p.getIndices();
-    const idx = src
-      ? Uint32Array.from(src.getArray() as ArrayLike<number>)
-      : Uint32Array.from({ length: n }, (_, i) => i);
+    const arr = (p.getIndices()?.getArray() as ArrayLike<number> | null | undefined) ?? null;
+    const len = arr ? arr.length : n;
     // glTF requires every index < the vertex count; a file with one outside would not import back.
-    for (let i = 0; i < idx.length; i++)
-      if (idx[i] >= n)
-        throw new ExportError(
-          'BAD_INDEX',
-          `mesh "${mesh.getName()}": index ${idx[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
-        );
-    const tri = triangleList(idx, p.getMode(), base);
-    if (!tri.length) {
+    if (arr)
+      for (let i = 0; i < len; i++)
+        if (!(arr[i] < n))
+          throw new ExportError(
+            'BAD_INDEX',
+            `mesh "${mesh.getName()}": index ${arr[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
+          );
+    const mode = p.getMode();
+    const triangles = mode === TRIANGLES ? Math.floor(len / 3) : Math.max(0, len - 2);
+    if (!triangles) {
       // Import drops empty segments: writing one would not survive import → export.
       warnings.warn(
         'PRIMITIVE_DROPPED',
@@ -520,16 +520,15 @@ function exportMesh(
       );
       continue;
     }
-    flipWinding(tri);
     const mat = p.getMaterial();
     segments.push({
       material: mat?.getName() || 'default',
       primitiveType: 2,
       firstIndex: total,
-      count: tri.length / 3,
+      count: triangles,
     });
-    parts.push(tri);
-    total += tri.length;
+    plan.push({ arr, len, mode, base, at: total });
+    total += triangles * 3;
   }
   if (total === 0 && numVertices > 0) {
     // No triangles: import keeps such a mesh as a header in extras only (no vertex data), so
@@ -542,10 +541,9 @@ function exportMesh(
     arrays = arrays.map((a) => ({ ...a, data: new Uint8Array(0) }));
   }
   const indices = new Int32Array(total);
-  let o = 0;
-  for (const t of parts) {
-    indices.set(t, o);
-    o += t.length;
+  for (const t of plan) {
+    const end = writeTriangles(indices, t.at, t.arr, t.len, t.mode, t.base);
+    flipWinding(indices.subarray(t.at, end));
   }
   // Bounds: the imported ones while the vertex extent is unchanged, else recomputed.
   const pl = layouts[VA_POSITION];
@@ -805,29 +803,39 @@ function exportAnimation(
   };
 }
 
-/** Triangle list (offset by `base`) from TRIANGLES (4), TRIANGLE_STRIP (5) or TRIANGLE_FAN (6) indices. */
-function triangleList(idx: Uint32Array, mode: number, base: number): Int32Array {
+/**
+ * Writes the triangle list (offset by `base`) of TRIANGLES (4), TRIANGLE_STRIP (5) or
+ * TRIANGLE_FAN (6) indices (`null`: 0..len−1) into `out` from `at`; returns the end offset.
+ */
+function writeTriangles(
+  out: Int32Array,
+  at: number,
+  idx: ArrayLike<number> | null,
+  len: number,
+  mode: number,
+  base: number,
+): number {
+  const get = idx ? (i: number) => idx[i] + base : (i: number) => i + base;
+  let o = at;
   if (mode === TRIANGLES) {
-    const tri = new Int32Array(idx.length - (idx.length % 3));
-    for (let i = 0; i < tri.length; i++) tri[i] = idx[i] + base;
-    return tri;
-  }
-  const tri = new Int32Array(Math.max(0, idx.length - 2) * 3);
-  if (mode === 5) {
-    for (let i = 0; i + 2 < idx.length; i++) {
+    const m = len - (len % 3);
+    if (idx) for (let i = 0; i < m; i++) out[o++] = idx[i] + base;
+    else for (let i = 0; i < m; i++) out[o++] = i + base;
+  } else if (mode === 5) {
+    for (let i = 0; i + 2 < len; i++) {
       const even = i % 2 === 0;
-      tri[i * 3] = idx[i] + base;
-      tri[i * 3 + 1] = idx[even ? i + 1 : i + 2] + base;
-      tri[i * 3 + 2] = idx[even ? i + 2 : i + 1] + base;
+      out[o++] = get(i);
+      out[o++] = get(even ? i + 1 : i + 2);
+      out[o++] = get(even ? i + 2 : i + 1);
     }
   } else {
-    for (let i = 1; i + 1 < idx.length; i++) {
-      tri[(i - 1) * 3] = idx[i] + base;
-      tri[(i - 1) * 3 + 1] = idx[i + 1] + base;
-      tri[(i - 1) * 3 + 2] = idx[0] + base;
+    for (let i = 1; i + 1 < len; i++) {
+      out[o++] = get(i);
+      out[o++] = get(i + 1);
+      out[o++] = get(0);
     }
   }
-  return tri;
+  return o;
 }
 
 /** File-space positions from the packed position array, with their min/max. */

@@ -43,8 +43,8 @@ import {
   VA_POSITION,
   VA_TANGENT,
   VA_TEXCOORD0,
-  VERTEX_ARRAY_COUNT,
   VERTEX_ARRAY_NAMES,
+  hasVertexValues,
   type VertexArray,
   vertexArrayValues,
 } from './model.js';
@@ -275,10 +275,11 @@ function importMeshEntity(
     return;
   }
 
-  // Decode the vertex arrays.
-  const values = m.arrays.map((a) => vertexArrayValues(a, n));
+  // Vertex arrays are decoded on use, each into a fresh array the mapping then owns (no
+  // second copy): which slots hold values, then `comps` per slot.
+  const present = m.arrays.map((a) => hasVertexValues(a, n));
   const comps = (slot: number, count: number, pad = 0): Float32Array | null => {
-    const v = values[slot];
+    const v = present[slot] ? vertexArrayValues(m.arrays[slot], n) : null;
     return v ? components(v, layouts[slot][1], n, count, pad) : null;
   };
   const attrs = new Map<string, Accessor>();
@@ -312,7 +313,7 @@ function importMeshEntity(
     tangentSigns(tan, nor, bit, n);
     attrs.set('TANGENT', floatAccessor(ctx, 'VEC4', tan));
   }
-  if (values[VA_COLOR]) {
+  if (present[VA_COLOR]) {
     const [dt, dim] = layouts[VA_COLOR];
     if (dt === 0 && dim === 4) {
       attrs.set(
@@ -320,7 +321,7 @@ function importMeshEntity(
         doc
           .createAccessor()
           .setType('VEC4')
-          .setArray(new Uint8Array(values[VA_COLOR] as Uint8Array))
+          .setArray(vertexArrayValues(m.arrays[VA_COLOR], n) as Uint8Array)
           .setNormalized(true)
           .setBuffer(ctx.buffer),
       );
@@ -336,7 +337,7 @@ function importMeshEntity(
     const uv = comps(VA_TEXCOORD0 + k, 2);
     if (uv) attrs.set(`TEXCOORD_${k}`, floatAccessor(ctx, 'VEC2', sanitize(uv)));
   }
-  const skinned = e.bones.length > 0 && !!values[VA_BONE_INDEX] && !!values[VA_BONE_WEIGHT];
+  const skinned = e.bones.length > 0 && present[VA_BONE_INDEX] && present[VA_BONE_WEIGHT];
   if (skinned) {
     const bi = comps(VA_BONE_INDEX, 4)!;
     const bw = sanitize(comps(VA_BONE_WEIGHT, 4)!);
@@ -418,13 +419,14 @@ function importMeshEntity(
   // Which slots the standard attributes cannot reproduce exactly: keep their raw file values.
   const nonFinite: Record<string, NonFinitePatch[]> = {};
   const prim0 = prims[0];
-  let packed = packArrays(prim0, layouts, skinned);
   const rawSlots = new Set<number>();
-  for (let slot = 0; slot < VERTEX_ARRAY_COUNT; slot++) {
+  packArrays(prim0, layouts, skinned, {}, undefined, undefined, (slot, packed) => {
     const orig = m.arrays[slot];
-    if (orig.stride <= 0 || sameBytes(packed[slot].data, orig.data)) continue;
-    rawSlots.add(slot);
-    const v = values[slot];
+    if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) rawSlots.add(slot);
+  });
+  for (const slot of rawSlots) {
+    const orig = m.arrays[slot];
+    const v = present[slot] ? vertexArrayValues(orig, n) : null;
     const dim = layouts[slot][1];
     if (!v || dim < 1 || dim > 4) {
       warnings.warn(
@@ -439,18 +441,24 @@ function importMeshEntity(
     for (const p of prims) p.setAttribute(rawAttributeName(slot), acc);
   }
   if (Object.keys(nonFinite).length) meshExtras.nonFinite = nonFinite;
-  packed = rawSlots.size
-    ? packArrays(prim0, layouts, skinned, nonFinite, undefined, (s) => rawSlots.has(s))
-    : packed;
-  for (const slot of rawSlots) {
-    const orig = m.arrays[slot];
-    if (orig.stride > 0 && !sameBytes(packed[slot].data, orig.data)) {
-      warnings.warn(
-        'ARRAY_NOT_PRESERVED',
-        `mesh "${name}" vertex array ${VERTEX_ARRAY_NAMES[slot]} will not round-trip byte for byte`,
-      );
-    }
-  }
+  if (rawSlots.size)
+    packArrays(
+      prim0,
+      layouts,
+      skinned,
+      nonFinite,
+      undefined,
+      (s) => rawSlots.has(s),
+      (slot, packed) => {
+        const orig = m.arrays[slot];
+        if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) {
+          warnings.warn(
+            'ARRAY_NOT_PRESERVED',
+            `mesh "${name}" vertex array ${VERTEX_ARRAY_NAMES[slot]} will not round-trip byte for byte`,
+          );
+        }
+      },
+    );
   // Bounds: remember the vertex extent when the stored bounds are something else, so export
   // can tell whether the geometry changed.
   const b = { min: Array.from(m.boundMin), max: Array.from(m.boundMax) };
@@ -593,7 +601,8 @@ function firstBadIndex(indices: Int32Array, n: number): number {
 
 /** `count` components per vertex from values with `dim` per vertex (missing ones = `pad`). */
 function components(v: ArrayLike<number>, dim: number, n: number, count: number, pad: number): Float32Array {
-  if (dim === count && v instanceof Float32Array) return v.slice(0, n * count);
+  // vertexArrayValues gives a fresh array of exactly n × dim values: taken as is.
+  if (dim === count && v instanceof Float32Array && v.length === n * count) return v;
   const out = new Float32Array(n * count);
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < count; c++) out[i * count + c] = c < dim ? v[i * dim + c] : pad;

@@ -2,7 +2,7 @@
  * File model of Legend of Grimrock `.model` files (magic `MDL1`, version 2; the same layout in
  * Grimrock 1 and 2). Plain data mirroring the file: every field, raw vertex array bytes.
  */
-import { ByteReader, ByteWriter, decodeText, FormatError } from '@gltf-legacy/core';
+import { ByteReader, type ByteWriter, decodeText, encodeText, FormatError } from '@gltf-legacy/core';
 
 /** `Mat4x3`: baseX, baseY, baseZ, translation (12 floats, file order). */
 export type Mat4x3 = Float32Array;
@@ -300,10 +300,6 @@ export function writeString(w: ByteWriter, s: string): void {
   w.pstring32(s);
 }
 
-function writeFloats(w: ByteWriter, a: ArrayLike<number>, n: number): void {
-  for (let i = 0; i < n; i++) w.f32(a[i] ?? 0);
-}
-
 /**
  * Writes a `.model` file. `write(readModel(b))` reproduces `b` byte for byte.
  *
@@ -312,69 +308,102 @@ function writeFloats(w: ByteWriter, a: ArrayLike<number>, n: number): void {
  * ```
  */
 export function writeModel(model: ModelFile): Uint8Array {
+  // Exact size first, then one buffer written in place: the file is returned without the
+  // copy a growable writer's finish() makes (a 40 MB model would briefly need 80 MB).
+  const names = model.nodes.map((n) => encodeText(n.name));
+  const materials = model.nodes.map((n) =>
+    n.type === 0 && n.meshEntity ? n.meshEntity.mesh.segments.map((sg) => encodeText(sg.material)) : [],
+  );
   let size = 12;
-  for (const n of model.nodes) {
-    size += 64 + n.name.length;
-    if (n.meshEntity) {
-      const m = n.meshEntity.mesh;
-      size +=
-        100 +
-        12 * VERTEX_ARRAY_COUNT +
-        m.indices.byteLength +
-        m.segments.length * 40 +
-        n.meshEntity.bones.length * 52;
-      for (const a of m.arrays) size += a.data.byteLength;
-    }
-  }
-  const w = new ByteWriter({ capacity: size });
-  w.string('MDL1');
-  w.i32(model.version);
-  w.i32(model.nodes.length);
-  for (const node of model.nodes) {
-    writeString(w, node.name);
-    writeFloats(w, node.localToParent, 12);
-    w.i32(node.parent);
-    w.i32(node.type);
-    if (node.type !== 0) continue;
-    const e = node.meshEntity;
-    if (!e) throw new RangeError(`node "${node.name}" has type 0 but no mesh entity`);
+  model.nodes.forEach((n, i) => {
+    size += 4 + names[i].byteLength + 48 + 8;
+    if (n.type !== 0) return;
+    const e = n.meshEntity;
+    if (!e) throw new RangeError(`node "${n.name}" has type 0 but no mesh entity`);
     const m = e.mesh;
-    w.string('MESH');
-    w.i32(m.version);
-    w.i32(m.numVertices);
-    for (let i = 0; i < VERTEX_ARRAY_COUNT; i++) {
-      const a = m.arrays[i] ?? { dataType: 0, dim: 0, stride: 0, data: new Uint8Array(0) };
-      w.i32(a.dataType).i32(a.dim).i32(a.stride);
-      if (a.stride > 0 && m.numVertices > 0) {
+    size += 12 + 12 * VERTEX_ARRAY_COUNT + 4 + 4 * m.indices.length + 4;
+    for (let k = 0; k < VERTEX_ARRAY_COUNT; k++) {
+      const a = m.arrays[k];
+      if (a && a.stride > 0 && m.numVertices > 0) {
         if (a.data.byteLength !== a.stride * m.numVertices) {
           throw new RangeError(
-            `array ${i} of "${node.name}" has ${a.data.byteLength} bytes, expected ${a.stride * m.numVertices}`,
+            `array ${k} of "${n.name}" has ${a.data.byteLength} bytes, expected ${a.stride * m.numVertices}`,
           );
         }
-        w.bytes(a.data);
+        size += a.data.byteLength;
       }
     }
-    w.i32(m.indices.length);
-    w.i32Array(m.indices);
-    w.i32(m.segments.length);
-    for (const s of m.segments) {
-      writeString(w, s.material);
-      w.i32(s.primitiveType).i32(s.firstIndex).i32(s.count);
+    for (const b of materials[i]) size += 4 + b.byteLength + 12;
+    size += 40 + 4 + e.bones.length * 52 + 12 + 1;
+  });
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  let o = 0;
+  const i32 = (v: number) => {
+    dv.setInt32(o, v, true);
+    o += 4;
+  };
+  const f32s = (a: ArrayLike<number>, n: number) => {
+    for (let i = 0; i < n; i++, o += 4) dv.setFloat32(o, a[i] ?? 0, true);
+  };
+  const bytes = (b: Uint8Array) => {
+    out.set(b, o);
+    o += b.byteLength;
+  };
+  const str = (b: Uint8Array) => {
+    i32(b.byteLength);
+    bytes(b);
+  };
+  bytes(MAGIC_MDL1);
+  i32(model.version);
+  i32(model.nodes.length);
+  model.nodes.forEach((node, ni) => {
+    str(names[ni]);
+    f32s(node.localToParent, 12);
+    i32(node.parent);
+    i32(node.type);
+    if (node.type !== 0) return;
+    const e = node.meshEntity!;
+    const m = e.mesh;
+    bytes(MAGIC_MESH);
+    i32(m.version);
+    i32(m.numVertices);
+    for (let i = 0; i < VERTEX_ARRAY_COUNT; i++) {
+      const a = m.arrays[i] ?? { dataType: 0, dim: 0, stride: 0, data: new Uint8Array(0) };
+      i32(a.dataType);
+      i32(a.dim);
+      i32(a.stride);
+      if (a.stride > 0 && m.numVertices > 0) bytes(a.data);
     }
-    writeFloats(w, m.boundCenter, 3);
-    w.f32(m.boundRadius);
-    writeFloats(w, m.boundMin, 3);
-    writeFloats(w, m.boundMax, 3);
-    w.i32(e.bones.length);
+    i32(m.indices.length);
+    if (LITTLE_ENDIAN_HOST)
+      bytes(new Uint8Array(m.indices.buffer, m.indices.byteOffset, m.indices.byteLength));
+    else for (let i = 0; i < m.indices.length; i++) i32(m.indices[i]);
+    i32(m.segments.length);
+    m.segments.forEach((sg, k) => {
+      str(materials[ni][k]);
+      i32(sg.primitiveType);
+      i32(sg.firstIndex);
+      i32(sg.count);
+    });
+    f32s(m.boundCenter, 3);
+    f32s([m.boundRadius], 1);
+    f32s(m.boundMin, 3);
+    f32s(m.boundMax, 3);
+    i32(e.bones.length);
     for (const b of e.bones) {
-      w.i32(b.nodeIndex);
-      writeFloats(w, b.invRestMatrix, 12);
+      i32(b.nodeIndex);
+      f32s(b.invRestMatrix, 12);
     }
-    writeFloats(w, e.emissiveColor, 3);
-    w.u8(e.castShadow);
-  }
-  return w.finish();
+    f32s(e.emissiveColor, 3);
+    out[o++] = e.castShadow;
+  });
+  if (o !== size) throw new RangeError(`model writer size mismatch: ${o} of ${size} bytes`);
+  return out;
 }
+
+const MAGIC_MDL1 = encodeText('MDL1');
+const MAGIC_MESH = encodeText('MESH');
 
 /**
  * Values of a vertex array as numbers (`numVertices * dim`), read element by element at
@@ -388,9 +417,8 @@ export function vertexArrayValues(
   a: VertexArray,
   numVertices: number,
 ): Float32Array | Int32Array | Int16Array | Uint8Array | null {
-  const size = dataTypeSize(a.dataType);
-  if (size === undefined || a.stride <= 0 || a.dim <= 0 || numVertices <= 0) return null;
-  if (a.dim * size > a.stride) return null;
+  if (!hasVertexValues(a, numVertices)) return null;
+  const size = dataTypeSize(a.dataType)!;
   const n = numVertices * a.dim;
   if (a.stride === a.dim * size && LITTLE_ENDIAN_HOST) {
     // Tightly packed: one byte copy (aligned at 0) viewed as the element type.
@@ -424,6 +452,18 @@ export function vertexArrayValues(
     }
   }
   return out;
+}
+
+/**
+ * True when {@link vertexArrayValues} would decode the array (known type, used, elements fit the stride).
+ *
+ * ```ts
+ * hasVertexValues(mesh.arrays[VA_COLOR], mesh.numVertices); // false for an unused slot
+ * ```
+ */
+export function hasVertexValues(a: VertexArray, numVertices: number): boolean {
+  const size = dataTypeSize(a.dataType);
+  return size !== undefined && a.stride > 0 && a.dim > 0 && numVertices > 0 && a.dim * size <= a.stride;
 }
 
 /**
