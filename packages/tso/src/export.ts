@@ -134,9 +134,12 @@ function triangles(prim: Primitive): Uint32Array | null {
   const mode = prim.getMode();
   const count = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const idxAcc = prim.getIndices();
-  const idx = idxAcc
-    ? Uint32Array.from(idxAcc.getArray() ?? [])
-    : Uint32Array.from({ length: count }, (_, i) => i);
+  let idx: Uint32Array;
+  if (idxAcc) idx = new Uint32Array(idxAcc.getArray() ?? []);
+  else {
+    idx = new Uint32Array(count);
+    for (let i = 0; i < count; i++) idx[i] = i;
+  }
   if (mode === 4) return idx.subarray(0, idx.length - (idx.length % 3));
   if (mode === 5 || mode === 6) {
     const out: number[] = [];
@@ -334,13 +337,14 @@ export function exportTso(
 interface Verts {
   count: number;
   bone: Int32Array;
-  p: Float64Array;
+  /** Positions are rounded to float32 once, as the mesh stores them (normals are normalized in f64 first). */
+  p: Float32Array;
   n: Float64Array;
   uv: Float32Array;
   /** Bone of the blend vertex, -1 when the vertex has a single influence. */
   blendBone: Int32Array;
   blendWeight: Uint32Array;
-  bp: Float64Array;
+  bp: Float32Array;
   bn: Float64Array;
 }
 
@@ -387,12 +391,12 @@ function exportMesh(
   const vs: Verts = {
     count: total,
     bone: new Int32Array(total),
-    p: new Float64Array(total * 3),
+    p: new Float32Array(total * 3),
     n: new Float64Array(total * 3),
     uv: new Float32Array(total * 2),
     blendBone: new Int32Array(total).fill(-1),
     blendWeight: new Uint32Array(total),
-    bp: new Float64Array(total * 3),
+    bp: new Float32Array(total * 3),
     bn: new Float64Array(total * 3),
   };
   const tris = new Uint32Array(triTotal);
@@ -411,7 +415,7 @@ function exportMesh(
       rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
     // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
     const skin = node.getSkin();
-    const inf = skin ? readInfluences(prim, 2) : null;
+    const inf = skin ? twoInfluences(prim) : null;
     let jointMats: Float64Array[];
     let jointBones: number[];
     if (skin && inf) {
@@ -505,6 +509,86 @@ function exportMesh(
   return out;
 }
 
+/**
+ * The two strongest influences of every vertex, renormalized — what core's `readInfluences(prim,
+ * 2)` returns (same merge of repeated joints, same stable order, same float32 weights), without
+ * its per-vertex arrays: the bulk of foreign export time on large skinned meshes.
+ */
+export function twoInfluences(
+  prim: Primitive,
+): { joints: Uint16Array; weights: Float32Array; truncated: number } | null {
+  const sets: { j: ArrayLike<number>; w: Float32Array; size: number }[] = [];
+  for (let s = 0; ; s++) {
+    const j = prim.getAttribute(`JOINTS_${s}`);
+    const w = prim.getAttribute(`WEIGHTS_${s}`);
+    if (!j || !w) break;
+    const raw = j.getArray();
+    sets.push({
+      j: raw && !j.getNormalized() ? raw : accessorFloats(j),
+      w: accessorFloats(w),
+      size: j.getElementSize(),
+    });
+  }
+  if (!sets.length) return null;
+  const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  // Short JOINTS/WEIGHTS accessors (hostile files): core's general reader handles the holes.
+  if (sets.some((set) => set.j.length < n * set.size || set.w.length < n * set.size)) {
+    const inf = readInfluences(prim, 2)!;
+    return { joints: inf.joints, weights: inf.weights, truncated: inf.truncated };
+  }
+  const joints = new Uint16Array(n * 2);
+  const weights = new Float32Array(n * 2);
+  let cap = 0;
+  for (const set of sets) cap += set.size;
+  const cj = new Float64Array(cap);
+  const cw = new Float64Array(cap);
+  let truncated = 0;
+  for (let v = 0; v < n; v++) {
+    let len = 0;
+    for (let s = 0; s < sets.length; s++) {
+      const { j: js, w: ws, size } = sets[s];
+      for (let k = 0; k < size; k++) {
+        const wt = ws[v * size + k];
+        if (!(wt > 0)) continue;
+        // Joint values as float32, like accessorFloats would give them.
+        const jt = Math.fround(js[v * size + k]);
+        let at = -1;
+        for (let i = 0; i < len; i++)
+          if (cj[i] === jt) {
+            at = i;
+            break;
+          }
+        if (at >= 0) cw[at] += wt;
+        else {
+          cj[len] = jt;
+          cw[len++] = wt;
+        }
+      }
+    }
+    // The first two passes of a selection sort by descending weight (stable for ties).
+    const k = Math.min(len, 2);
+    for (let a = 0; a < k; a++) {
+      let best = a;
+      for (let b = a + 1; b < len; b++) if (cw[b] > cw[best]) best = b;
+      if (best !== a) {
+        const tw = cw[a];
+        cw[a] = cw[best];
+        cw[best] = tw;
+        const tj = cj[a];
+        cj[a] = cj[best];
+        cj[best] = tj;
+      }
+    }
+    if (len > 2) truncated++;
+    const kept = k === 2 ? cw[0] + cw[1] : k === 1 ? cw[0] : 0;
+    for (let i = 0; i < k; i++) {
+      joints[v * 2 + i] = cj[i];
+      weights[v * 2 + i] = kept > 0 ? cw[i] / kept : 0;
+    }
+  }
+  return { joints, weights, truncated };
+}
+
 function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -516,7 +600,7 @@ function movePoint(
   identity: boolean,
   P: ArrayLike<number>,
   at: number,
-  out: Float64Array,
+  out: Float32Array,
   oat: number,
 ): void {
   if (identity) {

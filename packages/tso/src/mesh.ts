@@ -1,4 +1,5 @@
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
+import { putF32LE, putU32BE } from './bulk.js';
 
 /**
  * The Sims Online `.mesh` file model. Integers are big-endian, floats little-endian, strings
@@ -158,31 +159,44 @@ export function readMesh(bytes: Uint8Array, fileName?: string): TsoMesh {
 export function writeMesh(mesh: TsoMesh): Uint8Array {
   const real = mesh.uvs.length / 2;
   const blend = mesh.blendData.length / 2;
-  const w = new ByteWriter({
+  // Header and names through the writer; the bulk arrays go straight into one exact buffer.
+  const head = new ByteWriter({
     littleEndian: false,
     encoding: 'latin1',
-    capacity: 64 + real * 32 + blend * 32 + mesh.indices.length * 4,
+    capacity: 64 + mesh.boneNames.length * 32,
   });
-  w.u32be(mesh.version);
-  w.u32be(mesh.boneNames.length);
-  for (const n of mesh.boneNames) w.pstring8(n);
-  w.u32be(mesh.indices.length / 3);
-  w.u32Array(mesh.indices, false);
-  w.u32be(mesh.bindings.length);
+  head.u32be(mesh.version);
+  head.u32be(mesh.boneNames.length);
+  for (const n of mesh.boneNames) head.pstring8(n);
+  const h = head.finish();
+  const size =
+    h.length +
+    4 * (5 + mesh.indices.length + mesh.bindings.length * 5 + mesh.uvs.length + mesh.blendData.length) +
+    4 * (mesh.realVertices.length + mesh.blendVertices.length) +
+    mesh.trailing.length;
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out.set(h);
+  let at = h.length;
+  dv.setUint32(at, mesh.indices.length / 3);
+  at = putU32BE(out, at + 4, mesh.indices);
+  dv.setUint32(at, mesh.bindings.length);
+  at += 4;
   for (const b of mesh.bindings) {
-    w.u32be(b.boneIndex)
-      .u32be(b.firstRealVertex)
-      .u32be(b.realVertexCount)
-      .u32be(b.firstBlendVertex)
-      .u32be(b.blendVertexCount);
+    dv.setUint32(at, b.boneIndex);
+    dv.setUint32(at + 4, b.firstRealVertex);
+    dv.setUint32(at + 8, b.realVertexCount);
+    dv.setUint32(at + 12, b.firstBlendVertex);
+    dv.setUint32(at + 16, b.blendVertexCount);
+    at += 20;
   }
-  w.u32be(real);
-  w.f32Array(mesh.uvs, true);
-  w.u32be(blend);
-  w.u32Array(mesh.blendData, false);
-  w.u32be(mesh.vertexCount2);
-  w.f32Array(mesh.realVertices, true);
-  w.f32Array(mesh.blendVertices, true);
-  w.bytes(mesh.trailing);
-  return w.finish();
+  dv.setUint32(at, real);
+  at = putF32LE(out, at + 4, mesh.uvs);
+  dv.setUint32(at, blend);
+  at = putU32BE(out, at + 4, mesh.blendData);
+  dv.setUint32(at, mesh.vertexCount2);
+  at = putF32LE(out, at + 4, mesh.realVertices);
+  at = putF32LE(out, at, mesh.blendVertices);
+  out.set(mesh.trailing, at);
+  return out;
 }
