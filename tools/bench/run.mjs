@@ -4,7 +4,7 @@
 // of N runs, peak RSS; NodeIO baseline in the same process; assimp vs our CLI whole-process on
 // the Unreal file. Each format runs in its own child process so peak RSS is per format.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     'no-peers': { type: 'boolean' },
     'only-peers': { type: 'boolean' },
     'no-package-benches': { type: 'boolean' },
+    'no-cli': { type: 'boolean' },
     child: { type: 'string' },
     out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -101,7 +102,9 @@ for (const id of benchIds) {
     String(values.runs ?? 5),
   ];
   if (values.quick) args.push('--quick');
-  if (id === 'unreal3d') args.push('--out', work);
+  const dir = id === 'unreal3d' ? work : join(work, id);
+  mkdirSync(dir, { recursive: true });
+  args.push('--out', dir);
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT });
   const line = child.stdout.split('\n').find((l) => l.startsWith('@@RESULT '));
   if (!line) {
@@ -114,6 +117,13 @@ for (const id of benchIds) {
   results.formats[id] = r;
   for (const n of r.notices ?? []) notice(`${id}: ${n}`);
   printFormat(r);
+  if (!values['no-cli']) {
+    try {
+      r.cli = cliRoundTrip(id, dir, r);
+    } catch (e) {
+      notice(`${id}: CLI whole-process run failed: ${e.message}`);
+    }
+  }
 }
 
 if (!values['no-peers'] && ids.includes('unreal3d')) results.peers = await peers(work);
@@ -165,6 +175,59 @@ function printFormat(r) {
     `  import / NodeIO.writeBinary = ${q.importVsWrite?.toFixed(2)}×; export / NodeIO.readBinary = ${q.exportVsRead?.toFixed(2)}×; (import+export) / writeBinary = ${q.roundTripVsWrite?.toFixed(2)}×`,
   );
   console.log(`  peak RSS ${r.peakRssMb} MB = ${r.rssVsData?.toFixed(2)}× (input + output)`);
+}
+
+/** Runs a command under the peak-RSS preload: `{ ms, maxRssMb }`. */
+function measured(args, cwd) {
+  const preload = pathToFileURL(join(import.meta.dirname, 'src', 'maxrss.mjs')).href;
+  const t = process.hrtime.bigint();
+  const p = spawnSync(process.execPath, ['--import', preload, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 16 << 20,
+  });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (p.status !== 0)
+    throw new Error(`exit ${p.status}: ${(p.stderr || p.stdout).trim().split('\n').slice(-2).join(' / ')}`);
+  const kb = Number(/@@MAXRSS (\d+)/.exec(p.stderr)?.[1]);
+  return { ms, maxRssMb: Math.round(kb / 1024) };
+}
+
+/**
+ * The user's view (issue 9, peak RSS ≤ 3 × (input + output)): the CLI converting the synthetic
+ * files to .glb and that .glb back, each a whole process; peak RSS ÷ (legacy bytes + .glb bytes).
+ */
+function cliRoundTrip(id, dir, r) {
+  const cli = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
+  if (!existsSync(cli)) throw new Error('packages/cli/dist is missing');
+  const legacyBytes = r.inputBytes;
+  const glbPath = join(dir, 'cli.glb');
+  const toGlb = measured([cli, 'convert', join(dir, r.main), '-o', glbPath, '--force'], dir);
+  const glbBytes = statSync(glbPath).size;
+  const back = join(dir, 'back');
+  mkdirSync(back, { recursive: true });
+  const ext = r.main.slice(r.main.lastIndexOf('.'));
+  const main = id === 'unreal3d' ? 'bench_d.3d' : `bench${ext}`;
+  const toLegacy = measured([cli, 'convert', glbPath, '--to', id, '-o', join(back, main), '--force'], dir);
+  const backBytes = readdirSync(back).reduce((s, n) => s + statSync(join(back, n)).size, 0);
+  // what Node and the CLI's modules cost before any data: reported apart from the data's share
+  const idle = measured([cli, '--version'], dir);
+  const MB = 1 << 20;
+  const ratios = (m, data) => ({
+    rssVsData: (m.maxRssMb * MB) / data,
+    rssAboveIdleVsData: ((m.maxRssMb - idle.maxRssMb) * MB) / data,
+  });
+  const out = {
+    idleRssMb: idle.maxRssMb,
+    toGlb: { ...toGlb, ...ratios(toGlb, legacyBytes + glbBytes), glbBytes },
+    toLegacy: { ...toLegacy, ...ratios(toLegacy, glbBytes + backBytes), backBytes },
+  };
+  const show = (m) =>
+    `${m.ms.toFixed(0)} ms, peak RSS ${m.maxRssMb} MB = ${m.rssVsData.toFixed(2)}× (in + out), ${m.rssAboveIdleVsData.toFixed(2)}× above idle`;
+  console.log(
+    `  CLI whole process (idle CLI ${idle.maxRssMb} MB): → .glb ${show(out.toGlb)}; .glb → ${id} ${show(out.toLegacy)}`,
+  );
+  return out;
 }
 
 function median(a) {

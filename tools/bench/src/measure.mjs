@@ -133,6 +133,7 @@ export async function benchFormat(id, plan0, { quick = false, runs = 5, out } = 
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   return {
     plan,
+    main,
     files: Object.fromEntries([...files].map(([n, b]) => [n, b.length])),
     inputBytes: inBytes,
     glbBytes: glb.length,
