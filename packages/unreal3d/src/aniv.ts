@@ -99,8 +99,10 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
   let packed: Uint32Array | undefined;
   let words: Int16Array | undefined;
   if (extra === 0) {
-    if (layout === 'packed') packed = r.u32Array(frameCount * nv, 'frames', true);
-    else words = r.i16Array(frameCount * nv * 4, 'frames', true);
+    // Zero-copy views over `bytes` when aligned (the usual case: frames start at offset 4); a
+    // copy otherwise. The model aliases the input: copy the bytes first if you mutate them.
+    if (layout === 'packed') packed = r.u32Array(frameCount * nv, 'frames');
+    else words = r.i16Array(frameCount * nv * 4, 'frames');
   } else {
     if (layout === 'packed') packed = new Uint32Array(frameCount * nv);
     else words = new Int16Array(frameCount * nv * 4);
@@ -172,6 +174,34 @@ export function anivFrame(
     return decodeUnrealPackedArray(aniv.packed.subarray(frame * nv, (frame + 1) * nv), out);
   if (aniv.words) return decodeDeusExArray(aniv.words.subarray(frame * nv * 4, (frame + 1) * nv * 4), out);
   return out;
+}
+
+/**
+ * Raw integer X, Y, Z (Unreal axes) of vertex `v` in frame `frame`, written to `out[o..o+2]`.
+ *
+ * ```ts
+ * const c = new Float64Array(3);
+ * anivVertex(aniv, 0, 5, c); // vertex 5 of frame 0
+ * ```
+ */
+export function anivVertex(
+  aniv: UnrealAniv,
+  frame: number,
+  v: number,
+  out: { [i: number]: number },
+  o = 0,
+): void {
+  const i = frame * aniv.numVertices + v;
+  if (aniv.layout === 'packed' && aniv.packed) {
+    const p = aniv.packed[i];
+    out[o] = ((p & 0x7ff) << 21) >> 21;
+    out[o + 1] = (((p >>> 11) & 0x7ff) << 21) >> 21;
+    out[o + 2] = p >> 22;
+  } else if (aniv.words) {
+    out[o] = aniv.words[i * 4];
+    out[o + 1] = aniv.words[i * 4 + 1];
+    out[o + 2] = aniv.words[i * 4 + 2];
+  }
 }
 
 /** All frames as raw integer positions: `frameCount·numVertices·3` floats. */

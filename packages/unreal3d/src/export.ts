@@ -251,59 +251,86 @@ function exportNative(
   const factor: number[] | null =
     layout === E.layout ? null : layout === 'deusex' ? [32, 32, 64] : [1 / 32, 1 / 32, 1 / 64];
 
-  // Frames: raw integers per original vertex.
-  const raw = new Float64Array(frameCount * nv * 3);
-  const set = new Uint8Array(nv);
-  for (const p of prims) {
-    const pos = accessorFloats(
-      p.getAttribute('POSITION') as NonNullable<ReturnType<Primitive['getAttribute']>>,
-    );
-    const orig = accessorFloats(
+  // Frames: raw integers per original vertex, built and encoded one frame at a time. Each file
+  // vertex takes its position from the last glTF vertex that names it (or from the orphans kept
+  // in extras).
+  const src = prims.map((p) => ({
+    pos: accessorFloats(p.getAttribute('POSITION') as NonNullable<ReturnType<Primitive['getAttribute']>>),
+    orig: accessorFloats(
       p.getAttribute(VERTEX_ATTRIBUTE) as NonNullable<ReturnType<Primitive['getAttribute']>>,
-    );
-    const targets = p.listTargets().map((t) => {
+    ),
+    targets: p.listTargets().map((t) => {
       const a = t.getAttribute('POSITION');
       return a ? accessorFloats(a) : null;
-    });
+    }),
+  }));
+  const repP = new Int32Array(nv).fill(-1);
+  const repJ = new Int32Array(nv);
+  for (let pi = 0; pi < src.length; pi++) {
+    const orig = src[pi].orig;
     for (let j = 0; j < orig.length; j++) {
       const v = orig[j];
       if (!(v >= 0 && v < nv)) return null;
-      set[v] = 1;
-      for (let f = 0; f < frameCount; f++) {
-        const d = f === 0 ? null : targets[f - 1];
-        const o = (f * nv + v) * 3;
-        raw[o] = pos[j * 3] + (d ? d[j * 3] : 0);
-        raw[o + 1] = pos[j * 3 + 2] + (d ? d[j * 3 + 2] : 0);
-        raw[o + 2] = pos[j * 3 + 1] + (d ? d[j * 3 + 1] : 0);
-      }
+      if (!Number.isInteger(v)) continue;
+      repP[v] = pi;
+      repJ[v] = j;
     }
   }
-  if (E.orphans && E.orphans.frames.length === frameCount) {
-    E.orphans.indices.forEach((v, k) => {
-      if (v < 0 || v >= nv) return;
-      set[v] = 1;
-      for (let f = 0; f < frameCount; f++) {
-        const o = (f * nv + v) * 3;
-        raw[o] = E.orphans?.frames[f][k * 3] ?? 0;
-        raw[o + 1] = E.orphans?.frames[f][k * 3 + 1] ?? 0;
-        raw[o + 2] = E.orphans?.frames[f][k * 3 + 2] ?? 0;
-      }
+  const orphanK = new Int32Array(nv).fill(-1);
+  const orphanFrames = E.orphans && E.orphans.frames.length === frameCount ? E.orphans.frames : null;
+  if (orphanFrames) {
+    E.orphans?.indices.forEach((v, k) => {
+      if (Number.isInteger(v) && v >= 0 && v < nv) orphanK[v] = k;
     });
   }
   let missing = 0;
-  for (let v = 0; v < nv; v++) if (!set[v]) missing++;
+  for (let v = 0; v < nv; v++) if (repP[v] < 0 && orphanK[v] < 0) missing++;
   if (missing)
     warnings.warn(
       'VERTEX_MISSING',
       'vertices used by no triangle and not kept in extras were written at the origin',
       missing,
     );
-  if (factor) for (let i = 0; i < raw.length; i++) raw[i] *= factor[i % 3];
+  const packedOut = layout === 'packed' ? new Uint32Array(frameCount * nv) : undefined;
+  const wordsOut = layout === 'packed' ? undefined : new Int16Array(frameCount * nv * 4);
+  const pads = !factor && Array.isArray(E.pads) ? E.pads : undefined;
+  const rf = new Float64Array(nv * 3);
   let rounded = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const r = Math.round(raw[i]);
-    if (Math.abs(r - raw[i]) > 1e-3) rounded++;
-    raw[i] = r;
+  let clamped = 0;
+  for (let f = 0; f < frameCount; f++) {
+    for (let v = 0; v < nv; v++) {
+      const o = v * 3;
+      const k = orphanK[v];
+      if (k >= 0) {
+        const row = (orphanFrames as number[][])[f];
+        rf[o] = row[k * 3] ?? 0;
+        rf[o + 1] = row[k * 3 + 1] ?? 0;
+        rf[o + 2] = row[k * 3 + 2] ?? 0;
+      } else if (repP[v] >= 0) {
+        const s = src[repP[v]];
+        const j = repJ[v] * 3;
+        const d = f === 0 ? null : s.targets[f - 1];
+        rf[o] = s.pos[j] + (d ? d[j] : 0);
+        rf[o + 1] = s.pos[j + 2] + (d ? d[j + 2] : 0);
+        rf[o + 2] = s.pos[j + 1] + (d ? d[j + 1] : 0);
+      } else {
+        rf[o] = 0;
+        rf[o + 1] = 0;
+        rf[o + 2] = 0;
+      }
+    }
+    if (factor) for (let i = 0; i < rf.length; i++) rf[i] *= factor[i % 3];
+    for (let i = 0; i < rf.length; i++) {
+      const r = Math.round(rf[i]);
+      if (Math.abs(r - rf[i]) > 1e-3) rounded++;
+      rf[i] = r;
+    }
+    if (packedOut) clamped += encodeUnrealPackedArray(rf, packedOut.subarray(f * nv, (f + 1) * nv)).clamped;
+    else if (wordsOut) {
+      const e = encodeDeusExArray(rf, pads?.slice(f * nv, (f + 1) * nv));
+      wordsOut.set(e.words, f * nv * 4);
+      clamped += e.clamped;
+    }
   }
   if (rounded)
     warnings.warn(
@@ -392,9 +419,8 @@ function exportNative(
   }
   const data: UnrealData = { header, polys: sliceP(polys, t), trailing: fromB64(E.dataTrailing) };
 
-  const enc = encodeFrames(layout, raw, factor ? undefined : E.pads);
-  if (enc.clamped)
-    warnings.warn('VALUE_CLAMPED', 'vertex coordinates outside the packed range were clamped', enc.clamped);
+  if (clamped)
+    warnings.warn('VALUE_CLAMPED', 'vertex coordinates outside the packed range were clamped', clamped);
   const stride = vertexStride(layout);
   const frameSize = factor ? nv * stride : (E.frameSize ?? nv * stride);
   const extraPer = frameSize - nv * stride;
@@ -405,8 +431,8 @@ function exportNative(
     layout,
     numVertices: nv,
     frameCount,
-    packed: enc.packed,
-    words: enc.words,
+    packed: packedOut,
+    words: wordsOut,
     frameExtra:
       frameExtra.length === extraPer * frameCount
         ? frameExtra

@@ -1,11 +1,11 @@
 /**
  * Mapping: file model (`_d.3d` + `_a.3d` + `.uc`) → glTF-Transform Document.
  */
-import { Document, type Material, type Node } from '@gltf-transform/core';
+import { type Accessor, Document, type Material, type Node, type Primitive } from '@gltf-transform/core';
 import { KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
-import { anivFrame, anivPositions, type UnrealAniv } from './aniv.js';
+import { anivFrame, anivVertex, type UnrealAniv } from './aniv.js';
 import { isWeaponType, PolyStyle, PolyTypeFlag, type UnrealData } from './data.js';
 import { placementTRS, placeUnreal, weaponFrame, type Placement } from './transform.js';
 import type { UcMesh, UcSequence } from './uc.js';
@@ -24,46 +24,52 @@ export interface UnrealImportOptions {
 export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = { frames: 'all', normals: true };
 
 /**
- * Area-weighted smooth normals per file vertex for every frame, in glTF axes, unit length
- * ((0, 1, 0) for vertices without area). `all` holds raw Unreal positions, `frameCount·nv·3`.
+ * Area-weighted smooth normals of ONE frame per file vertex, in glTF axes, unit length
+ * ((0, 1, 0) for vertices without area). `pos` holds the frame's raw Unreal positions (`nv·3`);
+ * `rendered[i]` non-zero marks the triangles that count (null: all). Writes into `out`.
+ *
+ * ```ts
+ * const n0 = frameNormals(anivFrame(aniv, 0), nv, data.polys.vertices, null);
+ * ```
  */
-export function smoothNormals(
-  all: Float32Array,
-  frameCount: number,
+export function frameNormals(
+  pos: Float32Array,
   nv: number,
   tris: Uint16Array,
-  rendered: (i: number) => boolean,
+  rendered: Uint8Array | null,
+  out = new Float32Array(nv * 3),
 ): Float32Array {
-  const out = new Float32Array(frameCount * nv * 3);
+  out.fill(0, 0, nv * 3);
   const n = tris.length / 3;
-  for (let f = 0; f < frameCount; f++) {
-    const P = f * nv * 3;
-    for (let i = 0; i < n; i++) {
-      if (!rendered(i)) continue;
-      const a = tris[i * 3] * 3;
-      const b = tris[i * 3 + 1] * 3;
-      const c = tris[i * 3 + 2] * 3;
-      // glTF order (a, c, b) with glTF axes (X, Z, Y).
-      const ax = all[P + a];
-      const ay = all[P + a + 2];
-      const az = all[P + a + 1];
-      const e1x = all[P + c] - ax;
-      const e1y = all[P + c + 2] - ay;
-      const e1z = all[P + c + 1] - az;
-      const e2x = all[P + b] - ax;
-      const e2y = all[P + b + 2] - ay;
-      const e2z = all[P + b + 1] - az;
-      const nx = e1y * e2z - e1z * e2y;
-      const ny = e1z * e2x - e1x * e2z;
-      const nz = e1x * e2y - e1y * e2x;
-      for (const v of [a, b, c]) {
-        out[P + v] += nx;
-        out[P + v + 1] += ny;
-        out[P + v + 2] += nz;
-      }
-    }
+  for (let i = 0; i < n; i++) {
+    if (rendered && !rendered[i]) continue;
+    const a = tris[i * 3] * 3;
+    const b = tris[i * 3 + 1] * 3;
+    const c = tris[i * 3 + 2] * 3;
+    // glTF order (a, c, b) with glTF axes (X, Z, Y).
+    const ax = pos[a];
+    const ay = pos[a + 2];
+    const az = pos[a + 1];
+    const e1x = pos[c] - ax;
+    const e1y = pos[c + 2] - ay;
+    const e1z = pos[c + 1] - az;
+    const e2x = pos[b] - ax;
+    const e2y = pos[b + 2] - ay;
+    const e2z = pos[b + 1] - az;
+    const nx = e1y * e2z - e1z * e2y;
+    const ny = e1z * e2x - e1x * e2z;
+    const nz = e1x * e2y - e1y * e2x;
+    out[a] += nx;
+    out[a + 1] += ny;
+    out[a + 2] += nz;
+    out[b] += nx;
+    out[b + 1] += ny;
+    out[b + 2] += nz;
+    out[c] += nx;
+    out[c + 1] += ny;
+    out[c + 2] += nz;
   }
-  for (let i = 0; i < out.length; i += 3) {
+  for (let i = 0; i < nv * 3; i += 3) {
     const l = Math.hypot(out[i], out[i + 1], out[i + 2]);
     if (l > 0) {
       out[i] /= l;
@@ -74,6 +80,30 @@ export function smoothNormals(
       out[i + 1] = 1;
       out[i + 2] = 0;
     }
+  }
+  return out;
+}
+
+/**
+ * {@link frameNormals} for every frame: `all` holds raw Unreal positions, `frameCount·nv·3`.
+ *
+ * ```ts
+ * const normals = smoothNormals(anivPositions(aniv), aniv.frameCount, nv, tris, () => true);
+ * ```
+ */
+export function smoothNormals(
+  all: Float32Array,
+  frameCount: number,
+  nv: number,
+  tris: Uint16Array,
+  rendered: (i: number) => boolean,
+): Float32Array {
+  const out = new Float32Array(frameCount * nv * 3);
+  const mask = new Uint8Array(tris.length / 3);
+  for (let i = 0; i < mask.length; i++) mask[i] = rendered(i) ? 1 : 0;
+  for (let f = 0; f < frameCount; f++) {
+    const P = f * nv * 3;
+    frameNormals(all.subarray(P, P + nv * 3), nv, tris, mask, out.subarray(P, P + nv * 3));
   }
   return out;
 }
@@ -184,8 +214,6 @@ export function importUnreal(
   }
   const meshName = uc?.name ?? files.name;
   const frameCount = opts.frames === 'first' ? 1 : aniv.frameCount;
-  // Raw integers, Unreal axes (frame 0 only for a static import).
-  const all = opts.frames === 'first' ? anivFrame(aniv, 0) : anivPositions(aniv);
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene(meshName);
@@ -278,15 +306,18 @@ export function importUnreal(
     materials.set(mkey, m);
     return m;
   };
-  // ---- primitives
+  // ---- primitives (frame 0), then one morph target per further frame
   const mesh = doc.createMesh(meshName);
-  const base = all.subarray(0, nv * 3);
-  const normals = opts.normals ? smoothNormals(all, frameCount, nv, vertices, (i) => groupOf[i] >= 0) : null;
+  const base = anivFrame(aniv, 0);
+  const rendered = new Uint8Array(n);
+  for (let i = 0; i < n; i++) rendered[i] = groupOf[i] >= 0 ? 1 : 0;
+  const normals0 = opts.normals ? frameNormals(base, nv, vertices, rendered) : null;
   const counts = new Int32Array(groupKeys.length);
   for (let i = 0; i < n; i++) if (groupOf[i] >= 0) counts[groupOf[i]]++;
   const targetNames: string[] = [];
   for (let f = 1; f < frameCount; f++) targetNames.push(`Frame${f}`);
   const head = new Int32Array(nv).fill(-1);
+  const prims: { prim: Primitive; orig: Uint16Array; vcount: number; zero: Accessor | null }[] = [];
   for (let g = 0; g < groupKeys.length; g++) {
     const key = groupKeys[g];
     const tex = key >> 16;
@@ -338,6 +369,7 @@ export function importUnreal(
       pos[j * 3 + 1] = base[o + 2];
       pos[j * 3 + 2] = base[o + 1];
     }
+    const gOrig = orig.slice(0, vcount);
     const prim = doc
       .createPrimitive()
       .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buffer))
@@ -346,12 +378,12 @@ export function importUnreal(
         doc
           .createAccessor()
           .setType('VEC2')
-          .setArray(uvOut.subarray(0, vcount * 2))
+          .setArray(uvOut.slice(0, vcount * 2))
           .setBuffer(buffer),
       )
       .setAttribute(
         VERTEX_ATTRIBUTE,
-        doc.createAccessor().setType('SCALAR').setArray(orig.slice(0, vcount)).setBuffer(buffer),
+        doc.createAccessor().setType('SCALAR').setArray(gOrig).setBuffer(buffer),
       )
       .setIndices(
         doc
@@ -361,41 +393,105 @@ export function importUnreal(
           .setBuffer(buffer),
       )
       .setMaterial(materialFor(tex, type));
-    if (normals) {
+    if (normals0) {
       const nrm = new Float32Array(vcount * 3);
-      for (let j = 0; j < vcount; j++) nrm.set(normals.subarray(orig[j] * 3, orig[j] * 3 + 3), j * 3);
+      for (let j = 0; j < vcount; j++) {
+        const o = gOrig[j] * 3;
+        nrm[j * 3] = normals0[o];
+        nrm[j * 3 + 1] = normals0[o + 1];
+        nrm[j * 3 + 2] = normals0[o + 2];
+      }
       prim.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(nrm).setBuffer(buffer));
     }
     const pextra: Record<string, unknown> = { textureNum: tex, type, flags: flag };
     if (mixedColor) pextra.colors = Array.from(triColors);
     else pextra.color = Math.max(0, color);
     prim.setExtras({ unreal3d: pextra });
-    for (let f = 1; f < frameCount; f++) {
-      const fr = all.subarray(f * nv * 3, (f + 1) * nv * 3);
-      const d = new Float32Array(vcount * 3);
-      for (let j = 0; j < vcount; j++) {
-        const o = orig[j] * 3;
-        d[j * 3] = fr[o] - base[o];
-        d[j * 3 + 1] = fr[o + 2] - base[o + 2];
-        d[j * 3 + 2] = fr[o + 1] - base[o + 1];
+    mesh.addPrimitive(prim);
+    prims.push({ prim, orig: gOrig, vcount, zero: null });
+  }
+
+  // Vertices no rendered triangle uses: their raw positions per frame go to extras.
+  const orphanIdx: number[] = [];
+  for (let v = 0; v < nv; v++) if (!used[v]) orphanIdx.push(v);
+  const orphanFrames: number[][] = [];
+  const keepOrphans = (fr: Float32Array) => {
+    if (!orphanIdx.length) return;
+    const row = new Array<number>(orphanIdx.length * 3);
+    for (let k = 0; k < orphanIdx.length; k++) {
+      const o = orphanIdx[k] * 3;
+      row[k * 3] = fr[o];
+      row[k * 3 + 1] = fr[o + 1];
+      row[k * 3 + 2] = fr[o + 2];
+    }
+    orphanFrames.push(row);
+  };
+  keepOrphans(base);
+
+  // Morph targets, frame by frame (one decoded frame and its normals in memory at a time). A
+  // delta that is zero everywhere (static frames, rigid moves for normals) shares one zero
+  // accessor per primitive instead of a new one per frame.
+  const zeroOf = (p: (typeof prims)[number]): Accessor => {
+    p.zero ??= doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array(p.vcount * 3))
+      .setBuffer(buffer);
+    return p.zero;
+  };
+  const fr = new Float32Array(nv * 3);
+  const nf = normals0 ? new Float32Array(nv * 3) : null;
+  for (let f = 1; f < frameCount; f++) {
+    anivFrame(aniv, f, fr);
+    keepOrphans(fr);
+    let moved = false;
+    for (let i = 0; i < nv * 3; i++) {
+      if (fr[i] !== base[i]) {
+        moved = true;
+        break;
       }
-      const target = doc
-        .createPrimitiveTarget(`Frame${f}`)
-        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer));
-      if (normals) {
-        const dn = new Float32Array(vcount * 3);
-        const F = f * nv * 3;
+    }
+    if (moved && nf) frameNormals(fr, nv, vertices, rendered, nf);
+    for (const p of prims) {
+      const { orig, vcount } = p;
+      const target = doc.createPrimitiveTarget(`Frame${f}`);
+      let dPos: Accessor | null = null;
+      let dNrm: Accessor | null = null;
+      if (moved) {
+        const d = new Float32Array(vcount * 3);
+        let any = false;
         for (let j = 0; j < vcount; j++) {
           const o = orig[j] * 3;
-          dn[j * 3] = normals[F + o] - normals[o];
-          dn[j * 3 + 1] = normals[F + o + 1] - normals[o + 1];
-          dn[j * 3 + 2] = normals[F + o + 2] - normals[o + 2];
+          const x = fr[o] - base[o];
+          const y = fr[o + 2] - base[o + 2];
+          const z = fr[o + 1] - base[o + 1];
+          d[j * 3] = x;
+          d[j * 3 + 1] = y;
+          d[j * 3 + 2] = z;
+          if (x !== 0 || y !== 0 || z !== 0) any = true;
         }
-        target.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer));
+        if (any) dPos = doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer);
+        if (nf && normals0) {
+          // Not skipped when this primitive did not move: its normals also follow neighbours.
+          const dn = new Float32Array(vcount * 3);
+          let anyN = false;
+          for (let j = 0; j < vcount; j++) {
+            const o = orig[j] * 3;
+            const x = nf[o] - normals0[o];
+            const y = nf[o + 1] - normals0[o + 1];
+            const z = nf[o + 2] - normals0[o + 2];
+            dn[j * 3] = x;
+            dn[j * 3 + 1] = y;
+            dn[j * 3 + 2] = z;
+            if (x !== 0 || y !== 0 || z !== 0) anyN = true;
+          }
+          if (anyN) dNrm = doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer);
+        }
       }
-      prim.addTarget(target);
+      target.setAttribute('POSITION', dPos ?? zeroOf(p));
+      if (normals0) target.setAttribute('NORMAL', dNrm ?? zeroOf(p));
+      p.prim.addTarget(target);
     }
-    mesh.addPrimitive(prim);
   }
   if (frameCount > 1) mesh.setWeights(new Array(frameCount - 1).fill(0));
   if (!unlitUsed) unlitExt.dispose();
@@ -416,20 +512,7 @@ export function importUnreal(
   };
   if (files.fileBase) extras.fileBase = files.fileBase;
   if (targetNames.length) mesh.setExtras({ targetNames });
-  const orphanIdx: number[] = [];
-  for (let v = 0; v < nv; v++) if (!used[v]) orphanIdx.push(v);
-  if (orphanIdx.length) {
-    extras.orphans = {
-      indices: orphanIdx,
-      frames: Array.from({ length: frameCount }, (_, f) =>
-        orphanIdx.flatMap((v) => [
-          all[(f * nv + v) * 3],
-          all[(f * nv + v) * 3 + 1],
-          all[(f * nv + v) * 3 + 2],
-        ]),
-      ),
-    };
-  }
+  if (orphanIdx.length) extras.orphans = { indices: orphanIdx, frames: orphanFrames };
   const h = data.header;
   if (
     h.bogusRot ||
@@ -492,12 +575,7 @@ export function importUnreal(
   const weaponAt = (f: number) => {
     const w = weapons[0];
     const c = new Float64Array(9);
-    for (let k = 0; k < 3; k++) {
-      const o = (f * nv + w.vertices[k]) * 3;
-      c[k * 3] = all[o];
-      c[k * 3 + 1] = all[o + 1];
-      c[k * 3 + 2] = all[o + 2];
-    }
+    for (let k = 0; k < 3; k++) anivVertex(aniv, f, w.vertices[k], c, k * 3);
     placeUnreal(placement, c);
     return weaponFrame(c);
   };
