@@ -13,6 +13,7 @@ import { decodeQ15, encodeQ15 } from '@gltf-legacy/quantize';
 import type { Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { type TsoAnimation, type TsoMotion, writeAnimation } from './anim.js';
+import { BLEND_ATTRIBUTES } from './import.js';
 import { type TsoBinding, type TsoMesh, writeMesh } from './mesh.js';
 import type { PropertyList } from './props.js';
 import { ROOT_PARENT, type TsoBone, type TsoSkeleton, writeSkeleton } from './skel.js';
@@ -79,7 +80,10 @@ interface MeshExtras {
   vertexCount2: number;
   boneNames: string[];
   bindings: number[][];
-  blend: { data: number[]; vertices: number[]; realPositions: number[] };
+  /** Raw blend records: JSON arrays, or (`attributes: true`) the `_TSO_BLEND*` vertex attributes. */
+  blend:
+    | { attributes?: undefined; data: number[]; vertices: number[]; realPositions: number[] }
+    | { attributes: true; count: number };
   /** Real positions the bone-space → glTF → bone-space trip does not give back: [vertex, x, y, z bits]… */
   rawPositions?: number[];
   trailing: number[];
@@ -357,6 +361,7 @@ const KEPT = new Set([
   'JOINTS_1',
   'WEIGHTS_1',
   '_TSO_NORMAL',
+  ...Object.values(BLEND_ATTRIBUTES),
 ]);
 
 function exportMesh(
@@ -483,7 +488,7 @@ function exportMesh(
   );
 
   const extras = prims.length === 1 ? (prims[0].mesh.getExtras()?.tso as MeshExtras | undefined) : undefined;
-  const fromExtras = extras && restoreFromExtras(extras, vs, bones, rawNormals);
+  const fromExtras = extras && restoreFromExtras(extras, prims[0].prim, vs, bones, rawNormals);
   if (extras && !fromExtras)
     warnings.warn(
       'EXTRAS_STALE',
@@ -671,21 +676,76 @@ function flip(mesh: TsoMesh): void {
   }
 }
 
+interface RawBlend {
+  blendData: Uint32Array;
+  blendVertices: Float32Array;
+  realPositions: Float32Array;
+}
+
+/** Blend records kept as JSON arrays (float32 bit patterns) in extras. */
+function blendFromJson(b: { data?: unknown; vertices?: unknown; realPositions?: unknown }): RawBlend | null {
+  if (!Array.isArray(b.data) || !Array.isArray(b.vertices) || !Array.isArray(b.realPositions)) return null;
+  const blendData = Uint32Array.from(b.data);
+  const count = blendData.length / 2;
+  if (b.vertices.length !== count * 6 || b.realPositions.length !== count * 3) return null;
+  return { blendData, blendVertices: bitsToFloats(b.vertices), realPositions: bitsToFloats(b.realPositions) };
+}
+
+/**
+ * Blend records kept as `_TSO_BLEND*` vertex attributes (import's `blendAttributes`): null when
+ * they no longer describe `count` records, each on its own vertex, numbered 1…count.
+ */
+function blendFromAttributes(prim: Primitive, n: number, count: unknown): RawBlend | null {
+  if (typeof count !== 'number' || !Number.isInteger(count) || count <= 0 || count > n) return null;
+  const get = (name: string, size: number) => {
+    const a = prim.getAttribute(name);
+    const arr = a?.getArray();
+    return arr instanceof Float32Array && !a!.getNormalized() && arr.length === n * size ? arr : null;
+  };
+  const record = get(BLEND_ATTRIBUTES.record, 2);
+  const position = get(BLEND_ATTRIBUTES.position, 3);
+  const normal = get(BLEND_ATTRIBUTES.normal, 3);
+  const real = get(BLEND_ATTRIBUTES.realPosition, 3);
+  if (!record || !position || !normal || !real) return null;
+  const blendData = new Uint32Array(count * 2);
+  const blendVertices = new Float32Array(count * 6);
+  const realPositions = new Float32Array(count * 3);
+  const seen = new Uint8Array(count);
+  let found = 0;
+  for (let v = 0; v < n; v++) {
+    const r = record[v * 2];
+    if (r === 0) continue;
+    const weight = record[v * 2 + 1];
+    const j = r - 1;
+    if (!Number.isInteger(j) || j < 0 || j >= count || seen[j] || !Number.isInteger(weight) || weight < 0)
+      return null;
+    seen[j] = 1;
+    found++;
+    blendData[j * 2] = weight;
+    blendData[j * 2 + 1] = v;
+    for (let c = 0; c < 3; c++) {
+      blendVertices[j * 6 + c] = position[v * 3 + c];
+      blendVertices[j * 6 + 3 + c] = normal[v * 3 + c];
+      realPositions[j * 3 + c] = real[v * 3 + c];
+    }
+  }
+  return found === count ? { blendData, blendVertices, realPositions } : null;
+}
+
 /** Rebuilds the mesh exactly from extras.tso when they still describe these vertices. */
 function restoreFromExtras(
   x: MeshExtras,
+  prim: Primitive,
   vs: Verts,
   bones: BoneInfo[],
   rawNormals?: Float32Array,
 ): TsoMesh | null {
   if (!x || !Array.isArray(x.boneNames) || !Array.isArray(x.bindings) || !x.blend) return null;
-  if (
-    !Array.isArray(x.blend.data) ||
-    !Array.isArray(x.blend.vertices) ||
-    !Array.isArray(x.blend.realPositions)
-  )
-    return null;
   const n = vs.count;
+  const blend =
+    x.blend.attributes === true ? blendFromAttributes(prim, n, x.blend.count) : blendFromJson(x.blend);
+  if (!blend) return null;
+  const { blendData, blendVertices, realPositions } = blend;
   const bindings: TsoBinding[] = x.bindings.map((b) => ({
     boneIndex: b[0],
     firstRealVertex: b[1],
@@ -693,10 +753,7 @@ function restoreFromExtras(
     firstBlendVertex: b[3],
     blendVertexCount: b[4],
   }));
-  const blendData = Uint32Array.from(x.blend.data);
   const blendCount = blendData.length / 2;
-  if (x.blend.vertices.length !== blendCount * 6 || x.blend.realPositions.length !== blendCount * 3)
-    return null;
   // Every real vertex's bone must still be the bone its binding names.
   const names = x.boneNames.map((s) => String(s).toLowerCase());
   let covered = 0;
@@ -743,8 +800,6 @@ function restoreFromExtras(
     for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-5)) close = false;
     if (close) real.set(raw, v * 6);
   }
-  const blendVertices = bitsToFloats(x.blend.vertices);
-  const realPositions = bitsToFloats(x.blend.realPositions);
   for (let j = 0; j < blendCount; j++) {
     const t = blendData[j * 2 + 1];
     real[t * 6] = -realPositions[j * 3];

@@ -385,13 +385,13 @@ function buildMesh(
     joints[v * 4] = Math.max(0, vBone[v]);
     weights[v * 4] = 1;
   }
-  const blendedReal: number[] = [];
+  const blendedReal = new Float32Array(blendCount * 3);
   const blendPos = new Float64Array(3);
   let truncated = 0;
   for (let j = 0; j < blendCount; j++) {
     const target = mesh.blendData[j * 2 + 1];
     const w = Math.min(1, decodeQ15(mesh.blendData[j * 2]));
-    for (let c = 0; c < 3; c++) blendedReal.push(raw[target * 6 + c]);
+    for (let c = 0; c < 3; c++) blendedReal[j * 3 + c] = raw[target * 6 + c];
     const bone = bBone[j];
     if (bone < 0) continue;
     for (let c = 0; c < 3; c++) src[c] = mesh.blendVertices[j * 6 + c];
@@ -466,7 +466,7 @@ function buildMesh(
         b.firstBlendVertex,
         b.blendVertexCount,
       ]),
-      blend: {
+      blend: blendAttributes(prim, acc, mesh, blendedReal) ?? {
         data: Array.from(mesh.blendData),
         // Float32 bit patterns (exact through JSON, including −0).
         vertices: floatsToBits(mesh.blendVertices),
@@ -487,6 +487,62 @@ function buildMesh(
     node.setSkin(skin);
   }
   return node;
+}
+
+/** Custom attributes that carry the raw blend records per real vertex (see {@link blendAttributes}). */
+export const BLEND_ATTRIBUTES = {
+  /** VEC2: (blend record index + 1, raw Q1.15 weight); (0, 0) on a vertex no blend vertex pulls. */
+  record: '_TSO_BLEND',
+  /** VEC3: the blend vertex's raw position (TSO axes, blend bone space). */
+  position: '_TSO_BLEND_POSITION',
+  /** VEC3: the blend vertex's raw normal. */
+  normal: '_TSO_BLEND_NORMAL',
+  /** VEC3: the real vertex's raw position before blending (glTF POSITION holds the blended one). */
+  realPosition: '_TSO_REAL_POSITION',
+} as const;
+
+/**
+ * The raw blend records as float32 vertex attributes of the primitive (binary in the .glb, and
+ * they travel with their vertex) instead of JSON number arrays in extras, which were half of a
+ * .glb's bytes for FreeSO-style meshes. Possible when every blend record pulls on a different
+ * real vertex and weights and record counts fit a float32 exactly (< 2²⁴) — true of FreeSO files
+ * and of our exports; otherwise returns undefined and the records stay in extras.
+ */
+function blendAttributes(
+  prim: ReturnType<Document['createPrimitive']>,
+  acc: (array: Float32Array, type: 'VEC2' | 'VEC3') => Accessor,
+  mesh: TsoMesh,
+  blendedReal: Float32Array,
+): { attributes: true; count: number } | undefined {
+  const n = mesh.uvs.length / 2;
+  const count = mesh.blendData.length / 2;
+  if (count === 0 || count >= 1 << 24) return undefined;
+  const record = new Float32Array(n * 2);
+  for (let j = 0; j < count; j++) {
+    const weight = mesh.blendData[j * 2];
+    const t = mesh.blendData[j * 2 + 1];
+    if (weight >= 1 << 24 || record[t * 2] !== 0) return undefined;
+    record[t * 2] = j + 1;
+    record[t * 2 + 1] = weight;
+  }
+  const position = new Float32Array(n * 3);
+  const normal = new Float32Array(n * 3);
+  const real = new Float32Array(n * 3);
+  const bv = mesh.blendVertices;
+  for (let j = 0; j < count; j++) {
+    const t = mesh.blendData[j * 2 + 1];
+    for (let c = 0; c < 3; c++) {
+      position[t * 3 + c] = bv[j * 6 + c];
+      normal[t * 3 + c] = bv[j * 6 + 3 + c];
+      real[t * 3 + c] = blendedReal[j * 3 + c];
+    }
+  }
+  prim
+    .setAttribute(BLEND_ATTRIBUTES.record, acc(record, 'VEC2'))
+    .setAttribute(BLEND_ATTRIBUTES.position, acc(position, 'VEC3'))
+    .setAttribute(BLEND_ATTRIBUTES.normal, acc(normal, 'VEC3'))
+    .setAttribute(BLEND_ATTRIBUTES.realPosition, acc(real, 'VEC3'));
+  return { attributes: true, count };
 }
 
 function importAnimation(
