@@ -13,10 +13,11 @@ import {
 } from '@gltf-legacy/core';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
-import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
+import { formatsFor } from './format-table.js';
+import { codecsFor, createCodecNodeIO, createWriterNodeIO } from './gltf-io.js';
+import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeTransform } from './optimize.js';
-import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
-import { modelBaseName } from '@gltf-legacy/core';
+import { modelBaseName, sniffFormat, tryUnpack } from '@gltf-legacy/core';
 
 /** Options of {@link convertFile}. */
 export interface ConvertOptions {
@@ -38,7 +39,10 @@ export interface ConvertOptions {
   transform?: (doc: Document) => Promise<void>;
   /** The optimize chain as plain options (used when `transform` is not given; see optimize.ts). */
   optimize?: OptimizeOptions;
-  /** The formats to use (default: all registered). */
+  /**
+   * The formats to use (default: every registered one; only the packages this input and target
+   * need are loaded, see format-table.ts).
+   */
   formats?: readonly LegacyFormat[];
 }
 
@@ -134,13 +138,9 @@ export async function writeGltf(
   options: Pick<ConvertOptions, 'formats' | 'optimize'>,
   outputs: Map<string, Uint8Array>,
 ): Promise<void> {
-  const io = await createCodecNodeIO(options.formats ?? FORMATS, {
-    draco:
-      !!options.optimize?.draco ||
-      doc
-        .getRoot()
-        .listExtensionsUsed()
-        .some((e) => e.extensionName === 'KHR_draco_mesh_compression'),
+  const io = await createWriterNodeIO(doc, {
+    draco: !!options.optimize?.draco,
+    meshopt: !!options.optimize?.meshopt,
   });
   if (binary) {
     // a GLB holds one buffer: merge those of a multi-buffer .gltf input
@@ -204,11 +204,12 @@ export async function prepareConversion(
 ): Promise<PreparedConversion> {
   const start = performance.now();
   const outputs = new Map<string, Uint8Array>();
-  const formats = options.formats ?? FORMATS;
+  let formats = options.formats;
   const warnings = new WarningCollector();
   const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };
   try {
     const bytes = new Uint8Array(await readFile(input));
+    formats ??= await formatsFor(bytes, input, options);
     const kind = sniffFormat(bytes, input, formats);
     if (!kind) throw unknownFormat(input, bytes);
     record.format = typeof kind === 'string' ? kind : kind.id;
@@ -227,7 +228,7 @@ export async function prepareConversion(
             .join(', ')}) or an output name with the format's extension`,
         );
       }
-      const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
+      const io = await createCodecNodeIO(formats, codecsFor(bytes));
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
       docs.push({ document, format: kind, base: outputBase(input) });
     } else if ((entries = tryUnpack(kind, bytes, input))) {
@@ -320,7 +321,7 @@ export async function prepareConversion(
         const path = single
           ? resolve(options.output!)
           : join(resolve(options.outDir ?? dirname(input)), `${base}.${target}`);
-        await writeGltf(document, path, target === 'glb', options, outputs);
+        await writeGltf(document, path, target === 'glb', { ...options, formats }, outputs);
       } else {
         if (!target.export)
           throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);

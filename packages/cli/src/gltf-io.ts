@@ -1,20 +1,15 @@
-import { type Document, NodeIO } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { type Document, type Extension, NodeIO } from '@gltf-transform/core';
 import type { LegacyFormat } from '@gltf-legacy/core';
-import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import { FORMATS } from './registry.js';
+import { loadAllFormats } from './format-table.js';
 
-/**
- * A NodeIO that knows every Khronos extension and the extensions our formats define, so that a
- * document read from disk keeps whatever an importer wrote.
- */
-export function createNodeIO(formats: readonly LegacyFormat[] = FORMATS): NodeIO {
-  const extra = formats.flatMap((f) => f.gltfExtensions ?? []);
-  return new NodeIO().registerExtensions([...ALL_EXTENSIONS, ...extra]);
-}
+// Everything here is loaded on demand: @gltf-transform/extensions (~20 ms), meshoptimizer (its
+// WebAssembly modules, ~50 ms) and draco3dgltf are only imported when a file needs them.
 
-/** Which codecs a NodeIO needs: meshopt is cheap (always on), Draco is loaded only on demand. */
+/** Which codecs a NodeIO needs: each is loaded only when asked for. */
 export interface CodecNeeds {
+  /** EXT_meshopt_compression (meshoptimizer). Default true. */
+  meshopt?: boolean;
+  /** KHR_draco_mesh_compression (draco3dgltf). Default false. */
   draco?: boolean;
 }
 
@@ -32,19 +27,12 @@ export function loadDraco(): Promise<{ decoder: unknown; encoder: unknown }> {
   return dracoModules;
 }
 
-/**
- * {@link createNodeIO} plus the compression codecs: EXT_meshopt_compression (meshoptimizer) always,
- * KHR_draco_mesh_compression (draco3dgltf) when `needs.draco`.
- */
-export async function createCodecNodeIO(
-  formats: readonly LegacyFormat[] = FORMATS,
-  needs: CodecNeeds = {},
-): Promise<NodeIO> {
-  await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
-  const io = createNodeIO(formats).registerDependencies({
-    'meshopt.decoder': MeshoptDecoder,
-    'meshopt.encoder': MeshoptEncoder,
-  });
+async function registerCodecs(io: NodeIO, needs: CodecNeeds): Promise<NodeIO> {
+  if (needs.meshopt ?? true) {
+    const { MeshoptDecoder, MeshoptEncoder } = await import('meshoptimizer');
+    await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
+    io.registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
+  }
   if (needs.draco) {
     const { decoder, encoder } = await loadDraco();
     io.registerDependencies({ 'draco3d.decoder': decoder, 'draco3d.encoder': encoder });
@@ -52,13 +40,53 @@ export async function createCodecNodeIO(
   return io;
 }
 
-/** True when glTF bytes (GLB or JSON) mention Draco compression, so the decoder must be loaded. */
-export function mentionsDraco(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, Math.min(bytes.length, 1 << 20));
-  return Buffer.from(head.buffer, head.byteOffset, head.byteLength).includes('KHR_draco_mesh_compression');
+/**
+ * A NodeIO that reads anything: every Khronos extension and those our formats define, plus the
+ * compression codecs: EXT_meshopt_compression (meshoptimizer) unless `needs.meshopt` is false,
+ * KHR_draco_mesh_compression (draco3dgltf) when `needs.draco`.
+ */
+export async function createCodecNodeIO(
+  formats?: readonly LegacyFormat[],
+  needs: CodecNeeds = {},
+): Promise<NodeIO> {
+  const [{ ALL_EXTENSIONS }, all] = await Promise.all([
+    import('@gltf-transform/extensions'),
+    formats ?? loadAllFormats(),
+  ]);
+  const extra = all.flatMap((f) => f.gltfExtensions ?? []);
+  return registerCodecs(new NodeIO().registerExtensions([...ALL_EXTENSIONS, ...extra]), needs);
 }
 
-/** GLB bytes of a document. */
-export async function toGlb(doc: Document, formats?: readonly LegacyFormat[]): Promise<Uint8Array> {
-  return createNodeIO(formats).writeBinary(doc);
+/**
+ * A NodeIO that writes `doc`: the extensions it uses and the codecs those need. (Writing only
+ * serializes the extensions a document uses, so nothing else has to be loaded.)
+ */
+export async function createWriterNodeIO(doc: Document, needs: CodecNeeds = {}): Promise<NodeIO> {
+  const used = doc.getRoot().listExtensionsUsed();
+  const names = new Set(used.map((e) => e.extensionName));
+  const io = new NodeIO().registerExtensions(used.map((e) => e.constructor as unknown as typeof Extension));
+  return registerCodecs(io, {
+    meshopt: !!needs.meshopt || names.has('EXT_meshopt_compression'),
+    draco: !!needs.draco || names.has('KHR_draco_mesh_compression'),
+  });
+}
+
+function mentions(bytes: Uint8Array, text: string): boolean {
+  const head = bytes.subarray(0, Math.min(bytes.length, 1 << 20));
+  return Buffer.from(head.buffer, head.byteOffset, head.byteLength).includes(text);
+}
+
+/** True when glTF bytes (GLB or JSON) mention Draco compression, so the decoder must be loaded. */
+export function mentionsDraco(bytes: Uint8Array): boolean {
+  return mentions(bytes, 'KHR_draco_mesh_compression');
+}
+
+/** True when glTF bytes (GLB or JSON) mention meshopt compression, so the decoder must be loaded. */
+export function mentionsMeshopt(bytes: Uint8Array): boolean {
+  return mentions(bytes, 'EXT_meshopt_compression');
+}
+
+/** The codecs needed to read these glTF bytes. */
+export function codecsFor(bytes: Uint8Array): CodecNeeds {
+  return { draco: mentionsDraco(bytes), meshopt: mentionsMeshopt(bytes) };
 }

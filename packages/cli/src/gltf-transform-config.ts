@@ -15,7 +15,7 @@ import type { Document, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import type { Warning } from '@gltf-legacy/core';
 import { LegacyIO } from './legacy-io.js';
-import { FORMATS } from './registry.js';
+import { FORMATS } from './formats.js';
 
 /** The parts of the gltf-transform CLI program this module uses (it ships no types for them). */
 interface Logger {

@@ -7,7 +7,7 @@ export {
 } from './convert.js';
 export { type ErrorRecord, toErrorRecord } from './errors.js';
 export { writeFilesAtomic } from './files.js';
-export { createNodeIO, toGlb } from './gltf-io.js';
+export { createNodeIO, toGlb } from './node-io.js';
 export { describeDocument, type InspectReport, inspectFile } from './inspect.js';
 export { buildProgram, EXIT, main, printRecord, printWarnings, type Runtime } from './main.js';
 export {
@@ -39,7 +39,8 @@ export {
   optimizeSteps,
   optimizeTransform,
 } from './optimize.js';
-export { createCodecNodeIO, loadDraco } from './gltf-io.js';
+export { type CodecNeeds, createCodecNodeIO, createWriterNodeIO, loadDraco } from './gltf-io.js';
+export { FORMAT_TABLE, type FormatEntry, formatsFor, loadAllFormats } from './format-table.js';
 export { mainFormatOf, tryUnpack } from './registry.js';
 export { gatherFiles, type PreparedConversion, prepareConversion, writeGltf } from './convert.js';
 export { BATCH_DEFAULTS, type BatchOptions, defaultWorkerUrl, runBatch } from './batch.js';
@@ -48,10 +49,10 @@ export {
   type BatchItem,
   type ExpandedInputs,
   expandInputs,
-  globBase,
   parseShard,
   type Shard,
   type SkippedFile,
 } from './inputs.js';
+export { globBase } from './glob-base.js';
 export { type BatchReport, type BatchSummary, buildReport, summarize, summaryTable } from './report.js';
 export { createProgress, type Progress } from './progress.js';

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { extName, type LegacyFormat, LegacyError } from '@gltf-legacy/core';
-import { glob, isDynamicPattern } from 'tinyglobby';
-import { FORMATS, mainFormatOf } from './registry.js';
+import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
+import { mainFormatOf } from './lookup.js';
 
 /** One input of a batch: a file and where its outputs go below `--out-dir`. */
 export interface BatchItem {
@@ -50,18 +50,6 @@ async function walk(dir: string, out: string[]): Promise<void> {
   }
 }
 
-/** The folder part of a glob before its first wildcard (`models/**\/*.mdl` → `models`). */
-export function globBase(pattern: string): string {
-  const parts = pattern.split(/[\\/]/);
-  const fixed: string[] = [];
-  for (const p of parts) {
-    if (isDynamicPattern(p)) break;
-    fixed.push(p);
-  }
-  if (fixed.length === parts.length) fixed.pop();
-  return fixed.join(sep) || '.';
-}
-
 /**
  * Expands command-line inputs into the files to convert. A file is taken as given; a folder is
  * walked recursively and a glob is matched, keeping only files that convert on their own (glTF,
@@ -71,14 +59,16 @@ export function globBase(pattern: string): string {
  */
 export async function expandInputs(
   inputs: string[],
-  formats: readonly LegacyFormat[] = FORMATS,
+  formats?: readonly LegacyFormat[],
 ): Promise<ExpandedInputs> {
+  // (file names are checked against the format table: format packages are loaded only when a
+  // folder or a glob has files to sniff)
   const known = new Set([
     '.glb',
     '.gltf',
-    ...formats.flatMap((f) => f.extensions.map((e) => e.toLowerCase())),
+    ...(formats ?? FORMAT_TABLE).flatMap((f) => f.extensions.map((e) => e.toLowerCase())),
   ]);
-  const mains = formats.map((f) => f.mainExtension.toLowerCase());
+  const mains = (formats ?? FORMAT_TABLE).map((f) => f.mainExtension.toLowerCase());
   const items: BatchItem[] = [];
   const skipped: SkippedFile[] = [];
   const seen = new Set<string>();
@@ -92,6 +82,7 @@ export async function expandInputs(
     for (const file of files) {
       const lower = file.toLowerCase();
       if (!known.has(extName(file)) && !mains.some((m) => lower.endsWith(m))) continue;
+      formats ??= await loadAllFormats();
       if (mainFormatOf(await readHead(file), file, formats)) add(file, relative(base, dirname(file)));
       else skipped.push({ path: file, reason: 'companion-or-unknown' });
     }
@@ -103,7 +94,11 @@ export async function expandInputs(
         await walk(input, files);
         await consider(files, input);
       } else add(input, '');
-    } else if (isDynamicPattern(input.replace(/\\/g, '/'))) {
+      continue;
+    }
+    // tinyglobby is loaded only for a path that does not exist (a glob or a missing file)
+    const { glob, globBase, isDynamicPattern } = await import('./glob-base.js');
+    if (isDynamicPattern(input.replace(/\\/g, '/'))) {
       const matches = (
         await glob(input.replace(/\\/g, '/'), { onlyFiles: true, dot: false, expandDirectories: false })
       ).sort();

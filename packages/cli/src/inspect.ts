@@ -8,8 +8,9 @@ import {
   LegacyError,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
-import { FORMATS, sniffFormat } from './registry.js';
+import { formatsFor } from './format-table.js';
+import { codecsFor, createCodecNodeIO } from './gltf-io.js';
+import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
 
 /** What `gltf-legacy inspect` shows: sections of facts and tables. */
@@ -99,11 +100,9 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
  * Summarizes a file of any supported format: the format's own view of its file model (version,
  * counts, names) followed by what the import produces.
  */
-export async function inspectFile(
-  path: string,
-  formats: readonly LegacyFormat[] = FORMATS,
-): Promise<InspectReport> {
+export async function inspectFile(path: string, formats?: readonly LegacyFormat[]): Promise<InspectReport> {
   const bytes = new Uint8Array(await readFile(path));
+  formats ??= await formatsFor(bytes, path);
   const kind = sniffFormat(bytes, path, formats);
   if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads`);
   const report: InspectReport = {
@@ -113,7 +112,7 @@ export async function inspectFile(
     sections: [],
   };
   if (typeof kind === 'string') {
-    const io = await createCodecNodeIO(formats, { draco: mentionsDraco(bytes) });
+    const io = await createCodecNodeIO(formats, codecsFor(bytes));
     const doc = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
     report.sections.push(...describeDocument(doc));
     return report;

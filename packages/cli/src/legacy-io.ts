@@ -12,7 +12,7 @@ import {
 } from '@gltf-legacy/core';
 import { gatherFiles, outputBase, writeGltf } from './convert.js';
 import { writeFilesAtomic } from './files.js';
-import { createCodecNodeIO, mentionsDraco } from './gltf-io.js';
+import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
 
 /** Options of {@link LegacyIO}. */
@@ -128,7 +128,7 @@ export class LegacyIO {
         `${path}: not a format gltf-legacy reads (first bytes "${printable(bytes.subarray(0, 8))}")`,
       );
     if (typeof kind === 'string') {
-      const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
+      const io = await createCodecNodeIO(this.formats, codecsFor(bytes));
       const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
       this.lastWarnings = [];
       return { document, format: kind, files: [basename(path)], warnings: [] };
@@ -187,7 +187,7 @@ export class LegacyIO {
     if (!format) {
       const k = sniffFormat(bytes, main, this.formats);
       if (typeof k === 'string') {
-        const io = await createCodecNodeIO(this.formats, { draco: mentionsDraco(bytes) });
+        const io = await createCodecNodeIO(this.formats, codecsFor(bytes));
         if (k === 'gltf') {
           const json = JSON.parse(new TextDecoder().decode(bytes));
           const resources = Object.fromEntries([...files].filter(([n]) => n !== main)) as Record<

@@ -2,7 +2,6 @@ import { Command, CommanderError } from 'commander';
 import type { LegacyFormat, Warning } from '@gltf-legacy/core';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { isDynamicPattern } from 'tinyglobby';
 import { extname, resolve } from 'node:path';
 import { BATCH_DEFAULTS, type BatchOptions, runBatch } from './batch.js';
 import { type ConvertOptions, type ConvertRecord, convertFile } from './convert.js';
@@ -17,10 +16,10 @@ import {
   optimizeTransform,
 } from './optimize.js';
 import { createProgress } from './progress.js';
-import { formatForOutput } from './registry.js';
+import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
+import { formatForOutput, type OutputFormatInfo } from './lookup.js';
 import { buildReport, summarize, summaryTable } from './report.js';
 import { inspectFile } from './inspect.js';
-import { FORMATS } from './registry.js';
 import { formatBytes, renderTable } from './table.js';
 import { validateFile } from './validate.js';
 
@@ -81,6 +80,13 @@ function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
     throw usage((e as Error).message);
   }
   return o;
+}
+
+/** True when `formats` are none or exactly the registered ones (`FORMATS`). */
+async function isRegistered(formats: readonly LegacyFormat[] | undefined): Promise<boolean> {
+  if (!formats) return true;
+  const all = await loadAllFormats();
+  return formats.length === all.length && formats.every((f, i) => f === all[i]);
 }
 
 /** Prints warnings grouped by code with counts. */
@@ -167,13 +173,17 @@ async function writeReport(
   await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
 }
 
-/** Builds the commander program (exported for tests). */
+/**
+ * Builds the commander program (exported for tests). Without `formats`, every registered format is
+ * available and each command loads only the format packages it needs.
+ */
 export function buildProgram(
   io: Output = defaultOutput,
-  formats: readonly LegacyFormat[] = FORMATS,
+  formats?: readonly LegacyFormat[],
   setExit: (c: number) => void = () => {},
   runtime: Runtime = {},
 ): Command {
+  const ids = (formats ?? FORMAT_TABLE).map((f) => f.id);
   const program = new Command('gltf-legacy')
     .description(
       'Convert legacy game models (Unreal 1 vertex meshes, Urho3D, Legend of Grimrock, The Sims Online, Unigine) to glTF 2.0 and back.',
@@ -194,10 +204,7 @@ export function buildProgram(
       'output file (one input only); .glb/.gltf, or a legacy name such as NAME_d.3d or NAME.mdl',
     )
     .option('--out-dir <dir>', 'output folder; names come from each input (NAME for NAME_d.3d)')
-    .option(
-      '--to <format>',
-      `target format: glb (default for legacy input), gltf, ${formats.map((f) => f.id).join(', ')}`,
-    )
+    .option('--to <format>', `target format: glb (default for legacy input), gltf, ${ids.join(', ')}`)
     .option(
       '--with <file>',
       'add a companion file (repeatable)',
@@ -265,7 +272,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         throw usage('-o/--output takes one input; use --out-dir for several');
       if (opts.output && opts.outDir) throw usage('-o/--output and --out-dir exclude each other');
       if (opts.output && (!existsSync(inputs[0]) || statSync(inputs[0]).isDirectory())) {
-        if (!existsSync(inputs[0]) && !isDynamicPattern(inputs[0])) {
+        if (!existsSync(inputs[0]) && !(await import('./glob-base.js')).isDynamicPattern(inputs[0])) {
           // a missing file: convertFile reports FILE_NOT_FOUND
         } else throw usage('-o/--output takes one file; use --out-dir for a folder or a glob');
       }
@@ -287,7 +294,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
         (to && to !== 'glb' && to !== 'gltf') ||
         (opts.output &&
           !['.glb', '.gltf'].includes(extname(opts.output).toLowerCase()) &&
-          formatForOutput(opts.output, formats));
+          formatForOutput<OutputFormatInfo>(opts.output, formats ?? FORMAT_TABLE));
       if (legacyTarget && needsCompression(optimize))
         throw usage('--meshopt and --draco compress glTF output; they do not apply to a legacy target');
       const options: ConvertOptions = {
@@ -333,7 +340,8 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       );
       const batch: BatchOptions = {
         ...options,
-        formats: formats === FORMATS ? undefined : formats,
+        // the registered formats: workers load their own (only what each input needs)
+        formats: (await isRegistered(formats)) ? undefined : formats,
         jobs: effectiveJobs,
         timeout,
         workerUrl: runtime.workerUrl,
@@ -458,11 +466,12 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .command('formats')
     .description('List the registered formats, their extensions and capabilities.')
     .option('--json', 'print JSON')
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
+      const all = formats ?? (await loadAllFormats());
       if (opts.json)
         io.out(
           JSON.stringify(
-            formats.map((f) => ({
+            all.map((f) => ({
               id: f.id,
               label: f.label,
               extensions: f.extensions,
@@ -473,7 +482,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
             2,
           ),
         );
-      else io.out(formatsTable(formats));
+      else io.out(formatsTable(all));
     });
 
   return program;
@@ -483,7 +492,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
 export async function main(
   argv: string[],
   io: Output = defaultOutput,
-  formats: readonly LegacyFormat[] = FORMATS,
+  formats?: readonly LegacyFormat[],
   runtime: Runtime = {},
 ): Promise<number> {
   let code: number = EXIT.OK;

@@ -80,17 +80,18 @@ export async function optimizeSteps(options: OptimizeOptions): Promise<Transform
   const { center, dedup, draco, meshopt, prune, quantize, resample, simplify, weld } = await import(
     '@gltf-transform/functions'
   );
-  const { MeshoptEncoder, MeshoptSimplifier } = await import('meshoptimizer');
   if (o.center) steps.push(center({ pivot: 'center' }));
   if (o.dedup) steps.push(dedup());
   if (o.weld || o.simplify !== undefined) steps.push(weld());
   if (o.simplify !== undefined) {
+    const { MeshoptSimplifier } = await import('meshoptimizer');
     await MeshoptSimplifier.ready;
     steps.push(simplify({ simplifier: MeshoptSimplifier, ratio: o.simplify, error: 0.01 }));
   }
   if (o.resample) steps.push(resample());
   if (o.prune) steps.push(prune());
   if (o.meshopt) {
+    const { MeshoptEncoder } = await import('meshoptimizer');
     await MeshoptEncoder.ready;
     steps.push(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
   } else if (o.quantize) steps.push(quantize());

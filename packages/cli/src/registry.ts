@@ -3,25 +3,22 @@ import {
   isGlb,
   isGltfJson,
   type LegacyFormat,
-  baseName,
-  extName,
   sniffFormat as sniffWith,
   tryUnpack,
 } from '@gltf-legacy/core';
-import { legacyFormat as grimrock } from '@gltf-legacy/grimrock';
-import { legacyFormat as tso } from '@gltf-legacy/tso';
-import { legacyFormat as unigine } from '@gltf-legacy/unigine';
-import { legacyFormat as unreal3d } from '@gltf-legacy/unreal3d';
-import { legacyFormat as urho3d } from '@gltf-legacy/urho3d';
+import { FORMATS } from './formats.js';
+import * as lookup from './lookup.js';
 
-/** Every legacy format the CLI knows, in sniffing order (formats with magic bytes first). */
-export const FORMATS: readonly LegacyFormat[] = [urho3d, grimrock, unigine, tso, unreal3d];
+// The library API: the same lookups as lookup.ts with every format as the default. Modules on
+// the command line's path import lookup.ts / format-table.ts instead, so that starting the CLI
+// does not load every format package.
 
+export { FORMATS };
 export { type GltfKind, isGlb, isGltfJson, tryUnpack };
 
 /** A legacy format by id (`unreal3d`, …), or undefined. */
 export function formatById(id: string, formats: readonly LegacyFormat[] = FORMATS): LegacyFormat | undefined {
-  return formats.find((f) => f.id === id.toLowerCase());
+  return lookup.formatById(id, formats);
 }
 
 /**
@@ -45,18 +42,7 @@ export function formatForOutput(
   path: string,
   formats: readonly LegacyFormat[] = FORMATS,
 ): LegacyFormat | undefined {
-  const lower = path.toLowerCase();
-  const byMain = formats.filter((f) => f.export && lower.endsWith(f.mainExtension.toLowerCase()));
-  if (byMain.length === 1) return byMain[0];
-  if (byMain.length > 1) {
-    // the longest main extension wins (`_d.3d` over `.3d`) if it is unique
-    const longest = Math.max(...byMain.map((f) => f.mainExtension.length));
-    const best = byMain.filter((f) => f.mainExtension.length === longest);
-    return best.length === 1 ? best[0] : undefined;
-  }
-  const ext = extName(path);
-  const byExt = formats.filter((f) => f.export && f.extensions.includes(ext));
-  return byExt.length === 1 ? byExt[0] : undefined;
+  return lookup.formatForOutput(path, formats);
 }
 
 /**
@@ -69,9 +55,5 @@ export function mainFormatOf(
   name: string,
   formats: readonly LegacyFormat[] = FORMATS,
 ): LegacyFormat | GltfKind | undefined {
-  const kind = sniffFormat(bytes, name, formats);
-  if (!kind || typeof kind === 'string') return kind;
-  if (baseName(name).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) return kind;
-  if (tryUnpack(kind, bytes, name)) return kind;
-  return undefined;
+  return lookup.mainFormatOf(bytes, name, formats);
 }

@@ -7,7 +7,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { type ConvertOptions, prepareConversion } from './convert.js';
-import { FORMATS } from './registry.js';
 
 /** A job sent to a worker. */
 export interface WorkerJob {
@@ -16,9 +15,10 @@ export interface WorkerJob {
   options: Omit<ConvertOptions, 'formats' | 'transform'>;
 }
 
-async function loadFormats(): Promise<readonly LegacyFormat[]> {
+/** The injected formats, or undefined: every registered one, loaded as each input needs. */
+async function loadFormats(): Promise<readonly LegacyFormat[] | undefined> {
   const spec = (workerData as { formatsModule?: string } | undefined)?.formatsModule;
-  if (!spec) return FORMATS;
+  if (!spec) return undefined;
   const mod = (await import(spec)) as { formats?: LegacyFormat[]; legacyFormat?: LegacyFormat };
   return mod.formats ?? (mod.legacyFormat ? [mod.legacyFormat] : []);
 }
