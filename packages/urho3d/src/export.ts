@@ -149,6 +149,7 @@ export function exportUrhoModel(
 ): { model: MdlModel | null; animations: ExportedAnimation[]; warnings: Warning[] } {
   const warnings = new WarningCollector();
   const root = doc.getRoot();
+  let accessorsByName: Map<string, Accessor> | undefined; // built on first use (raw backups)
   const maxBones = Math.max(4, Math.min(256, options.maxBones ?? EXPORT_URHO_DEFAULTS.maxBones));
   const hint = modelExtrasOf(doc);
   const hx = hint?.extras;
@@ -538,15 +539,16 @@ export function exportUrhoModel(
     }
     let next = 0;
     const renumber = new Map<number, number[]>();
+    const byGeom = primsByGeometry(vprims, geometryCount);
     for (let g = 0; g < geometryCount; g++) {
-      const lod0 = vprims.find((p) => p.geometry === g && p.lod === 0);
+      const lod0 = byGeom[g].find((p) => p.lod === 0);
       if (splitGeoms.has(g) && lod0) {
         const chunks = splitByBones(lod0, maxBones);
         warnings.warn(
           'GEOMETRY_SPLIT',
           `a geometry uses more than ${maxBones} bones; split into ${chunks.length} geometries`,
         );
-        if (vprims.some((p) => p.geometry === g && p.lod > 0))
+        if (byGeom[g].some((p) => p.lod > 0))
           warnings.warn('LOD_DROPPED', 'LOD levels of a split geometry were dropped');
         renumber.set(
           g,
@@ -558,18 +560,20 @@ export function exportUrhoModel(
         });
       } else {
         renumber.set(g, [next++]);
-        for (const p of vprims)
-          if (p.geometry === g) out.push({ ...p, geometry: renumber.get(g)![0], vbKey: `${p.vbKey}|g${g}` });
+        for (const p of byGeom[g])
+          out.push({ ...p, geometry: renumber.get(g)![0], vbKey: `${p.vbKey}|g${g}` });
       }
     }
-    vprims.splice(0, vprims.length, ...out);
+    vprims.length = 0;
+    for (const p of out) vprims.push(p);
     geometryCount = next;
   }
+  const primsOfGeometry = primsByGeometry(vprims, geometryCount);
   for (let g = 0; g < geometryCount; g++) {
     if (useHintMappings) geomMappings.push(Uint32Array.from(hx!.geometries[g]?.boneMapping ?? []));
     else if (numBones > maxBones) {
       const set = new Set<number>();
-      for (const vp of vprims) if (vp.geometry === g) for (const b of usedBones(vp, vp.indices)) set.add(b);
+      for (const vp of primsOfGeometry[g]) for (const b of usedBones(vp, vp.indices)) set.add(b);
       geomMappings.push(Uint32Array.from([...set].sort((a, b) => a - b)));
     } else geomMappings.push(new Uint32Array(0));
   }
@@ -737,7 +741,12 @@ export function exportUrhoModel(
     comps: number,
   ) {
     if (!accName) return null;
-    const acc = root.listAccessors().find((x) => x.getName() === accName);
+    if (!accessorsByName) {
+      accessorsByName = new Map();
+      for (const a of root.listAccessors())
+        if (!accessorsByName.has(a.getName())) accessorsByName.set(a.getName(), a);
+    }
+    const acc = accessorsByName.get(accName);
     const arr = acc?.getArray();
     if (!(arr instanceof Uint16Array) || arr.length !== current.length * 2) return null;
     const raw = new Float32Array(arr.slice().buffer);
@@ -776,7 +785,7 @@ export function exportUrhoModel(
     if (geometryCount !== hx.geometries.length) ibHinted = false;
     hx.geometries.forEach((gh, g) => {
       gh.lods.forEach((lh, l) => {
-        if (lh.indexCount > 0 && !vprims.some((p) => p.geometry === g && p.lod === l)) ibHinted = false;
+        if (lh.indexCount > 0 && !primsOfGeometry[g]?.some((p) => p.lod === l)) ibHinted = false;
       });
     });
   }
@@ -791,7 +800,7 @@ export function exportUrhoModel(
       const gh = hx.geometries[g];
       gh.lods.forEach((lh, l) => {
         geometries[g].lods.push({ ...lh, distance: floatFromJson(lh.distance) });
-        const p = vprims.find((x) => x.geometry === g && x.lod === l);
+        const p = primsOfGeometry[g].find((x) => x.lod === l);
         if (!p) return;
         const ib = indexBuffers[lh.indexBuffer];
         const dv = new DataView(ib.data.buffer);
@@ -1058,8 +1067,7 @@ export function exportUrhoModel(
   for (let g = 0; g < geometryCount; g++) {
     const gmin = [Infinity, Infinity, Infinity];
     const gmax = [-Infinity, -Infinity, -Infinity];
-    for (const p of vprims) {
-      if (p.geometry !== g) continue;
+    for (const p of primsOfGeometry[g]) {
       const pos = p.attrs.get('POSITION')!.values;
       for (const i of p.indices) {
         for (let c = 0; c < 3; c++) {
@@ -1144,6 +1152,14 @@ function convKey(acc: Accessor): string {
 const accIds = new WeakMap<Accessor, number>();
 let nextAccId = 0;
 
+/** `vprims` grouped by geometry number (index = geometry), in their original order. */
+function primsByGeometry(vprims: VPrim[], geometryCount: number): VPrim[][] {
+  const out: VPrim[][] = [];
+  for (let g = 0; g < geometryCount; g++) out.push([]);
+  for (const p of vprims) out[p.geometry]?.push(p);
+  return out;
+}
+
 function usedBones(vp: VPrim, indices: ArrayLike<number>): Set<number> {
   const s = new Set<number>();
   if (!vp.joints) return s;
@@ -1162,39 +1178,72 @@ function splitByBones(vp: VPrim, maxBones: number): VPrim[] {
       : vp.primitiveType === PrimitiveType.LINE_LIST
         ? 2
         : 1;
-  const chunks: number[][] = [];
-  let cur: number[] = [];
-  let bones = new Set<number>();
-  for (let i = 0; i + per - 1 < vp.indices.length; i += per) {
-    const tri = Array.from(vp.indices.subarray(i, i + per));
-    const add = usedBones(vp, tri);
-    const merged = new Set([...bones, ...add]);
-    if (merged.size > maxBones && cur.length) {
-      chunks.push(cur);
-      cur = [];
-      bones = new Set(add);
-    } else bones = merged;
-    cur.push(...tri);
-  }
-  if (cur.length) chunks.push(cur);
-  return chunks.map((tris, k) => {
-    const remap = new Map<number, number>();
-    const order: number[] = [];
-    const idx = new Uint32Array(tris.length);
-    tris.forEach((v, i) => {
-      let n = remap.get(v);
-      if (n === undefined) {
-        n = order.length;
-        remap.set(v, n);
-        order.push(v);
+  const { indices } = vp;
+  const joints = vp.joints!;
+  const weights = vp.weights!;
+  // Chunks are runs of consecutive triangles: a triangle starts a new chunk when its bones would
+  // take the current chunk past maxBones. `mark[b] === stamp` = bone b is in the current chunk.
+  let maxJoint = 0;
+  for (let i = 0; i < joints.length; i++) if (joints[i] > maxJoint) maxJoint = joints[i];
+  const mark = new Int32Array(maxJoint + 1);
+  let stamp = 1;
+  let inChunk = 0;
+  const fresh: number[] = [];
+  const starts: number[] = [0];
+  const usable = indices.length - (indices.length % per);
+  const freshBones = () => {
+    fresh.length = 0;
+    for (let i = 0; i < per; i++) {
+      const v = indices[at + i];
+      for (let c = 0; c < 4; c++) {
+        if (!(weights[v * 4 + c] > 0)) continue;
+        const b = joints[v * 4 + c];
+        if (mark[b] !== stamp && !fresh.includes(b)) fresh.push(b);
       }
-      idx[i] = n;
-    });
+    }
+  };
+  let at = 0;
+  for (; at < usable; at += per) {
+    freshBones();
+    if (inChunk + fresh.length > maxBones && at > starts[starts.length - 1]) {
+      starts.push(at);
+      stamp++;
+      inChunk = 0;
+      freshBones();
+    }
+    for (const b of fresh) mark[b] = stamp;
+    inChunk += fresh.length;
+  }
+  if (starts.length > 1 || usable > 0) starts.push(usable);
+  const remap = new Int32Array(vp.vertexCount).fill(-1);
+  const chunks: { idx: Uint32Array; order: Uint32Array }[] = [];
+  for (let k = 0; k + 1 < starts.length; k++) {
+    const from = starts[k];
+    const to = starts[k + 1];
+    const idx = new Uint32Array(to - from);
+    const orderAll = new Uint32Array(to - from);
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const v = indices[i];
+      let r = remap[v];
+      if (r < 0) {
+        r = n++;
+        remap[v] = r;
+        orderAll[r] = v;
+      }
+      idx[i - from] = r;
+    }
+    const order = orderAll.subarray(0, n);
+    for (let i = 0; i < n; i++) remap[order[i]] = -1;
+    chunks.push({ idx, order });
+  }
+  return chunks.map(({ idx, order }, k) => {
     const sub = <T extends AttrValues>(a: T, comps: number): T => {
       const out = new (a.constructor as any)(order.length * comps) as T;
-      order.forEach((v, i) => {
+      for (let i = 0; i < order.length; i++) {
+        const v = order[i];
         for (let c = 0; c < comps; c++) out[i * comps + c] = a[v * comps + c];
-      });
+      }
       return out;
     };
     const attrs: VPrim['attrs'] = new Map();

@@ -338,7 +338,7 @@ function importModel(
   };
 
   // Morph targets: one target per morph on every primitive (glTF needs the same count on all);
-  // vertex buffers a morph does not touch share one all-zero accessor per channel.
+  // vertex buffers a morph does not touch share one all-zero accessor per vertex count.
   const channels: [string, 'positions' | 'normals' | 'tangents'][] = [
     ['POSITION', 'positions'],
     ['NORMAL', 'normals'],
@@ -365,11 +365,12 @@ function importModel(
       for (const [attr, key] of usedChannels) {
         if (!vbAttrs[v].has(attr)) continue;
         if (!bufs.some((b) => b[key])) {
-          const zk = `${v}.${attr}`;
+          // all-zero VEC3 targets of the same vertex count are one accessor (any buffer, channel)
+          const zk = `${vb.vertexCount}`;
           let zero = zeroCache.get(zk);
           if (!zero) {
             zero = doc
-              .createAccessor(`vb${v}.${attr}.zeroMorph`)
+              .createAccessor(`zeroMorph${vb.vertexCount}`)
               .setType('VEC3')
               .setArray(new Float32Array(vb.vertexCount * 3))
               .setSparse(true);

@@ -46,6 +46,39 @@ function tri(bones = 0) {
   return doc;
 }
 
+/**
+ * A skinned LINES primitive of `lines` lines over 272 bones where each line's two vertices use 8
+ * bones no neighbouring line uses: Urho3D's 64-bone limit splits it into `lines / 8` geometries.
+ */
+function manyGeometries(lines: number) {
+  const doc = tri(272);
+  const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+  const n = lines * 2;
+  const pos = new Float32Array(n * 3);
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    pos.set([v % 97, Math.floor(v / 97), v % 5], v * 3);
+    const line = v >> 1;
+    for (let c = 0; c < 4; c++) {
+      joints[v * 4 + c] = (line * 8 + (v & 1) * 4 + c) % 272;
+      weights[v * 4 + c] = 0.25;
+    }
+  }
+  prim.getAttribute('POSITION')!.setArray(pos);
+  prim.getAttribute('JOINTS_0')!.setArray(joints);
+  prim.getAttribute('WEIGHTS_0')!.setArray(weights);
+  prim.setMode(1);
+  return doc;
+}
+
+function cpuMs<T>(fn: () => T): [T, number] {
+  const t = process.cpuUsage();
+  const out = fn();
+  const d = process.cpuUsage(t);
+  return [out, (d.user + d.system) / 1000];
+}
+
 async function exportTwice(doc: Document) {
   const first = await legacyFormat.export!(doc, { name: 'fuzz' });
   const again = await legacyFormat.export!(
@@ -135,4 +168,26 @@ describe('fuzz findings (glTF → Urho3D)', () => {
     for (const [name, bytes] of first.files)
       expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
   });
+
+  // f64172e001896fe5 (TIMEOUT): a generated skinned LINES primitive of 65 537 vertices over 272
+  // joints splits into ~2 900 geometries (64-bone limit). The exporter had loops over geometries ×
+  // primitives (bone mappings, bounds, the split itself, hinted LOD lookups) and a split that built
+  // a Set per triangle: 14–26 s for the export alone. Now every geometry loop goes through one
+  // per-geometry index and the split is linear (typed-array marks): export time grows linearly.
+  it('f64172e0: thousands of split geometries export in time linear in their number', () => {
+    exportUrhoModel(manyGeometries(400)); // warm-up
+    const [small, tSmall] = cpuMs(() => exportUrhoModel(manyGeometries(1600)));
+    const [big, tBig] = cpuMs(() => exportUrhoModel(manyGeometries(25600)));
+    expect(small.model!.geometries.length).toBe(200);
+    expect(big.model!.geometries.length).toBe(3200);
+    expect(big.warnings.map((w) => w.code)).toContain('GEOMETRY_SPLIT');
+    for (const g of big.model!.geometries) expect(g.boneMapping.length).toBe(64);
+    // 16× the geometries: measured 5–6× now (fixed costs), 24–34× with the quadratic loops
+    expect(tBig / tSmall, `${tSmall.toFixed(0)} ms → ${tBig.toFixed(0)} ms CPU`).toBeLessThan(14);
+  }, 120_000);
+  it('f64172e0: a split model is a fixed point of import → export', async () => {
+    const { first, again } = await exportTwice(manyGeometries(2400));
+    for (const [name, bytes] of first.files)
+      expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
+  }, 120_000);
 });
