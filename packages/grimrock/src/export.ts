@@ -554,7 +554,7 @@ function exportMesh(
   );
   const vmin = [Infinity, Infinity, Infinity];
   const vmax = [-Infinity, -Infinity, -Infinity];
-  const pos = positionsOf(pdv, numVertices, pl, vmin, vmax);
+  positionsOf(pdv, numVertices, pl, vmin, vmax);
   const b = ex?.bounds && {
     center: decodeFloats(ex.bounds.center, 3),
     radius: decodeFloat(ex.bounds.radius),
@@ -589,7 +589,7 @@ function exportMesh(
     boundMin = Float32Array.from(vmin);
     boundMax = Float32Array.from(vmax);
     boundCenter = Float32Array.from([0, 1, 2].map((c) => (vmin[c] + vmax[c]) / 2));
-    boundRadius = radius(pos, numVertices, boundCenter);
+    boundRadius = radius(positionReader(pdv, pl), numVertices, boundCenter);
   }
   return {
     skinned: skinned && total > 0, // an empty mesh imports without bones
@@ -838,30 +838,39 @@ function writeTriangles(
   return o;
 }
 
-/** File-space positions from the packed position array, with their min/max. */
-function positionsOf(pdv: DataView, n: number, layout: Layout, vmin: number[], vmax: number[]): Float32Array {
-  const pos = new Float32Array(n * 3);
+/**
+ * File-space position component `c` of vertex `v` read from the packed position array (0 where
+ * the layout holds no float component or the bytes end: never read past the array).
+ */
+function positionReader(pdv: DataView, layout: Layout): (v: number, c: number) => number {
+  const dims = layout[0] === 3 ? Math.min(3, layout[1]) : 0;
+  const stride = layout[2];
+  return (v, c) => {
+    const at = v * stride + c * 4;
+    return c < dims && v * stride + dims * 4 <= pdv.byteLength ? pdv.getFloat32(at, true) : 0;
+  };
+}
+
+/** Per-component min/max of the packed positions (only components the layout holds). */
+function positionsOf(pdv: DataView, n: number, layout: Layout, vmin: number[], vmax: number[]): void {
   const dims = Math.min(3, layout[1]);
-  if (layout[0] !== 3) return pos;
-  // Only the vertices the packed bytes hold (never read past the array).
+  if (layout[0] !== 3) return;
   for (let v = 0; v < n && v * layout[2] + dims * 4 <= pdv.byteLength; v++) {
     for (let c = 0; c < dims; c++) {
       const x = pdv.getFloat32(v * layout[2] + c * 4, true);
-      pos[v * 3 + c] = x;
       if (x < vmin[c]) vmin[c] = x;
       if (x > vmax[c]) vmax[c] = x;
     }
   }
-  return pos;
 }
 
 /** Distance of the farthest vertex from `center`. */
-function radius(pos: Float32Array, n: number, center: Float32Array): number {
+function radius(pos: (v: number, c: number) => number, n: number, center: Float32Array): number {
   let r2 = 0;
   for (let v = 0; v < n; v++) {
-    const dx = pos[v * 3] - center[0];
-    const dy = pos[v * 3 + 1] - center[1];
-    const dz = pos[v * 3 + 2] - center[2];
+    const dx = pos(v, 0) - center[0];
+    const dy = pos(v, 1) - center[1];
+    const dz = pos(v, 2) - center[2];
     const d = dx * dx + dy * dy + dz * dz;
     if (d > r2) r2 = d;
   }

@@ -294,13 +294,18 @@ function importMeshEntity(
       file: fileName,
       field: `nodes[${nodeIndex}].meshEntity.mesh.arrays[0]`,
     });
-  sanitize(pos);
+  // Slots whose packing export would reproduce bit for bit without checking: float arrays in
+  // the writer's own layout that import only mirrors (an exact sign flip) and did not clean up.
+  const exact = new Set<number>();
+  const plainFloat = (slot: number, dim: number) =>
+    layouts[slot][0] === 3 && layouts[slot][1] === dim && layouts[slot][2] === dim * 4;
+  if (sanitize(pos) === 0 && plainFloat(VA_POSITION, 3)) exact.add(VA_POSITION);
   convertVec3(AXES, pos);
   attrs.set('POSITION', floatAccessor(ctx, 'VEC3', pos));
   const nor = comps(VA_NORMAL, 3);
   if (nor) {
     convertVec3(AXES, nor);
-    unitize(nor, n, 3, 0, 1, 0);
+    if (unitize(nor, n, 3, 0, 1, 0) === 0 && plainFloat(VA_NORMAL, 3)) exact.add(VA_NORMAL);
     attrs.set('NORMAL', floatAccessor(ctx, 'VEC3', nor));
   }
   const tan3 = comps(VA_TANGENT, 3);
@@ -308,7 +313,7 @@ function importMeshEntity(
     const bit = comps(VA_BITANGENT, 3);
     const tan = components(tan3, 3, n, 4, 1);
     convertVec3(AXES, tan, 4);
-    unitize(tan, n, 4, 1, 0, 0);
+    if (unitize(tan, n, 4, 1, 0, 0) === 0 && plainFloat(VA_TANGENT, 3)) exact.add(VA_TANGENT);
     if (bit) convertVec3(AXES, bit);
     tangentSigns(tan, nor, bit, n);
     attrs.set('TANGENT', floatAccessor(ctx, 'VEC4', tan));
@@ -335,12 +340,15 @@ function importMeshEntity(
   }
   for (let k = 0; k < 8; k++) {
     const uv = comps(VA_TEXCOORD0 + k, 2);
-    if (uv) attrs.set(`TEXCOORD_${k}`, floatAccessor(ctx, 'VEC2', sanitize(uv)));
+    if (!uv) continue;
+    if (sanitize(uv) === 0 && plainFloat(VA_TEXCOORD0 + k, 2)) exact.add(VA_TEXCOORD0 + k);
+    attrs.set(`TEXCOORD_${k}`, floatAccessor(ctx, 'VEC2', uv));
   }
   const skinned = e.bones.length > 0 && present[VA_BONE_INDEX] && present[VA_BONE_WEIGHT];
   if (skinned) {
     const bi = comps(VA_BONE_INDEX, 4)!;
-    const bw = sanitize(comps(VA_BONE_WEIGHT, 4)!);
+    const bw = comps(VA_BONE_WEIGHT, 4)!;
+    sanitize(bw);
     const ws = layouts[VA_BONE_WEIGHT][0];
     if (ws === 0 || ws === 1) for (let i = 0; i < bw.length; i++) bw[i] /= ws === 0 ? 255 : 32767;
     const joints = new Uint16Array(n * 4);
@@ -420,10 +428,18 @@ function importMeshEntity(
   const nonFinite: Record<string, NonFinitePatch[]> = {};
   const prim0 = prims[0];
   const rawSlots = new Set<number>();
-  packArrays(prim0, layouts, skinned, {}, undefined, undefined, (slot, packed) => {
-    const orig = m.arrays[slot];
-    if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) rawSlots.add(slot);
-  });
+  packArrays(
+    prim0,
+    layouts,
+    skinned,
+    {},
+    undefined,
+    (slot) => !exact.has(slot),
+    (slot, packed) => {
+      const orig = m.arrays[slot];
+      if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) rawSlots.add(slot);
+    },
+  );
   for (const slot of rawSlots) {
     const orig = m.arrays[slot];
     const v = present[slot] ? vertexArrayValues(orig, n) : null;
@@ -571,8 +587,7 @@ export function importAnimation(
             .setType(size === 4 ? 'VEC4' : 'VEC3')
             .setArray(out)
             .setBuffer(ctx.buffer),
-        )
-        .setInterpolation('LINEAR');
+        ); // LINEAR: glTF-Transform's default (each setter costs a graph event)
       animation.addSampler(sampler);
       animation.addChannel(
         doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler),
@@ -603,6 +618,8 @@ function firstBadIndex(indices: Int32Array, n: number): number {
 function components(v: ArrayLike<number>, dim: number, n: number, count: number, pad: number): Float32Array {
   // vertexArrayValues gives a fresh array of exactly n × dim values: taken as is.
   if (dim === count && v instanceof Float32Array && v.length === n * count) return v;
+  if (dim === count && ArrayBuffer.isView(v) && v.length === n * count)
+    return new Float32Array(v as Int32Array);
   const out = new Float32Array(n * count);
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < count; c++) out[i * count + c] = c < dim ? v[i * dim + c] : pad;
@@ -610,10 +627,15 @@ function components(v: ArrayLike<number>, dim: number, n: number, count: number,
   return out;
 }
 
-/** Replaces NaN and ±Infinity by 0 (glTF accessors must be finite). */
-function sanitize(a: Float32Array): Float32Array {
-  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
-  return a;
+/** Replaces NaN and ±Infinity by 0 (glTF accessors must be finite); returns how many. */
+function sanitize(a: Float32Array): number {
+  let changed = 0;
+  for (let i = 0; i < a.length; i++)
+    if (!Number.isFinite(a[i])) {
+      a[i] = 0;
+      changed++;
+    }
+  return changed;
 }
 
 /** Per-component min/max of packed 3-vectors (NaN ignored). */
@@ -631,12 +653,17 @@ function extent(pos: Float32Array, n: number, dims: number, vmin: number[], vmax
   }
 }
 
-/** Normalizes vectors further than UNIT_TOLERANCE from unit length (zero/NaN → fallback). */
-function unitize(a: Float32Array, n: number, stride: number, fx: number, fy: number, fz: number): void {
+/**
+ * Normalizes vectors further than UNIT_TOLERANCE from unit length (zero/NaN → fallback);
+ * returns how many it changed.
+ */
+function unitize(a: Float32Array, n: number, stride: number, fx: number, fy: number, fz: number): number {
+  let changed = 0;
   for (let i = 0; i < n; i++) {
     const o = i * stride;
     const l = Math.sqrt(a[o] * a[o] + a[o + 1] * a[o + 1] + a[o + 2] * a[o + 2]);
     if (Math.abs(l - 1) > UNIT_TOLERANCE || !Number.isFinite(l)) {
+      changed++;
       if (l > 1e-12 && Number.isFinite(l)) {
         a[o] /= l;
         a[o + 1] /= l;
@@ -648,6 +675,7 @@ function unitize(a: Float32Array, n: number, stride: number, fx: number, fy: num
       }
     }
   }
+  return changed;
 }
 
 /** glTF tangent w = sign(dot(cross(N, T), B)) per vertex (1 without normal or bitangent). */
@@ -715,18 +743,29 @@ function fixWeights(bi: Float32Array, bw: Float32Array, joints: Uint16Array, n: 
  * bytes (NaN payloads do not survive a trip through numbers).
  */
 function rawValues(
-  v: ArrayLike<number>,
+  v: ArrayLike<number>, // a fresh array rawValues may take over
   orig: VertexArray,
   dim: number,
 ): { raw: Float32Array; patches: NonFinitePatch[] } {
-  const raw = new Float32Array(v.length);
   const patches: NonFinitePatch[] = [];
   const four = orig.dataType === 2 || orig.dataType === 3;
   const dv = new DataView(orig.data.buffer, orig.data.byteOffset, orig.data.byteLength);
+  const patch = (i: number) =>
+    patches.push([i, dv.getUint32(Math.floor(i / dim) * orig.stride + (i % dim) * 4, true)]);
+  if (v instanceof Float32Array) {
+    // A fresh decode (vertexArrayValues): every float32 fits; only non-finite values change.
+    for (let i = 0; i < v.length; i++)
+      if (!Number.isFinite(v[i])) {
+        patch(i);
+        v[i] = 0;
+      }
+    return { raw: v, patches };
+  }
+  const raw = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (Number.isFinite(x) && Math.fround(x) === x) raw[i] = x;
-    else if (four) patches.push([i, dv.getUint32(Math.floor(i / dim) * orig.stride + (i % dim) * 4, true)]);
+    else if (four) patch(i);
   }
   return { raw, patches };
 }
