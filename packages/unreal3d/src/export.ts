@@ -242,8 +242,14 @@ function exportNative(
     w.uvs.length === 6 &&
     w.vertices.every((v) => Number.isInteger(v) && v >= 0 && v < nv);
   if (!Array.isArray(E.weapons) || !E.weapons.every(weaponOk)) return null;
-  const frameCount = (prims[0]?.listTargets().length ?? 0) + 1;
-  if (!prims.every((p) => p.listTargets().length === frameCount - 1)) return null;
+  const targetCount = prims[0]?.listTargets().length ?? 0;
+  if (!prims.every((p) => p.listTargets().length === targetCount)) return null;
+  // No morph targets and `sameFrames`: frame 0 repeated (a static mesh imported from N equal frames).
+  const same = E.sameFrames;
+  const frameCount =
+    targetCount === 0 && typeof same === 'number' && Number.isInteger(same) && same >= 1 && same <= 0xffff
+      ? same
+      : targetCount + 1;
   const sequences = nativeSequences(doc, node, frameCount);
   if (!sequences) return null;
   // Variant change: rescale the integers (umeshtools' x·32, y·32, z·64) and compensate in

@@ -108,6 +108,28 @@ export function smoothNormals(
   return out;
 }
 
+/** True when frames 1‥frameCount−1 hold the same X, Y, Z as frame 0 for every vertex. */
+function framesAllSame(aniv: UnrealAniv, frameCount: number): boolean {
+  const nv = aniv.numVertices;
+  if (aniv.layout === 'packed' && aniv.packed) {
+    const p = aniv.packed;
+    for (let f = 1; f < frameCount; f++) {
+      const o = f * nv;
+      for (let v = 0; v < nv; v++) if (p[o + v] !== p[v]) return false;
+    }
+    return true;
+  }
+  const w = aniv.words;
+  if (!w) return false;
+  for (let f = 1; f < frameCount; f++) {
+    const o = f * nv * 4;
+    for (let i = 0; i < nv * 4; i += 4) {
+      if (w[o + i] !== w[i] || w[o + i + 1] !== w[i + 1] || w[o + i + 2] !== w[i + 2]) return false;
+    }
+  }
+  return true;
+}
+
 /** Name of the custom vertex attribute holding each glTF vertex's `_d.3d` vertex index. */
 export const VERTEX_ATTRIBUTE = '_UNREAL_VERTEX';
 
@@ -158,6 +180,12 @@ export interface UnrealMeshExtras {
   /** Header count fields when they differ from the data present (truncated files). */
   numPolys?: number;
   numFrames?: number;
+  /**
+   * Set when every frame of the `_a.3d` equals frame 0 (static props are often saved with 30
+   * identical frames): the mesh then has no morph targets and export repeats frame 0 this many
+   * times.
+   */
+  sameFrames?: number;
   layout: 'packed' | 'deusex';
   frameSize?: number;
   /** Base64 of bytes the files carried beyond their data (rare). */
@@ -314,8 +342,11 @@ export function importUnreal(
   const normals0 = opts.normals ? frameNormals(base, nv, vertices, rendered) : null;
   const counts = new Int32Array(groupKeys.length);
   for (let i = 0; i < n; i++) if (groupOf[i] >= 0) counts[groupOf[i]]++;
+  // Frames identical to frame 0 throughout: no morph targets (see UnrealMeshExtras.sameFrames).
+  const sameFrames = frameCount > 1 && framesAllSame(aniv, frameCount);
+  const targetCount = sameFrames ? 0 : frameCount - 1;
   const targetNames: string[] = [];
-  for (let f = 1; f < frameCount; f++) targetNames.push(`Frame${f}`);
+  for (let f = 1; f <= targetCount; f++) targetNames.push(`Frame${f}`);
   const head = new Int32Array(nv).fill(-1);
   const prims: { prim: Primitive; orig: Uint16Array; vcount: number; zero: Accessor | null }[] = [];
   for (let g = 0; g < groupKeys.length; g++) {
@@ -441,7 +472,8 @@ export function importUnreal(
   };
   const fr = new Float32Array(nv * 3);
   const nf = normals0 ? new Float32Array(nv * 3) : null;
-  for (let f = 1; f < frameCount; f++) {
+  if (sameFrames) for (let f = 1; f < frameCount; f++) keepOrphans(base);
+  for (let f = 1; f <= targetCount; f++) {
     anivFrame(aniv, f, fr);
     keepOrphans(fr);
     let moved = false;
@@ -493,7 +525,7 @@ export function importUnreal(
       p.prim.addTarget(target);
     }
   }
-  if (frameCount > 1) mesh.setWeights(new Array(frameCount - 1).fill(0));
+  if (targetCount > 0) mesh.setWeights(new Array(targetCount).fill(0));
   if (!unlitUsed) unlitExt.dispose();
 
   // ---- extras for export
@@ -534,6 +566,7 @@ export function importUnreal(
   if (h.numPolys !== n) extras.numPolys = h.numPolys;
   if (opts.frames === 'all') {
     if (aniv.numFrames !== aniv.frameCount) extras.numFrames = aniv.numFrames;
+    if (sameFrames) extras.sameFrames = frameCount;
     if (aniv.frameSize !== nv * (aniv.layout === 'deusex' ? 8 : 4)) extras.frameSize = aniv.frameSize;
     if (aniv.frameExtra.length) extras.frameExtra = b64(aniv.frameExtra);
     if (aniv.trailing.length) extras.anivTrailing = b64(aniv.trailing);
@@ -634,8 +667,8 @@ export function importUnreal(
         frameOfKey[k] = start + (k % num);
       }
       const input = doc.createAccessor().setType('SCALAR').setArray(times).setBuffer(buffer);
-      if (frameCount > 1) {
-        const nt = frameCount - 1;
+      if (targetCount > 0) {
+        const nt = targetCount;
         const out = new Float32Array(keys * nt);
         for (let k = 0; k < keys; k++) if (frameOfKey[k] > 0) out[k * nt + frameOfKey[k] - 1] = 1;
         const sampler = doc
@@ -676,7 +709,7 @@ export function importUnreal(
         );
       }
       if (!anim.listChannels().length) {
-        // A single-frame mesh has no morph targets: a constant channel on the mesh node keeps
+        // A single-frame (or static) mesh has no morph targets: a constant channel on the mesh node keeps
         // one glTF animation per sequence (glTF animations need at least one channel).
         const tr = new Float32Array(keys * 3);
         for (let k = 0; k < keys; k++) tr.set(trs.translation, k * 3);
