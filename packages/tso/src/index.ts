@@ -15,7 +15,7 @@ import { exportTso } from './export.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
-import { MAX_VERSION, detectTsoKind } from './sniff.js';
+import { MAX_VERSION, detectTsoKind, readTsoFile } from './sniff.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -82,7 +82,8 @@ function rejectNonFinite(mesh: TsoMesh, size: number, file: string): void {
 function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const warnings = new WarningCollector();
   const [mainName, mainBytes] = mainFile(files, options);
-  const kind = detectTsoKind(mainBytes, mainName);
+  const found = readTsoFile(mainBytes, mainName);
+  const kind = found?.kind;
   if (!kind && mainBytes.length >= 4) {
     const version = new DataView(mainBytes.buffer, mainBytes.byteOffset, mainBytes.byteLength).getUint32(
       0,
@@ -99,12 +100,15 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const skels: { name: string; skel: TsoSkeleton }[] = [];
   const animations: { name: string; animation: TsoAnimation }[] = [];
   const mainExt = extName(mainName);
-  if (kind === 'skel' || (!kind && mainExt === '.skel'))
+  // The structural check already parsed the main file: no second read.
+  if (found?.kind === 'skel') skels.push({ name: mainName, skel: found.model });
+  else if (found?.kind === 'anim') animations.push({ name: stem(mainName), animation: found.model });
+  else if (!kind && mainExt === '.skel')
     skels.push({ name: mainName, skel: readSkeleton(mainBytes, mainName) });
-  else if (kind === 'anim' || (!kind && mainExt === '.anim'))
+  else if (!kind && mainExt === '.anim')
     animations.push({ name: stem(mainName), animation: readAnimation(mainBytes, mainName) });
   else {
-    mesh = readMesh(mainBytes, mainName);
+    mesh = found?.kind === 'mesh' ? found.model : readMesh(mainBytes, mainName);
     rejectNonFinite(mesh, mainBytes.length, mainName);
   }
 
@@ -166,9 +170,10 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
   const sections: InspectSection[] = [];
   const [mainName] = mainFile(files, options);
   for (const [name, bytes] of files) {
-    const kind = detectTsoKind(bytes, name) ?? (extName(name).slice(1) as 'mesh' | 'skel' | 'anim');
+    const found = readTsoFile(bytes, name);
+    const kind = found?.kind ?? (extName(name).slice(1) as 'mesh' | 'skel' | 'anim');
     if (kind === 'mesh') {
-      const m = readMesh(bytes, name);
+      const m = found?.kind === 'mesh' ? found.model : readMesh(bytes, name);
       const min = [Infinity, Infinity, Infinity];
       const max = [-Infinity, -Infinity, -Infinity];
       for (let i = 0; i < m.realVertices.length; i += 6) {
@@ -200,7 +205,7 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
         ]),
       });
     } else if (kind === 'skel') {
-      const s = readSkeleton(bytes, name);
+      const s = found?.kind === 'skel' ? found.model : readSkeleton(bytes, name);
       sections.push({
         title: `${name}: TSO skeleton "${s.name}"`,
         facts: { version: s.version, bones: s.bones.length },
@@ -216,7 +221,7 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
         ]),
       });
     } else if (kind === 'anim') {
-      const a = readAnimation(bytes, name);
+      const a = found?.kind === 'anim' ? found.model : readAnimation(bytes, name);
       sections.push({
         title: `${name}: TSO animation "${a.name}"`,
         facts: {
