@@ -99,7 +99,9 @@ export function packArray(
     new Float32Array(data.buffer).set(src.subarray(0, n * dim));
   } else if (src && n > 0 && dataType === 2 && srcDim === dim && stride === dim * 4 && LITTLE_ENDIAN_HOST) {
     const out = new Int32Array(data.buffer);
-    for (let i = 0; i < out.length; i++) out[i] = clampRound(src[i], -2147483648, 2147483647);
+    // Small unsigned integers (glTF JOINTS) fit int32 exactly: one native copy.
+    if (src instanceof Uint16Array || src instanceof Uint8Array) out.set(src.subarray(0, out.length));
+    else for (let i = 0; i < out.length; i++) out[i] = clampRound(src[i], -2147483648, 2147483647);
   } else if (src && n > 0) {
     const dv = new DataView(data.buffer);
     const m = Math.min(dim, srcDim, Math.floor(stride / size));
