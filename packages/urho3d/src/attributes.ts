@@ -132,10 +132,18 @@ export function writeElement(
     const f = new Float32Array(out.buffer, out.byteOffset, (vertexCount * stride) >> 2);
     const s4 = stride >> 2;
     const o4 = e.offset >> 2;
+    if (values instanceof Float32Array) {
+      writeFloats(f, s4, o4, n, vertexCount, values);
+      return;
+    }
     for (let v = 0, i = 0; v < vertexCount; v++) {
       const base = v * s4 + o4;
       for (let c = 0; c < n; c++) f[base + c] = values[i++];
     }
+    return;
+  }
+  if (values instanceof Uint8Array && n === 4 && e.type !== ElementType.INT) {
+    writeBytes4(out, stride, e.offset, vertexCount, values);
     return;
   }
   if (e.type === ElementType.INT) {
@@ -153,6 +161,38 @@ export function writeElement(
   for (let v = 0; v < vertexCount; v++) {
     const o = v * stride + e.offset;
     for (let c = 0; c < 4; c++) out[o + c] = values[v * 4 + c];
+  }
+}
+
+// The common cases of writeElement with monomorphic typed arrays.
+function writeFloats(
+  f: Float32Array,
+  s4: number,
+  o4: number,
+  n: number,
+  count: number,
+  values: Float32Array,
+) {
+  if (n === 3) {
+    for (let v = 0, i = 0, b = o4; v < count; v++, i += 3, b += s4) {
+      f[b] = values[i];
+      f[b + 1] = values[i + 1];
+      f[b + 2] = values[i + 2];
+    }
+    return;
+  }
+  for (let v = 0, i = 0; v < count; v++) {
+    const base = v * s4 + o4;
+    for (let c = 0; c < n; c++) f[base + c] = values[i++];
+  }
+}
+
+function writeBytes4(out: Uint8Array, stride: number, offset: number, count: number, values: Uint8Array) {
+  for (let v = 0, o = offset, i = 0; v < count; v++, o += stride, i += 4) {
+    out[o] = values[i];
+    out[o + 1] = values[i + 1];
+    out[o + 2] = values[i + 2];
+    out[o + 3] = values[i + 3];
   }
 }
 

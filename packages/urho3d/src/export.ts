@@ -369,9 +369,7 @@ export function exportUrhoModel(
       const j0 = prim.getAttribute('JOINTS_0')!;
       const w0 = prim.getAttribute('WEIGHTS_0')!;
       if (!prim.getAttribute('JOINTS_1') && j0.getElementSize() === 4) {
-        const ja = j0.getArray()!;
-        joints = new Uint16Array(ja.length);
-        for (let i = 0; i < ja.length; i++) joints[i] = map[ja[i]] ?? 0;
+        joints = mapJoints(j0.getArray()!, map);
         weights = accessorFloats(w0).slice();
       } else {
         const inf = readInfluences(prim, 4)!;
@@ -421,14 +419,14 @@ export function exportUrhoModel(
     const n = idxAcc ? idxAcc.getCount() : vertexCount;
     const src = idxAcc?.getArray();
     let idx = new Uint32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = src ? src[i] : i;
-    for (let i = 0; i < n; i++) {
-      if (!(idx[i] < vertexCount)) {
-        throw new ExportError(
-          'BAD_INDEX',
-          `a primitive of mesh "${meshName}" has index ${idx[i]} past its ${vertexCount} vertices (invalid glTF)`,
-        );
-      }
+    if (src) idx.set(src.length === n ? src : src.subarray(0, n));
+    else for (let i = 0; i < n; i++) idx[i] = i;
+    const bad = firstIndexAtOrAbove(idx, vertexCount);
+    if (bad >= 0) {
+      throw new ExportError(
+        'BAD_INDEX',
+        `a primitive of mesh "${meshName}" has index ${idx[bad]} past its ${vertexCount} vertices (invalid glTF)`,
+      );
     }
     let primitiveType: number;
     if (mode === 4 || mode === 5 || mode === 6) {
@@ -681,34 +679,11 @@ export function exportUrhoModel(
       const out = new Uint8Array(n * 4);
       const done = new Uint8Array(n);
       for (const g of group) {
-        const mapping = geomMappings[g.geometry];
-        const inv = new Map<number, number>();
-        mapping.forEach((b, i) => {
-          inv.set(b, i);
-        });
-        const fill = (v: number) => {
-          for (let c = 0; c < 4; c++) {
-            const k = v * 4 + c;
-            const b = g.joints![k];
-            out[k] = mapping.length ? (inv.get(b) ?? 0) : b;
-          }
-          done[v] = 1;
-        };
-        for (const v of g.indices) if (!done[v]) fill(v);
+        if (!g.joints) continue;
+        localJoints(out, done, g.joints, geomMappings[g.geometry], g.indices, false);
       }
-      if (group[0].joints) {
-        const g = group[0];
-        const mapping = geomMappings[g.geometry];
-        const inv = new Map<number, number>();
-        mapping.forEach((b, i) => {
-          inv.set(b, i);
-        });
-        for (let v = 0; v < n; v++) {
-          if (done[v]) continue;
-          for (let c = 0; c < 4; c++)
-            out[v * 4 + c] = mapping.length ? (inv.get(g.joints![v * 4 + c]) ?? 0) : g.joints![v * 4 + c];
-        }
-      }
+      if (group[0].joints)
+        localJoints(out, done, group[0].joints, geomMappings[group[0].geometry], null, true);
       return out;
     }
     if (kind === 'weights') {
@@ -803,11 +778,7 @@ export function exportUrhoModel(
         const p = primsOfGeometry[g].find((x) => x.lod === l);
         if (!p) return;
         const ib = indexBuffers[lh.indexBuffer];
-        const dv = new DataView(ib.data.buffer);
-        for (let i = 0; i < p.indices.length; i++) {
-          if (ib.indexSize === 2) dv.setUint16((lh.indexStart + i) * 2, p.indices[i], true);
-          else dv.setUint32((lh.indexStart + i) * 4, p.indices[i], true);
-        }
+        putIndices(ib.data, ib.indexSize, lh.indexStart, p.indices);
       });
     }
   } else {
@@ -819,13 +790,9 @@ export function exportUrhoModel(
       const count = list.reduce((s, p) => s + p.indices.length, 0);
       const size = vertexBuffers[v].vertexCount > 65536 ? 4 : 2;
       const data = new Uint8Array(count * size);
-      const dv = new DataView(data.buffer);
       let at = 0;
       for (const p of list) {
-        for (let i = 0; i < p.indices.length; i++) {
-          if (size === 2) dv.setUint16((at + i) * 2, p.indices[i], true);
-          else dv.setUint32((at + i) * 4, p.indices[i], true);
-        }
+        putIndices(data, size, at, p.indices);
         geometries[p.geometry].lods[p.lod] = {
           distance: p.distance,
           primitiveType: p.primitiveType,
@@ -1021,42 +988,27 @@ export function exportUrhoModel(
     (n) => !Number.isInteger((n.getExtras() as any)?.urho3d?.bone?.collisionMask),
   );
   if (computeShape.some(Boolean)) {
-    const box = bones.map(() => [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-    const radius = new Float64Array(bones.length);
-    const hit = new Uint8Array(bones.length);
+    const nb = bones.length;
+    const box = new Float64Array(nb * 6);
+    for (let b = 0; b < nb; b++)
+      box.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], b * 6);
+    const mats = new Float64Array(nb * 12);
+    bones.forEach((b, i) => {
+      mats.set(b.offsetMatrix.subarray(0, 12), i * 12);
+    });
+    const shape = Uint8Array.from(computeShape, Number);
+    const radius = new Float64Array(nb);
+    const hit = new Uint8Array(nb);
     for (const vp of vprims) {
       if (vp.lod !== 0 || !vp.joints || !vp.weights) continue;
-      const pos = vp.attrs.get('POSITION')!.values;
-      for (let v = 0; v < vp.vertexCount; v++) {
-        for (let c = 0; c < 4; c++) {
-          if (!(vp.weights[v * 4 + c] > 0.33)) continue;
-          const b = vp.joints[v * 4 + c];
-          if (!computeShape[b]) continue;
-          const m = bones[b].offsetMatrix;
-          const x = pos[v * 3];
-          const y = pos[v * 3 + 1];
-          const z = pos[v * 3 + 2];
-          const p = [
-            m[0] * x + m[1] * y + m[2] * z + m[3],
-            m[4] * x + m[5] * y + m[6] * z + m[7],
-            m[8] * x + m[9] * y + m[10] * z + m[11],
-          ];
-          if (!Number.isFinite(p[0] + p[1] + p[2])) continue;
-          const bx = box[b];
-          for (let k = 0; k < 3; k++) {
-            if (p[k] < bx[k]) bx[k] = p[k];
-            if (p[k] > bx[k + 3]) bx[k + 3] = p[k];
-          }
-          radius[b] = Math.max(radius[b], Math.hypot(p[0], p[1], p[2]));
-          hit[b] = 1;
-        }
-      }
+      const pos = vp.attrs.get('POSITION')!.values as Float32Array;
+      boneShapes(pos, vp.joints, vp.weights, vp.vertexCount, shape, mats, box, radius, hit);
     }
     bones.forEach((b, i) => {
       if (!computeShape[i] || !hit[i]) return;
       b.collisionMask = 3;
       b.radius = radius[i];
-      b.box = Float32Array.from(box[i]);
+      b.box = Float32Array.from(box.subarray(i * 6, i * 6 + 6));
     });
   }
 
@@ -1067,30 +1019,14 @@ export function exportUrhoModel(
   for (let g = 0; g < geometryCount; g++) {
     const gmin = [Infinity, Infinity, Infinity];
     const gmax = [-Infinity, -Infinity, -Infinity];
-    for (const p of primsOfGeometry[g]) {
-      const pos = p.attrs.get('POSITION')!.values;
-      for (const i of p.indices) {
-        for (let c = 0; c < 3; c++) {
-          const x = pos[i * 3 + c];
-          if (x < gmin[c]) gmin[c] = x;
-          if (x > gmax[c]) gmax[c] = x;
-        }
-      }
-    }
+    for (const p of primsOfGeometry[g])
+      indexedBounds(p.attrs.get('POSITION')!.values as Float32Array, p.indices, gmin, gmax);
     for (let c = 0; c < 3; c++) {
       if (gmin[c] > gmax[c]) gmin[c] = gmax[c] = 0;
       centers.push((gmin[c] + gmax[c]) / 2);
     }
   }
-  for (const group of groupList) {
-    const pos = group[0].attrs.get('POSITION')!.values;
-    for (let i = 0; i < pos.length; i += 3) {
-      for (let c = 0; c < 3; c++) {
-        if (pos[i + c] < min[c]) min[c] = pos[i + c];
-        if (pos[i + c] > max[c]) max[c] = pos[i + c];
-      }
-    }
-  }
+  for (const group of groupList) allBounds(group[0].attrs.get('POSITION')!.values as Float32Array, min, max);
   for (let c = 0; c < 3; c++) if (min[c] > max[c]) min[c] = max[c] = 0;
   let bounds = Float32Array.from([...min, ...max]);
   if (hx?.bounds?.length === 6) {
@@ -1151,6 +1087,163 @@ function convKey(acc: Accessor): string {
 }
 const accIds = new WeakMap<Accessor, number>();
 let nextAccId = 0;
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Writes `indices` as little-endian u16/u32 into `data` from index `at` on. */
+function putIndices(data: Uint8Array, size: number, at: number, indices: Uint32Array): void {
+  if (LITTLE_ENDIAN_HOST && data.byteOffset % size === 0) {
+    if (size === 2) new Uint16Array(data.buffer, data.byteOffset, data.byteLength >> 1).set(indices, at);
+    else new Uint32Array(data.buffer, data.byteOffset, data.byteLength >> 2).set(indices, at);
+    return;
+  }
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let i = 0; i < indices.length; i++) {
+    if (size === 2) dv.setUint16((at + i) * 2, indices[i], true);
+    else dv.setUint32((at + i) * 4, indices[i], true);
+  }
+}
+
+/** First position whose index is not below `count` (NaN too), or -1. */
+function firstIndexAtOrAbove(idx: Uint32Array, count: number): number {
+  for (let i = 0; i < idx.length; i++) if (!(idx[i] < count)) return i;
+  return -1;
+}
+
+/** glTF JOINTS_0 values → bone numbers through `map` (joints past it → bone 0). */
+function mapJoints(ja: ArrayLike<number>, map: ArrayLike<number>): Uint16Array {
+  const table = new Int32Array(map.length);
+  for (let i = 0; i < map.length; i++) table[i] = map[i] ?? 0;
+  const out = new Uint16Array(ja.length);
+  const n = table.length;
+  for (let i = 0; i < ja.length; i++) {
+    const j = ja[i];
+    out[i] = j < n ? table[j] : 0;
+  }
+  return out;
+}
+
+/**
+ * Blend indices local to a geometry's bone mapping (bones missing from it → 0). Fills the
+ * vertices `indices` lists (or every vertex when `all`) that are not `done` yet, marking them.
+ */
+function localJoints(
+  out: Uint8Array,
+  done: Uint8Array,
+  joints: Uint16Array,
+  mapping: Uint32Array,
+  indices: Uint32Array | null,
+  all: boolean,
+): void {
+  let inv: Int32Array | null = null;
+  if (mapping.length) {
+    let max = 0;
+    for (let i = 0; i < joints.length; i++) if (joints[i] > max) max = joints[i];
+    inv = new Int32Array(max + 1);
+    // a bone listed twice in the mapping takes its last position
+    for (let i = 0; i < mapping.length; i++) if (mapping[i] <= max) inv[mapping[i]] = i;
+  }
+  const fill = (v: number) => {
+    for (let c = 0; c < 4; c++) {
+      const k = v * 4 + c;
+      out[k] = inv ? inv[joints[k]] : joints[k];
+    }
+  };
+  if (all) {
+    const n = done.length;
+    for (let v = 0; v < n; v++) if (!done[v]) fill(v);
+    return;
+  }
+  for (let i = 0; i < indices!.length; i++) {
+    const v = indices![i];
+    if (!done[v]) {
+      fill(v);
+      done[v] = 1;
+    }
+  }
+}
+
+/** Bone-space bounding box and radius of the vertices each bone moves with weight > 0.33. */
+function boneShapes(
+  pos: Float32Array,
+  joints: Uint16Array,
+  weights: Float32Array,
+  vertexCount: number,
+  shape: Uint8Array,
+  mats: Float64Array,
+  box: Float64Array,
+  radius: Float64Array,
+  hit: Uint8Array,
+): void {
+  for (let v = 0; v < vertexCount; v++) {
+    const x = pos[v * 3];
+    const y = pos[v * 3 + 1];
+    const z = pos[v * 3 + 2];
+    for (let c = 0; c < 4; c++) {
+      if (!(weights[v * 4 + c] > 0.33)) continue;
+      const b = joints[v * 4 + c];
+      if (!shape[b]) continue;
+      const m = b * 12;
+      const px = mats[m] * x + mats[m + 1] * y + mats[m + 2] * z + mats[m + 3];
+      const py = mats[m + 4] * x + mats[m + 5] * y + mats[m + 6] * z + mats[m + 7];
+      const pz = mats[m + 8] * x + mats[m + 9] * y + mats[m + 10] * z + mats[m + 11];
+      if (!Number.isFinite(px + py + pz)) continue;
+      const o = b * 6;
+      if (px < box[o]) box[o] = px;
+      if (px > box[o + 3]) box[o + 3] = px;
+      if (py < box[o + 1]) box[o + 1] = py;
+      if (py > box[o + 4]) box[o + 4] = py;
+      if (pz < box[o + 2]) box[o + 2] = pz;
+      if (pz > box[o + 5]) box[o + 5] = pz;
+      // Math.hypot (the stored radius) only where it can raise the maximum
+      const r = radius[b];
+      if (px * px + py * py + pz * pz >= r * r * (1 - 1e-9)) {
+        const h = Math.hypot(px, py, pz);
+        if (h > r) radius[b] = h;
+      }
+      hit[b] = 1;
+    }
+  }
+}
+
+/** Extends min/max by the vertices `indices` uses. */
+function indexedBounds(pos: Float32Array, indices: Uint32Array, min: number[], max: number[]): void {
+  let x0 = min[0];
+  let y0 = min[1];
+  let z0 = min[2];
+  let x1 = max[0];
+  let y1 = max[1];
+  let z1 = max[2];
+  for (let k = 0; k < indices.length; k++) {
+    const i = indices[k] * 3;
+    const x = pos[i];
+    const y = pos[i + 1];
+    const z = pos[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  min[0] = x0;
+  min[1] = y0;
+  min[2] = z0;
+  max[0] = x1;
+  max[1] = y1;
+  max[2] = z1;
+}
+
+/** Extends min/max by every vertex. */
+function allBounds(pos: Float32Array, min: number[], max: number[]): void {
+  for (let i = 0; i + 2 < pos.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      const x = pos[i + c];
+      if (x < min[c]) min[c] = x;
+      if (x > max[c]) max[c] = x;
+    }
+  }
+}
 
 /** `vprims` grouped by geometry number (index = geometry), in their original order. */
 function primsByGeometry(vprims: VPrim[], geometryCount: number): VPrim[][] {

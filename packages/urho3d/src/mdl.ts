@@ -519,9 +519,31 @@ export function checkBoneCycles(bones: readonly { parent: number; name: string }
  * ```
  */
 export function writeMdl(model: MdlModel): Uint8Array {
-  let size = 64 + model.trailing.byteLength + model.geometryCenters.byteLength;
-  for (const vb of model.vertexBuffers) size += vb.data.byteLength + 32;
-  for (const ib of model.indexBuffers) size += ib.data.byteLength + 8;
+  // Exact size first: one allocation, no regrowth (models are up to hundreds of MB).
+  const morphNames = model.morphs.map((m) => nameBytes(m.name, m.nameRaw));
+  const boneNames = model.bones.map((b) => nameBytes(b.name, b.nameRaw));
+  let size = 8 + model.trailing.byteLength + model.geometryCenters.byteLength + 4 * model.bounds.length;
+  for (const vb of model.vertexBuffers) {
+    size += 16 + vb.data.byteLength;
+    if (model.magic !== 'UMDL') size += 4 + 4 * (vb.descriptors?.length ?? vb.elements.length);
+  }
+  size += 4;
+  for (const ib of model.indexBuffers) size += 8 + ib.data.byteLength;
+  size += 4;
+  for (const g of model.geometries) size += 8 + 4 * g.boneMapping.length + 24 * g.lods.length;
+  size += 4;
+  model.morphs.forEach((m, i) => {
+    size += morphNames[i].byteLength + 5;
+    for (const b of m.buffers) {
+      const channels = (b.positions ? 1 : 0) + (b.normals ? 1 : 0) + (b.tangents ? 1 : 0);
+      size += 12 + b.vertexCount * (4 + 12 * channels);
+    }
+  });
+  size += 4;
+  model.bones.forEach((b, i) => {
+    size += boneNames[i].byteLength + 1 + 4 + 4 * (b.position.length + b.rotation.length + b.scale.length);
+    size += 4 * b.offsetMatrix.length + 1 + (b.collisionMask & 1 ? 4 : 0) + (b.collisionMask & 2 ? 24 : 0);
+  });
   const w = new ByteWriter({ capacity: size });
   w.string(model.magic);
   w.u32(model.vertexBuffers.length);
@@ -558,27 +580,27 @@ export function writeMdl(model: MdlModel): Uint8Array {
     }
   }
   w.u32(model.morphs.length);
-  for (const m of model.morphs) {
-    w.bytes(nameBytes(m.name, m.nameRaw)).u8(0);
+  model.morphs.forEach((m, mi) => {
+    w.bytes(morphNames[mi]).u8(0);
     w.u32(m.buffers.length);
     for (const b of m.buffers) {
       w.u32(b.vertexBuffer);
       w.u32(b.elementMask);
       w.u32(b.vertexCount);
+      const arrays = [b.positions, b.normals, b.tangents].filter((a): a is Float32Array => !!a);
       for (let v = 0; v < b.vertexCount; v++) {
         w.u32(b.indices[v]);
-        for (const arr of [b.positions, b.normals, b.tangents]) {
-          if (!arr) continue;
+        for (const arr of arrays) {
           w.f32(arr[v * 3]);
           w.f32(arr[v * 3 + 1]);
           w.f32(arr[v * 3 + 2]);
         }
       }
     }
-  }
+  });
   w.u32(model.bones.length);
-  for (const b of model.bones) {
-    w.bytes(nameBytes(b.name, b.nameRaw)).u8(0);
+  model.bones.forEach((b, bi) => {
+    w.bytes(boneNames[bi]).u8(0);
     w.u32(b.parent);
     w.f32Array(b.position);
     w.f32Array(b.rotation);
@@ -587,7 +609,7 @@ export function writeMdl(model: MdlModel): Uint8Array {
     w.u8(b.collisionMask);
     if (b.collisionMask & 1) w.f32(b.radius);
     if (b.collisionMask & 2) w.f32Array(b.box ?? new Float32Array(6));
-  }
+  });
   w.f32Array(model.bounds);
   w.f32Array(model.geometryCenters);
   w.bytes(model.trailing);

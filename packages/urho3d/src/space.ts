@@ -15,7 +15,22 @@ export const URHO_MIRROR = mirrorAxis(2);
 
 /** Mirrors packed 3-vectors in place (`stride` 3, or 4 for tangents: w untouched). */
 export function mirrorVec3(data: { length: number; [i: number]: number }, stride = 3): void {
-  convertVec3(URHO_MIRROR, data, stride, 0);
+  if (data instanceof Float32Array) mirrorVec3F32(data, stride);
+  else convertVec3(URHO_MIRROR, data, stride, 0);
+}
+
+// convertVec3 with URHO_MIRROR on a Float32Array, monomorphic (bulk vertex data on the hot path).
+function mirrorVec3F32(data: Float32Array, stride: number): void {
+  const [a0, a1, a2] = URHO_MIRROR.axis;
+  const [s0, s1, s2] = URHO_MIRROR.sign;
+  for (let i = 0; i + 2 < data.length; i += stride) {
+    const v0 = data[i + a0];
+    const v1 = data[i + a1];
+    const v2 = data[i + a2];
+    data[i] = s0 * v0;
+    data[i + 1] = s1 * v1;
+    data[i + 2] = s2 * v2;
+  }
 }
 
 /** Mirrors quaternions in glTF order (x, y, z, w) in place. */
@@ -30,7 +45,14 @@ export function mirrorMat4(data: { length: number; [i: number]: number }): void 
 
 /** Reverses triangle-list winding in place (its own inverse). */
 export function flipTriangles(indices: { length: number; [i: number]: number }): void {
-  flipWinding(indices);
+  if (indices instanceof Uint32Array || indices instanceof Uint16Array) {
+    // flipWinding, monomorphic per array type
+    for (let i = 0; i + 2 < indices.length; i += 3) {
+      const t = indices[i + 1];
+      indices[i + 1] = indices[i + 2];
+      indices[i + 2] = t;
+    }
+  } else flipWinding(indices);
 }
 
 /** Urho Matrix3x4 (row-major 12 floats) → glTF column-major 4×4 in Urho space. */
