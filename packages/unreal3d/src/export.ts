@@ -300,29 +300,32 @@ function exportNative(
   const packedOut = layout === 'packed' ? new Uint32Array(frameCount * nv) : undefined;
   const wordsOut = layout === 'packed' ? undefined : new Int16Array(frameCount * nv * 4);
   const pads = !factor && Array.isArray(E.pads) ? E.pads : undefined;
+  // Per primitive, the file vertices it represents and their glTF vertex.
+  const repCount = new Int32Array(src.length);
+  for (let v = 0; v < nv; v++) if (orphanK[v] < 0 && repP[v] >= 0) repCount[repP[v]]++;
+  const repV = Array.from(repCount, (c) => new Int32Array(c));
+  repCount.fill(0);
+  for (let v = 0; v < nv; v++) {
+    const pi = repP[v];
+    if (orphanK[v] < 0 && pi >= 0) repV[pi][repCount[pi]++] = v;
+  }
   const rf = new Float64Array(nv * 3);
   let rounded = 0;
   let clamped = 0;
   for (let f = 0; f < frameCount; f++) {
-    for (let v = 0; v < nv; v++) {
-      const o = v * 3;
-      const k = orphanK[v];
-      if (k >= 0) {
-        const row = (orphanFrames as number[][])[f];
-        rf[o] = row[k * 3] ?? 0;
-        rf[o + 1] = row[k * 3 + 1] ?? 0;
-        rf[o + 2] = row[k * 3 + 2] ?? 0;
-      } else if (repP[v] >= 0) {
-        const s = src[repP[v]];
-        const j = repJ[v] * 3;
-        const d = f === 0 ? null : s.targets[f - 1];
-        rf[o] = s.pos[j] + (d ? d[j] : 0);
-        rf[o + 1] = s.pos[j + 2] + (d ? d[j + 2] : 0);
-        rf[o + 2] = s.pos[j + 1] + (d ? d[j + 1] : 0);
-      } else {
-        rf[o] = 0;
-        rf[o + 1] = 0;
-        rf[o + 2] = 0;
+    rf.fill(0);
+    for (let pi = 0; pi < src.length; pi++) {
+      const s = src[pi];
+      fillFrame(rf, s.pos, f === 0 ? null : (s.targets[f - 1] ?? null), repV[pi], repJ);
+    }
+    if (orphanFrames) {
+      const row = orphanFrames[f];
+      for (let v = 0; v < nv; v++) {
+        const k = orphanK[v];
+        if (k < 0) continue;
+        rf[v * 3] = row[k * 3] ?? 0;
+        rf[v * 3 + 1] = row[k * 3 + 1] ?? 0;
+        rf[v * 3 + 2] = row[k * 3 + 2] ?? 0;
       }
     }
     if (factor) for (let i = 0; i < rf.length; i++) rf[i] *= factor[i % 3];
@@ -489,6 +492,30 @@ function exportNative(
     ucText = writeUc(ucm, { fileBase: name, extraDirectives: extra });
   }
   return { data, aniv, uc: ucm, ucText, ucEncoding: E.uc?.encoding ?? 'utf8' };
+}
+
+/** Raw Unreal X, Y, Z of the file vertices `vs` from glTF position + delta (glTF Y/Z swapped back). */
+function fillFrame(
+  rf: Float64Array,
+  pos: Float32Array,
+  d: Float32Array | null,
+  vs: Int32Array,
+  repJ: Int32Array,
+): void {
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i];
+    const o = v * 3;
+    const j = repJ[v] * 3;
+    if (d) {
+      rf[o] = pos[j] + d[j];
+      rf[o + 1] = pos[j + 2] + d[j + 2];
+      rf[o + 2] = pos[j + 1] + d[j + 1];
+    } else {
+      rf[o] = pos[j];
+      rf[o + 1] = pos[j + 2];
+      rf[o + 2] = pos[j + 1];
+    }
+  }
 }
 
 function sliceP(p: ReturnType<typeof createPolys>, n: number): ReturnType<typeof createPolys> {

@@ -70,7 +70,10 @@ export function frameNormals(
     out[c + 2] += nz;
   }
   for (let i = 0; i < nv * 3; i += 3) {
-    const l = Math.hypot(out[i], out[i + 1], out[i + 2]);
+    const x = out[i];
+    const y = out[i + 1];
+    const z = out[i + 2];
+    const l = Math.sqrt(x * x + y * y + z * z);
     if (l > 0) {
       out[i] /= l;
       out[i + 1] /= l;
@@ -106,6 +109,34 @@ export function smoothNormals(
     frameNormals(all.subarray(P, P + nv * 3), nv, tris, mask, out.subarray(P, P + nv * 3));
   }
   return out;
+}
+
+/**
+ * `out[j] = a[orig[j]] − b[orig[j]]` per glTF vertex j (X, Z, Y order when `swizzle`: raw Unreal
+ * axes to glTF). Returns whether any component is not zero.
+ */
+function swizzledDelta(
+  a: Float32Array,
+  b: Float32Array,
+  orig: Uint16Array,
+  vcount: number,
+  out: Float32Array,
+  swizzle: boolean,
+): boolean {
+  const y = swizzle ? 2 : 1;
+  const z = swizzle ? 1 : 2;
+  let any = 0;
+  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+    const o = orig[j] * 3;
+    const dx = a[o] - b[o];
+    const dy = a[o + y] - b[o + y];
+    const dz = a[o + z] - b[o + z];
+    out[k] = dx;
+    out[k + 1] = dy;
+    out[k + 2] = dz;
+    any |= +(dx !== 0) | +(dy !== 0) | +(dz !== 0);
+  }
+  return any !== 0;
 }
 
 /** True when frames 1‥frameCount−1 hold the same X, Y, Z as frame 0 for every vertex. */
@@ -491,33 +522,13 @@ export function importUnreal(
       let dNrm: Accessor | null = null;
       if (moved) {
         const d = new Float32Array(vcount * 3);
-        let any = false;
-        for (let j = 0; j < vcount; j++) {
-          const o = orig[j] * 3;
-          const x = fr[o] - base[o];
-          const y = fr[o + 2] - base[o + 2];
-          const z = fr[o + 1] - base[o + 1];
-          d[j * 3] = x;
-          d[j * 3 + 1] = y;
-          d[j * 3 + 2] = z;
-          if (x !== 0 || y !== 0 || z !== 0) any = true;
-        }
-        if (any) dPos = doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer);
+        if (swizzledDelta(fr, base, orig, vcount, d, true))
+          dPos = doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer);
+        // Not skipped when this primitive did not move: its normals also follow neighbours.
         if (nf && normals0) {
-          // Not skipped when this primitive did not move: its normals also follow neighbours.
           const dn = new Float32Array(vcount * 3);
-          let anyN = false;
-          for (let j = 0; j < vcount; j++) {
-            const o = orig[j] * 3;
-            const x = nf[o] - normals0[o];
-            const y = nf[o + 1] - normals0[o + 1];
-            const z = nf[o + 2] - normals0[o + 2];
-            dn[j * 3] = x;
-            dn[j * 3 + 1] = y;
-            dn[j * 3 + 2] = z;
-            if (x !== 0 || y !== 0 || z !== 0) anyN = true;
-          }
-          if (anyN) dNrm = doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer);
+          if (swizzledDelta(nf, normals0, orig, vcount, dn, false))
+            dNrm = doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer);
         }
       }
       target.setAttribute('POSITION', dPos ?? zeroOf(p));
