@@ -66,6 +66,7 @@ export function readBlock(r: ByteReader, quantized: boolean): AnimationBlock {
     }
     const f = bytes[o++];
     flags[e] = f;
+    if ((f & 0x7f) === 0) continue;
     let size = 0;
     if (f & 1) size += comp;
     if (f & 2) size += comp;
@@ -99,7 +100,23 @@ export function readBlock(r: ByteReader, quantized: boolean): AnimationBlock {
   return { bones, boxes, componentMask, numFrames, flags, positions, rotations, scales };
 }
 
-/** Writes an animated-bone block (the variant follows `block.boxes`). */
+/** Bytes of the values a flag byte stores: [quantized (u16), float] × 128 flag values. */
+const VALUE_BYTES = (() => {
+  const t = new Uint8Array(256);
+  for (let f = 0; f < 128; f++) {
+    let n = 0;
+    for (let c = 0; c < 7; c++) if (f & (1 << c)) n++;
+    const rot = f & 8 ? 1 : 0;
+    t[f] = (n - rot) * 2 + rot * 8;
+    t[128 + f] = (n - rot) * 4 + rot * 8;
+  }
+  return t;
+})();
+
+/**
+ * Writes an animated-bone block (the variant follows `block.boxes`). The frame entries are
+ * measured first and written into one buffer (a flag byte per frame and bone, then its values).
+ */
 export function writeBlock(w: ByteWriter, block: AnimationBlock): void {
   const quantized = block.boxes !== null;
   const nb = block.bones.length;
@@ -110,22 +127,42 @@ export function writeBlock(w: ByteWriter, block: AnimationBlock): void {
   writeInt2(w, block.numFrames);
   const entries = block.numFrames * nb;
   const { flags, positions, rotations, scales } = block;
-  w.ensure(entries * (quantized ? 21 : 33));
+  const table = quantized ? 0 : 128;
+  let size = entries;
+  for (let e = 0; e < entries; e++) size += VALUE_BYTES[table + (flags[e] & 0x7f)];
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let o = 0;
   for (let e = 0; e < entries; e++) {
     const f = flags[e];
-    w.u8(f);
+    out[o++] = f;
+    if ((f & 0x7f) === 0) continue;
     for (let c = 0; c < 3; c++) {
       if (f & (1 << c)) {
-        if (quantized) w.u16(positions[e * 3 + c]);
-        else w.f32(positions[e * 3 + c]);
+        if (quantized) {
+          view.setUint16(o, positions[e * 3 + c], true);
+          o += 2;
+        } else {
+          view.setFloat32(o, positions[e * 3 + c], true);
+          o += 4;
+        }
       }
     }
-    if (f & 8) for (let c = 0; c < 4; c++) w.i16(rotations[e * 4 + c]);
+    if (f & 8) {
+      for (let c = 0; c < 4; c++) view.setInt16(o + c * 2, rotations[e * 4 + c], true);
+      o += 8;
+    }
     for (let c = 0; c < 3; c++) {
       if (f & (16 << c)) {
-        if (quantized) w.u16(scales[e * 3 + c]);
-        else w.f32(scales[e * 3 + c]);
+        if (quantized) {
+          view.setUint16(o, scales[e * 3 + c], true);
+          o += 2;
+        } else {
+          view.setFloat32(o, scales[e * 3 + c], true);
+          o += 4;
+        }
       }
     }
   }
+  w.bytes(out);
 }

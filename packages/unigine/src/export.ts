@@ -5,6 +5,7 @@ import {
   type Warning,
   WarningCollector,
   accessorFloats,
+  axesDeterminant,
   convertQuaternions,
   convertScale,
   convertVec3,
@@ -950,28 +951,120 @@ interface Track {
   s?: SamplerData;
 }
 
-/** Values of a sampler at frame times: the keys themselves when they fall on the frames. */
-function frameValues(
-  s: SamplerData,
-  frames: number,
-  fps: number,
-  size: number,
-  out: Float64Array,
-  warn: () => void,
-): void {
-  const direct =
-    s.interpolation !== 'CUBICSPLINE' &&
-    s.times.length === frames &&
-    s.times.every((t, f) => Math.abs(t - f / fps) < 1e-5);
-  const tmp = new Float64Array(size);
+/**
+ * Most frame entries (frames × animated bones) one animation block may hold: an10 and the ms11
+ * float variant store every frame of every animated bone (1–33 bytes each), so a clip needing
+ * more than this (e.g. 300 bones for 15 minutes at 30 fps) would be an absurd file. Export
+ * refuses it with `ExportError ANIMATION_TOO_LONG` (lower `fps` or shorten the clip).
+ */
+export const MAX_BLOCK_ENTRIES = 2 ** 23;
+
+/** glTF → file axes, in place, on per-bone f64 tracks (monomorphic copies of core's helpers). */
+const G2U_AXIS = GLTF_TO_UNIGINE.axis;
+const G2U_SIGN = GLTF_TO_UNIGINE.sign;
+const G2U_DET = axesDeterminant(GLTF_TO_UNIGINE);
+
+function toFileAxes(t: Float64Array, r: Float64Array, s: Float64Array, frames: number): void {
+  const [a0, a1, a2] = G2U_AXIS;
+  const [s0, s1, s2] = G2U_SIGN;
   for (let f = 0; f < frames; f++) {
-    if (direct) for (let k = 0; k < size; k++) out[f * size + k] = s.values[f * size + k];
-    else {
+    const o = f * 3;
+    const t0 = t[o + a0];
+    const t1 = t[o + a1];
+    const t2 = t[o + a2];
+    t[o] = s0 * t0;
+    t[o + 1] = s1 * t1;
+    t[o + 2] = s2 * t2;
+    const c0 = s[o + a0];
+    const c1 = s[o + a1];
+    const c2 = s[o + a2];
+    s[o] = c0;
+    s[o + 1] = c1;
+    s[o + 2] = c2;
+    const q = f * 4;
+    const q0 = r[q + a0];
+    const q1 = r[q + a1];
+    const q2 = r[q + a2];
+    r[q] = G2U_DET * s0 * q0;
+    r[q + 1] = G2U_DET * s1 * q1;
+    r[q + 2] = G2U_DET * s2 * q2;
+  }
+}
+
+/**
+ * Values of a sampler at frames `0 … frames−1` (time `f / fps`) into `out` (`frames × size`).
+ * When every key lies on a frame (within float32 rounding of `f / fps`), keys are copied as they
+ * are, frames between two equal LINEAR keys (or after a STEP key) repeat the key, and only frames
+ * between two different keys are interpolated — one pass over keys and frames. Returns true when
+ * the track had to be resampled (keys off the frames, or CUBICSPLINE between keys).
+ */
+export function sampleFrames(s: SamplerData, frames: number, fps: number, out: Float64Array): boolean {
+  const { times, values, size } = s;
+  const n = times.length;
+  const cubic = s.interpolation === 'CUBICSPLINE';
+  const stride = cubic ? size * 3 : size;
+  const off = cubic ? size : 0;
+  const tmp = new Float64Array(size);
+  // Frame of each key, while the keys sit on increasing frames.
+  const keyFrame = new Float64Array(n);
+  let aligned = true;
+  let prev = -1;
+  for (let k = 0; k < n && aligned; k++) {
+    const t = times[k];
+    const f = Math.round(t * fps);
+    if (!(Math.abs(t - f / fps) <= 1e-5 + Math.abs(t) * 2.4e-7) || f <= prev || f < 0) aligned = false;
+    keyFrame[k] = f;
+    prev = f;
+  }
+  if (!aligned) {
+    for (let f = 0; f < frames; f++) {
       sampleAt(s, f / fps, tmp);
-      out.set(tmp, f * size);
+      for (let c = 0; c < size; c++) out[f * size + c] = tmp[c];
+    }
+    return true;
+  }
+  let resampled = false;
+  const copy = (k: number, from: number, to: number) => {
+    const a = k * stride + off;
+    for (let f = from; f < to; f++) for (let c = 0; c < size; c++) out[f * size + c] = values[a + c];
+  };
+  // Before the first key and from the last key on: clamped to those keys.
+  const first = Math.min(frames, keyFrame[0]);
+  copy(0, 0, first);
+  for (let k = 0; k + 1 < n && keyFrame[k] < frames; k++) {
+    const from = keyFrame[k];
+    const to = Math.min(frames, keyFrame[k + 1]);
+    let same = s.interpolation === 'STEP';
+    if (!same && !cubic) {
+      // Equal neighbours: the line between them is the key itself.
+      const a = k * stride + off;
+      const b = (k + 1) * stride + off;
+      same = true;
+      for (let c = 0; c < size && same; c++) if (!Object.is(values[a + c], values[b + c])) same = false;
+    }
+    if (same || to - from === 1) {
+      copy(k, from, to);
+      continue;
+    }
+    copy(k, from, from + 1);
+    if (cubic) resampled = true;
+    for (let f = from + 1; f < to; f++) {
+      sampleAt(s, f / fps, tmp);
+      for (let c = 0; c < size; c++) out[f * size + c] = tmp[c];
     }
   }
-  if (!direct) warn();
+  copy(n - 1, Math.max(first, keyFrame[n - 1]), frames);
+  return resampled;
+}
+
+/** True when a track is absent or LINEAR/STEP with every key equal (its value at any time). */
+function constantTrack(s: SamplerData | undefined): boolean {
+  if (!s?.times.length) return true;
+  if (s.interpolation === 'CUBICSPLINE') return false;
+  const { values, size } = s;
+  const n = Math.min(values.length, s.times.length * size);
+  for (let i = size; i < n; i++) if (!Object.is(values[i], values[i % size])) return false;
+  return true;
 }
 
 interface BlockResult {
@@ -980,31 +1073,47 @@ interface BlockResult {
   maxRotError: number;
 }
 
+/** Hex digit value of a char code (the caller has checked the string). */
+function hexValue(c: number): number {
+  return c <= 57 ? c - 48 : c - 87;
+}
+
 /**
  * Builds an animated-bone block from glTF tracks. `quantized` selects the an10 variant (u16 in
- * range boxes); the float variant is the one embedded in ms11 meshes.
+ * range boxes); the float variant is the one embedded in ms11 meshes. Works bone by bone on
+ * per-bone tracks (time and memory: the block itself plus one bone's frames), sampling twice
+ * when range boxes have to be measured first.
  */
 function buildBlock(
   tracks: (Track | null)[],
   boneIdx: number[],
   rest: number[][],
   parentFix: (M4 | null)[],
-  frames: number,
+  frameCount: number,
   fps: number,
   quantized: boolean,
   ex: Partial<UnigineAnimationExtras>,
   warnResampled: () => void,
 ): BlockResult {
+  const frames = frameCount;
   const nb = boneIdx.length;
-  const pos = new Float64Array(frames * nb * 3);
-  const rot = new Float64Array(frames * nb * 4);
-  const scl = new Float64Array(frames * nb * 3);
-  let hasScale = false;
-  const tmpT = new Float64Array(frames * 3);
-  const tmpR = new Float64Array(frames * 4);
-  const tmpS = new Float64Array(frames * 3);
+  const T = new Float64Array(frames * 3);
+  const R = new Float64Array(frames * 4);
+  const S = new Float64Array(frames * 3);
   const m = new Float64Array(16);
-  for (let b = 0; b < nb; b++) {
+  // Bones whose every track holds one value (or none: the rest pose), without a parent fix: every
+  // frame is frame 0.
+  const still = boneIdx.map(
+    (_, b) =>
+      !parentFix[b] &&
+      constantTrack(tracks[b]?.t) &&
+      constantTrack(tracks[b]?.r) &&
+      constantTrack(tracks[b]?.s),
+  );
+  const constant = (b: number): boolean => still[b];
+  /** Bone `b`'s frames, file axes, into T/R/S (only frame 0 for a constant bone). */
+  const sampleBone = (b: number, warn: boolean, full: boolean): void => {
+    const frames = constant(b) && !full ? Math.min(1, frameCount) : frameCount;
     const tr = tracks[b];
     const r0 = rest[b];
     // Rest values are in file axes; channel values in glTF axes: bring rest to glTF first.
@@ -1015,49 +1124,57 @@ function buildBlock(
     convertQuaternions(UNIGINE_TO_GLTF, restR);
     convertScale(UNIGINE_TO_GLTF, restS);
     const fill = (s: SamplerData | undefined, size: number, out: Float64Array, restV: number[]) => {
-      if (s?.times.length) frameValues(s, frames, fps, size, out, warnResampled);
-      else for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = restV[k];
+      if (s?.times.length) {
+        if (sampleFrames(s, frames, fps, out) && warn) warnResampled();
+      } else for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = restV[k];
     };
-    fill(tr?.t, 3, tmpT, restT);
-    fill(tr?.r, 4, tmpR, restR);
-    fill(tr?.s, 3, tmpS, restS);
-    if (tr?.s) hasScale = true;
+    fill(tr?.t, 3, T, restT);
+    fill(tr?.r, 4, R, restR);
+    fill(tr?.s, 3, S, restS);
     const fix = parentFix[b];
     if (fix) {
       for (let f = 0; f < frames; f++) {
-        const t = [tmpT[f * 3], tmpT[f * 3 + 1], tmpT[f * 3 + 2]];
-        const r = [tmpR[f * 4], tmpR[f * 4 + 1], tmpR[f * 4 + 2], tmpR[f * 4 + 3]];
-        const sc = [tmpS[f * 3], tmpS[f * 3 + 1], tmpS[f * 3 + 2]];
+        const t = [T[f * 3], T[f * 3 + 1], T[f * 3 + 2]];
+        const r = [R[f * 4], R[f * 4 + 1], R[f * 4 + 2], R[f * 4 + 3]];
+        const sc = [S[f * 3], S[f * 3 + 1], S[f * 3 + 2]];
         composeTRS(t, r, sc, m);
         mat4.multiply(asMat(m), asMat(fix), asMat(m));
         const d = decompose(m);
-        tmpT.set(d.t, f * 3);
-        tmpR.set(d.r, f * 4);
-        tmpS.set(d.s, f * 3);
+        T.set(d.t, f * 3);
+        R.set(d.r, f * 4);
+        S.set(d.s, f * 3);
       }
     }
-    // Axis conversion in bulk (long clips × large skeletons are millions of entries).
-    convertVec3(GLTF_TO_UNIGINE, tmpT);
-    convertQuaternions(GLTF_TO_UNIGINE, tmpR);
-    convertScale(GLTF_TO_UNIGINE, tmpS);
-    for (let f = 0; f < frames; f++) {
-      const e = f * nb + b;
-      for (let k = 0; k < 3; k++) {
-        pos[e * 3 + k] = tmpT[f * 3 + k];
-        scl[e * 3 + k] = tmpS[f * 3 + k];
+    toFileAxes(T, R, S, frames);
+  };
+  let hasScale = false;
+  for (const tr of tracks) if (tr?.s) hasScale = true;
+  const explicitMask = typeof ex.componentMask === 'number';
+  // Pass 1 (when needed): per-axis ranges of positions and scales, and whether scales differ from 1.
+  const lo = new Float64Array(6).fill(Number.POSITIVE_INFINITY);
+  const hi = new Float64Array(6).fill(Number.NEGATIVE_INFINITY);
+  let differs = false;
+  const pass1 = quantized || (!explicitMask && hasScale);
+  for (let b = 0; b < nb && pass1; b++) {
+    sampleBone(b, true, false);
+    const n = constant(b) ? Math.min(1, frames) : frames;
+    for (let f = 0; f < n; f++) {
+      for (let c = 0; c < 3; c++) {
+        const p = T[f * 3 + c];
+        const v = S[f * 3 + c];
+        lo[c] = Math.min(lo[c], p);
+        hi[c] = Math.max(hi[c], p);
+        lo[3 + c] = Math.min(lo[3 + c], v);
+        hi[3 + c] = Math.max(hi[3 + c], v);
+        if (Math.abs(v - 1) > 1e-6) differs = true;
       }
-      for (let k = 0; k < 4; k++) rot[e * 4 + k] = tmpR[f * 4 + k];
     }
   }
   let mask: number;
-  if (typeof ex.componentMask === 'number') mask = ex.componentMask & 0x7f;
+  if (explicitMask) mask = (ex.componentMask as number) & 0x7f;
   else {
     mask = FLAG_POS | FLAG_ROT;
-    if (hasScale) {
-      let differs = false;
-      for (const v of scl) if (Math.abs(v - 1) > 1e-6) differs = true;
-      if (differs) mask |= FLAG_SCALE;
-    }
+    if (hasScale && differs) mask |= FLAG_SCALE;
   }
   const entries = frames * nb;
   const flags = new Uint8Array(entries);
@@ -1068,119 +1185,124 @@ function buildBlock(
   let maxPosError = 0;
   let maxRotError = 0;
   if (quantized) {
-    boxes = new Float32Array(12);
+    const bx = new Float32Array(12);
+    boxes = bx;
     const stored = unpackF32(ex.boxes, 12);
-    const box = (data: Float64Array, bit: number, at: number, empty: number[]) => {
+    const box = (bit: number, at: number, range: number) => {
       for (let c = 0; c < 3; c++) {
         if (!(mask & (bit << c))) {
-          boxes![at + c] = stored ? stored[at + c] : empty[c];
-          boxes![at + 3 + c] = stored ? stored[at + 3 + c] : empty[3 + c];
+          bx[at + c] = stored ? stored[at + c] : EMPTY_BOX[c];
+          bx[at + 3 + c] = stored ? stored[at + 3 + c] : EMPTY_BOX[3 + c];
           continue;
         }
-        let lo = Number.POSITIVE_INFINITY;
-        let hi = Number.NEGATIVE_INFINITY;
-        for (let e = 0; e < entries; e++) {
-          lo = Math.min(lo, data[e * 3 + c]);
-          hi = Math.max(hi, data[e * 3 + c]);
-        }
-        if (!Number.isFinite(lo)) {
+        let l = entries ? lo[range + c] : Number.POSITIVE_INFINITY;
+        let h = entries ? hi[range + c] : Number.NEGATIVE_INFINITY;
+        if (!Number.isFinite(l)) {
           if (stored) {
-            boxes![at + c] = stored[at + c];
-            boxes![at + 3 + c] = stored[at + 3 + c];
+            bx[at + c] = stored[at + c];
+            bx[at + 3 + c] = stored[at + 3 + c];
             continue;
           }
-          lo = 0;
-          hi = 0;
+          l = 0;
+          h = 0;
         }
         if (stored) {
           const so = stored[at + c];
           const ss = stored[at + 3 + c];
           const slack = Math.abs(ss) / 65535 + 1e-6 * Math.max(1, Math.abs(so));
-          if (lo >= so - slack && hi <= so + ss + slack) {
-            boxes![at + c] = so;
-            boxes![at + 3 + c] = ss;
+          if (l >= so - slack && h <= so + ss + slack) {
+            bx[at + c] = so;
+            bx[at + 3 + c] = ss;
             continue;
           }
         }
-        boxes![at + c] = Math.fround(lo);
-        boxes![at + 3 + c] = Math.fround(hi - Math.fround(lo));
+        bx[at + c] = Math.fround(l);
+        bx[at + 3 + c] = Math.fround(h - Math.fround(l));
         // Make sure the top value still fits after float32 rounding of the box.
-        if (boxes![at + c] + boxes![at + 3 + c] < hi)
-          boxes![at + 3 + c] = Math.fround(boxes![at + 3 + c] * (1 + 2 ** -20));
+        if (bx[at + c] + bx[at + 3 + c] < h) bx[at + 3 + c] = Math.fround(bx[at + 3 + c] * (1 + 2 ** -20));
       }
     };
-    box(pos, 1, 0, EMPTY_BOX);
-    box(scl, 16, 6, EMPTY_BOX);
+    box(1, 0, 0);
+    box(16, 6, 3);
   }
   const raw = ex.rawCodes ?? {};
-  const rawList = (key: string): number[] | null =>
-    Array.isArray(raw[key]) && raw[key].length === entries ? raw[key] : null;
+  // Stored as u16 (the typed array's coercion, so the flags compare what is written).
+  const rawList = (key: string): Uint16Array | null =>
+    Array.isArray(raw[key]) && raw[key].length === entries ? Uint16Array.from(raw[key]) : null;
   const rawPos = [0, 1, 2].map((c) => rawList(`pos${c}`));
   const rawScale = [0, 1, 2].map((c) => rawList(`scale${c}`));
-  for (let e = 0; e < entries; e++) {
-    for (let c = 0; c < 3; c++) {
-      if (quantized && boxes) {
-        const rp = rawPos[c];
-        const rs = rawScale[c];
-        const pq = rp ? rp[e] : encodeRangeU16(Math.fround(pos[e * 3 + c]), boxes[c], boxes[3 + c]);
-        const sq = rs ? rs[e] : encodeRangeU16(Math.fround(scl[e * 3 + c]), boxes[6 + c], boxes[9 + c]);
-        positions[e * 3 + c] = pq;
-        scales[e * 3 + c] = sq;
-        if (mask & (1 << c))
-          maxPosError = Math.max(
-            maxPosError,
-            Math.abs(decodeRangeU16(pq, boxes[c], boxes[3 + c]) - pos[e * 3 + c]),
-          );
-        if (mask & (16 << c))
-          maxPosError = Math.max(
-            maxPosError,
-            Math.abs(decodeRangeU16(sq, boxes[6 + c], boxes[9 + c]) - scl[e * 3 + c]),
-          );
-      } else {
-        positions[e * 3 + c] = pos[e * 3 + c];
-        scales[e * 3 + c] = scl[e * 3 + c];
-      }
-    }
-    for (let c = 0; c < 4; c++) {
-      const q = encodeSnorm16(rot[e * 4 + c]);
-      rotations[e * 4 + c] = q;
-      maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - rot[e * 4 + c]));
-    }
-  }
   // Flags: frame 0 stores every component of the mask; later frames only what changed
   // (unless the source file did otherwise and its flags were kept).
   const keptFlags =
     typeof ex.flags === 'string' && ex.flags.length === entries * 2 && /^[0-9a-f]*$/.test(ex.flags)
       ? ex.flags
       : null;
-  for (let f = 0; f < frames && keptFlags; f++)
-    for (let b = 0; b < nb; b++)
-      flags[f * nb + b] = Number.parseInt(keptFlags.substr((f * nb + b) * 2, 2), 16);
-  for (let f = 0; f < frames && !keptFlags; f++) {
-    for (let b = 0; b < nb; b++) {
+  const bx = boxes ?? new Float32Array(12);
+  const code = new Float64Array(10); // this frame's stored values: pos 0-2, rot 3-6, scale 7-9
+  const last = new Float64Array(10); // the previous frame's
+  // Pass 2: bone by bone, values → codes → flags; unflagged components stay 0 (the file model
+  // mirrors the bytes).
+  const exact = !keptFlags && !rawPos.some((r) => r) && !rawScale.some((r) => r);
+  for (let b = 0; b < nb; b++) {
+    sampleBone(b, !pass1, !exact);
+    // Frames equal to the previous one store nothing (flags 0): a constant bone is done after
+    // frame 0, and repeated frames are skipped (values equal → codes equal).
+    const n = exact && constant(b) ? Math.min(1, frames) : frames;
+    for (let f = 0; f < n; f++) {
       const e = f * nb + b;
-      if (f === 0) {
-        flags[e] = mask;
-        continue;
+      if (exact && f > 0) {
+        let same = true;
+        for (let c = 0; c < 3 && same; c++)
+          if (T[f * 3 + c] !== T[f * 3 - 3 + c] || S[f * 3 + c] !== S[f * 3 - 3 + c]) same = false;
+        for (let c = 0; c < 4 && same; c++) if (R[f * 4 + c] !== R[f * 4 - 4 + c]) same = false;
+        if (same) continue;
       }
-      const p = e - nb;
-      let fl = 0;
       for (let c = 0; c < 3; c++) {
-        if (positions[e * 3 + c] !== positions[p * 3 + c]) fl |= 1 << c;
-        if (scales[e * 3 + c] !== scales[p * 3 + c]) fl |= 16 << c;
+        const p = T[f * 3 + c];
+        const v = S[f * 3 + c];
+        if (quantized) {
+          const rp = rawPos[c];
+          const rs = rawScale[c];
+          const pq = rp ? rp[e] : encodeRangeU16(Math.fround(p), bx[c], bx[3 + c]);
+          const sq = rs ? rs[e] : encodeRangeU16(Math.fround(v), bx[6 + c], bx[9 + c]);
+          code[c] = pq;
+          code[7 + c] = sq;
+          if (mask & (1 << c))
+            maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(pq, bx[c], bx[3 + c]) - p));
+          if (mask & (16 << c))
+            maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(sq, bx[6 + c], bx[9 + c]) - v));
+        } else {
+          code[c] = Math.fround(p);
+          code[7 + c] = Math.fround(v);
+        }
       }
-      for (let c = 0; c < 4; c++) if (rotations[e * 4 + c] !== rotations[p * 4 + c]) fl |= FLAG_ROT;
-      flags[e] = fl & mask;
+      for (let c = 0; c < 4; c++) {
+        const x = R[f * 4 + c];
+        const q = encodeSnorm16(x);
+        code[3 + c] = q;
+        maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - x));
+      }
+      let fl: number;
+      if (keptFlags)
+        fl = (hexValue(keptFlags.charCodeAt(e * 2)) << 4) | hexValue(keptFlags.charCodeAt(e * 2 + 1));
+      else if (f === 0) fl = mask;
+      else {
+        fl = 0;
+        for (let c = 0; c < 3; c++) {
+          if (code[c] !== last[c]) fl |= 1 << c;
+          if (code[7 + c] !== last[7 + c]) fl |= 16 << c;
+        }
+        for (let c = 3; c < 7; c++) if (code[c] !== last[c]) fl |= FLAG_ROT;
+        fl &= mask;
+      }
+      flags[e] = fl;
+      for (let c = 0; c < 3; c++) {
+        if (fl & (1 << c)) positions[e * 3 + c] = code[c];
+        if (fl & (16 << c)) scales[e * 3 + c] = code[7 + c];
+      }
+      if (fl & FLAG_ROT) for (let c = 0; c < 4; c++) rotations[e * 4 + c] = code[3 + c];
+      last.set(code);
     }
-  }
-  // Zero what the file does not store (the file model mirrors the bytes).
-  for (let e = 0; e < entries; e++) {
-    const fl = flags[e];
-    for (let c = 0; c < 3; c++) {
-      if (!(fl & (1 << c))) positions[e * 3 + c] = 0;
-      if (!(fl & (16 << c))) scales[e * 3 + c] = 0;
-    }
-    if (!(fl & FLAG_ROT)) rotations.fill(0, e * 4, e * 4 + 4);
   }
   return {
     block: {
@@ -1405,6 +1527,11 @@ export function exportUnigine(
       typeof ex.numFrames === 'number' && ex.numFrames >= 0
         ? ex.numFrames
         : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
+    if (!Number.isFinite(frames) || frames * boneIdx.length > MAX_BLOCK_ENTRIES)
+      throw new ExportError(
+        'ANIMATION_TOO_LONG',
+        `animation "${anim.getName()}" would need ${frames} frames × ${boneIdx.length} animated bones at ${exFps} fps; UNIGINE stores every frame of every animated bone, and more than ${MAX_BLOCK_ENTRIES} frame entries per animation would be an absurd file (shorten the clip or export with a lower fps)`,
+      );
     const trackList = boneIdx.map((i) => {
       const node = nodeOfBone(i);
       return node ? (tracks.get(node) ?? null) : null;

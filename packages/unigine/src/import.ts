@@ -4,6 +4,7 @@ import {
   type ImportOptions,
   type ImportResult,
   WarningCollector,
+  axesDeterminant,
   convertQuaternions,
   convertScale,
   convertVec3,
@@ -420,6 +421,7 @@ export function flagsFollowRule(block: AnimationBlock): boolean {
     for (let b = 0; b < nb; b++) {
       const e = f * nb + b;
       const fl = block.flags[e];
+      if (fl === 0 && f > 0) continue; // stores nothing, changes nothing
       if (f === 0) {
         if (fl !== mask) return false;
       } else {
@@ -442,59 +444,122 @@ export function flagsFollowRule(block: AnimationBlock): boolean {
   return true;
 }
 
-/** Per-bone decoded tracks of a block, in file axes, with carry-forward of unflagged components. */
-function decodeBlock(
+const U2G_AXIS = UNIGINE_TO_GLTF.axis;
+const U2G_SIGN = UNIGINE_TO_GLTF.sign;
+const U2G_DET = axesDeterminant(UNIGINE_TO_GLTF);
+
+/**
+ * Decodes bone `b` of a block (carry-forward of unflagged components) into `pos`, `rot`, `scl`
+ * (`nf × 3/4/3`, converted to glTF axes), and sets bits 1/2/4 of `changed[f]` when frame f's
+ * translation/rotation/scale differs bit for bit from frame f − 1's. Returns true when some
+ * rotation had to be normalized.
+ */
+function decodeBone(
   block: AnimationBlock,
+  b: number,
   bindPose: Float32Array,
-): { pos: Float32Array; rot: Float32Array; scl: Float32Array; normalized: boolean } {
+  nf: number,
+  pos: Float32Array,
+  rot: Float32Array,
+  scl: Float32Array,
+  changed: Uint8Array,
+): boolean {
   const nb = block.bones.length;
-  // A block without frames still becomes one key (the bind pose): glTF samplers need a key.
-  const nf = Math.max(1, block.numFrames);
-  const pos = new Float32Array(nf * nb * 3);
-  const rot = new Float32Array(nf * nb * 4);
-  const scl = new Float32Array(nf * nb * 3);
   const boxes = block.boxes;
+  const [a0, a1, a2] = U2G_AXIS;
+  const [s0, s1, s2] = U2G_SIGN;
+  const pb = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+  const rb = new Uint32Array(rot.buffer, rot.byteOffset, rot.length);
+  const sb = new Uint32Array(scl.buffer, scl.byteOffset, scl.length);
   let normalized = false;
   const cur = new Float64Array(10);
-  for (let b = 0; b < nb; b++) {
-    const bo = block.bones[b] * TRS_FLOATS;
-    for (let k = 0; k < 10; k++)
-      cur[k] = bindPose.length > bo + k ? bindPose[bo + k] : k === 6 || k >= 7 ? 1 : 0;
-    for (let f = 0; f < nf; f++) {
-      const e = f * nb + b;
-      const fl = block.numFrames === 0 ? 0 : block.flags[e];
+  const bo = block.bones[b] * TRS_FLOATS;
+  for (let k = 0; k < 10; k++)
+    cur[k] = bindPose.length > bo + k ? bindPose[bo + k] : k === 6 || k >= 7 ? 1 : 0;
+  for (let f = 0; f < nf; f++) {
+    const e = f * nb + b;
+    const fl = block.numFrames === 0 ? 0 : block.flags[e];
+    const o = f * 3;
+    const q = f * 4;
+    if (fl === 0 && f > 0) {
+      // Nothing stored: the previous frame's values, unchanged.
       for (let c = 0; c < 3; c++) {
-        if (fl & (1 << c))
-          cur[c] = boxes
-            ? boxes[c] + (boxes[3 + c] * block.positions[e * 3 + c]) / 65535
-            : block.positions[e * 3 + c];
-        if (fl & (16 << c))
-          cur[7 + c] = boxes
-            ? boxes[6 + c] + (boxes[9 + c] * block.scales[e * 3 + c]) / 65535
-            : block.scales[e * 3 + c];
+        pb[o + c] = pb[o - 3 + c];
+        sb[o + c] = sb[o - 3 + c];
       }
-      if (fl & 8) {
-        let len = 0;
-        for (let c = 0; c < 4; c++) {
-          cur[3 + c] = block.rotations[e * 4 + c] / 32767;
-          len += cur[3 + c] * cur[3 + c];
-        }
-        len = Math.sqrt(len);
-        if (Math.abs(len - 1) > 1e-3) {
-          normalized = true;
-          for (let c = 0; c < 4; c++) cur[3 + c] = len > 0 ? cur[3 + c] / len : c === 3 ? 1 : 0;
-        }
-      }
-      const o = (b * nf + f) * 3;
-      const q = (b * nf + f) * 4;
-      for (let c = 0; c < 3; c++) {
-        pos[o + c] = cur[c];
-        scl[o + c] = cur[7 + c];
-      }
-      for (let c = 0; c < 4; c++) rot[q + c] = cur[3 + c];
+      for (let c = 0; c < 4; c++) rb[q + c] = rb[q - 4 + c];
+      changed[f] = 0;
+      continue;
     }
+    for (let c = 0; c < 3; c++) {
+      if (fl & (1 << c))
+        cur[c] = boxes
+          ? boxes[c] + (boxes[3 + c] * block.positions[e * 3 + c]) / 65535
+          : block.positions[e * 3 + c];
+      if (fl & (16 << c))
+        cur[7 + c] = boxes
+          ? boxes[6 + c] + (boxes[9 + c] * block.scales[e * 3 + c]) / 65535
+          : block.scales[e * 3 + c];
+    }
+    if (fl & 8) {
+      let len = 0;
+      for (let c = 0; c < 4; c++) {
+        cur[3 + c] = block.rotations[e * 4 + c] / 32767;
+        len += cur[3 + c] * cur[3 + c];
+      }
+      len = Math.sqrt(len);
+      if (Math.abs(len - 1) > 1e-3) {
+        normalized = true;
+        for (let c = 0; c < 4; c++) cur[3 + c] = len > 0 ? cur[3 + c] / len : c === 3 ? 1 : 0;
+      }
+    }
+    // File axes → glTF axes (float32 first, as stored, then the signed permutation).
+    pos[o] = s0 * Math.fround(cur[a0]);
+    pos[o + 1] = s1 * Math.fround(cur[a1]);
+    pos[o + 2] = s2 * Math.fround(cur[a2]);
+    scl[o] = cur[7 + a0];
+    scl[o + 1] = cur[7 + a1];
+    scl[o + 2] = cur[7 + a2];
+    rot[q] = U2G_DET * s0 * Math.fround(cur[3 + a0]);
+    rot[q + 1] = U2G_DET * s1 * Math.fround(cur[3 + a1]);
+    rot[q + 2] = U2G_DET * s2 * Math.fround(cur[3 + a2]);
+    rot[q + 3] = cur[6];
+    let ch = 0;
+    if (f === 0) ch = 7;
+    else {
+      if (pb[o] !== pb[o - 3] || pb[o + 1] !== pb[o - 2] || pb[o + 2] !== pb[o - 1]) ch |= 1;
+      if (
+        rb[q] !== rb[q - 4] ||
+        rb[q + 1] !== rb[q - 3] ||
+        rb[q + 2] !== rb[q - 2] ||
+        rb[q + 3] !== rb[q - 1]
+      )
+        ch |= 2;
+      if (sb[o] !== sb[o - 3] || sb[o + 1] !== sb[o - 2] || sb[o + 2] !== sb[o - 1]) ch |= 4;
+    }
+    changed[f] = ch;
   }
-  return { pos, rot, scl, normalized };
+  return normalized;
+}
+
+/**
+ * Frames a LINEAR track needs as keys: the first, the last, and every frame whose value differs
+ * (bit for bit) from a neighbour's (`changed[f] & bit`: frame f differs from f − 1). Frames
+ * inside a run of equal values are dropped: the line between the run's two ends is that value,
+ * so the animation is unchanged. Writes the kept frames to `keep` and returns how many.
+ */
+export function keyFramesOf(changed: Uint8Array, bit: number, nf: number, keep: Uint32Array): number {
+  let n = 0;
+  for (let f = 0; f < nf; f++)
+    if (f === 0 || f === nf - 1 || changed[f] & bit || changed[f + 1] & bit) keep[n++] = f;
+  return n;
+}
+
+/** Key times `frame / fps` of the first `n` frames listed in `frames`. */
+function frameTimes(frames: Uint32Array, n: number, fps: number): Float32Array {
+  const t = new Float32Array(n);
+  for (let k = 0; k < n; k++) t[k] = frames[k] / fps;
+  return t;
 }
 
 function blockToAnimation(
@@ -509,31 +574,59 @@ function blockToAnimation(
   const nb = block.bones.length;
   const nf = Math.max(1, block.numFrames);
   const anim = doc.createAnimation(meta.glName);
-  const times = new Float32Array(nf);
-  for (let f = 0; f < nf; f++) times[f] = f / fps;
-  const input = accessor(doc, buffer, 'SCALAR', times);
-  const { pos, rot, scl, normalized } = decodeBlock(block, bindPose);
-  convertVec3(UNIGINE_TO_GLTF, pos);
-  convertQuaternions(UNIGINE_TO_GLTF, rot);
-  convertScale(UNIGINE_TO_GLTF, scl);
+  // Key times, made on demand: every frame, or the two ends (constant tracks), else per track.
+  let allTimes: Accessor | null = null;
+  let endTimes: Accessor | null = null;
+  const pos = new Float32Array(nf * 3);
+  const rot = new Float32Array(nf * 4);
+  const scl = new Float32Array(nf * 3);
+  const keep = new Uint32Array(nf);
+  const changed = new Uint8Array(nf + 1);
+  let normalized = false;
   const mask = block.componentMask;
   const animated: string[] = [];
   let missing = 0;
+  // Bones no frame after the first stores anything for hold still: frame 0 is the whole track
+  // (one pass over the flags, in file order).
+  const moving = new Uint8Array(nb);
+  const flags = block.flags;
+  for (let e = nb; e < block.numFrames * nb; e++) if (flags[e] & 0x7f) moving[e % nb] = 1;
   for (let b = 0; b < nb; b++) {
     const name = boneNames[block.bones[b]];
     animated.push(name);
     const node = nodeByName.get(name);
+    const still = !moving[b];
+    if (decodeBone(block, b, bindPose, still ? 1 : nf, pos, rot, scl, changed)) normalized = true;
     if (!node) {
       missing++;
       continue;
     }
     const add = (path: 'translation' | 'rotation' | 'scale', data: Float32Array, size: number) => {
-      const out = accessor(
-        doc,
-        buffer,
-        size === 4 ? 'VEC4' : 'VEC3',
-        data.slice(b * nf * size, (b + 1) * nf * size),
-      );
+      let n: number;
+      if (still) {
+        n = nf > 1 ? 2 : 1;
+        keep[0] = 0;
+        keep[1] = nf - 1;
+      } else n = keyFramesOf(changed, size === 4 ? 2 : path === 'scale' ? 4 : 1, nf, keep);
+      let input: Accessor;
+      let values: Float32Array;
+      if (n === nf && !still) {
+        allTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, nf, fps));
+        input = allTimes;
+        values = data.slice();
+      } else {
+        if (n === nf) {
+          allTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, nf, fps));
+          input = allTimes;
+        } else if (n === 2) {
+          endTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, 2, fps));
+          input = endTimes;
+        } else input = accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
+        values = new Float32Array(n * size);
+        for (let k = 0; k < n; k++)
+          for (let c = 0; c < size; c++) values[k * size + c] = data[(still ? 0 : keep[k]) * size + c];
+      }
+      const out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
       const sampler = doc.createAnimationSampler().setInput(input).setOutput(out); // LINEAR is the default
       anim
         .addSampler(sampler)
@@ -581,10 +674,10 @@ function blockToAnimation(
       codes: Uint16Array,
     ) => {
       if (!(mask & bit)) return;
-      let allZero = true;
-      for (let e = c; e < codes.length; e += 3) if (codes[e] !== 0) allZero = false;
-      if (allZero && size === 0) return;
       if (size > 0 && Number.isFinite(min) && rangeU16Float32Safe(min, size)) return;
+      let allZero = true;
+      for (let e = c; e < codes.length && allZero; e += 3) if (codes[e] !== 0) allZero = false;
+      if (allZero && size === 0) return;
       // Codes with unflagged frames carried forward (what the frame holds, not what is stored).
       const list: number[] = new Array(codes.length / 3);
       const nbk = block.bones.length;
