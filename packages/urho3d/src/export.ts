@@ -819,18 +819,20 @@ export function exportUrhoModel(
       const n = group[0].vertexCount;
       const hb = hm?.name === key ? hm.buffers.find((b) => b.vertexBuffer === v) : undefined;
       const mask = hb ? hb.elementMask : (t.pos ? 1 : 0) | (t.nrm ? 2 : 0) | (t.tan ? 0x80 : 0);
-      const list: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const nz = (a?: Float32Array) => !!a && (a[i * 3] !== 0 || a[i * 3 + 1] !== 0 || a[i * 3 + 2] !== 0);
-        if (nz(t.pos) || nz(t.nrm) || nz(t.tan)) list.push(i);
-      }
+      const list = movedVertices(n, t.pos, t.nrm, t.tan);
       const pick = (a: Float32Array | undefined, bit: number) => {
         if (!(mask & bit)) return null;
         const out = new Float32Array(list.length * 3);
         if (a) {
-          list.forEach((x, k) => {
-            out.set(a.subarray(x * 3, x * 3 + 3), k * 3);
-          });
+          // through integer views: float bits (NaN payloads) copied exactly
+          const src = new Uint32Array(a.buffer, a.byteOffset, a.length);
+          const dst = new Uint32Array(out.buffer);
+          for (let k = 0; k < list.length; k++) {
+            const x = list[k] * 3;
+            dst[k * 3] = src[x];
+            dst[k * 3 + 1] = src[x + 1];
+            dst[k * 3 + 2] = src[x + 2];
+          }
         }
         return out;
       };
@@ -839,7 +841,7 @@ export function exportUrhoModel(
         vertexBuffer: v,
         elementMask: mask,
         vertexCount: list.length,
-        indices: Uint32Array.from(list),
+        indices: list,
         positions: pick(t.pos, 1),
         normals: pick(t.nrm, 2),
         tangents: pick(t.tan, 0x80),
@@ -1243,6 +1245,23 @@ function allBounds(pos: Float32Array, min: number[], max: number[]): void {
       if (x > max[c]) max[c] = x;
     }
   }
+}
+
+/** Vertices (of `n`) where any of the morph channels is not (0, 0, 0). */
+function movedVertices(n: number, ...channels: (Float32Array | undefined)[]): Uint32Array {
+  const list = new Uint32Array(n);
+  let count = 0;
+  const present = channels.filter((a): a is Float32Array => !!a);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < present.length; k++) {
+      const a = present[k];
+      if (a[i * 3] !== 0 || a[i * 3 + 1] !== 0 || a[i * 3 + 2] !== 0) {
+        list[count++] = i;
+        break;
+      }
+    }
+  }
+  return list.slice(0, count);
 }
 
 /** `vprims` grouped by geometry number (index = geometry), in their original order. */

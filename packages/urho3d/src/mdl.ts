@@ -487,6 +487,27 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
   };
 }
 
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A morph buffer's vertex records (u32 index, then xyz per channel) on a little-endian host. */
+function morphBlock(indices: Uint32Array, arrays: Float32Array[], count: number): Uint8Array {
+  const per = 1 + 3 * arrays.length;
+  const u = new Uint32Array(count * per);
+  // float bits copied through integer views (NaN payloads included)
+  const bits = arrays.map((a) => new Uint32Array(a.buffer, a.byteOffset, a.length));
+  for (let v = 0, o = 0; v < count; v++) {
+    u[o++] = indices[v];
+    for (let k = 0; k < bits.length; k++) {
+      const src = bits[k];
+      u[o] = src[v * 3];
+      u[o + 1] = src[v * 3 + 1];
+      u[o + 2] = src[v * 3 + 2];
+      o += 3;
+    }
+  }
+  return new Uint8Array(u.buffer);
+}
+
 /** Throws `BONE_CYCLE` if following parents from any bone never reaches a root. */
 export function checkBoneCycles(bones: readonly { parent: number; name: string }[], fileName?: string): void {
   const state = new Uint8Array(bones.length); // 0 unknown, 1 visiting, 2 ok
@@ -588,6 +609,10 @@ export function writeMdl(model: MdlModel): Uint8Array {
       w.u32(b.elementMask);
       w.u32(b.vertexCount);
       const arrays = [b.positions, b.normals, b.tangents].filter((a): a is Float32Array => !!a);
+      if (LITTLE_ENDIAN_HOST) {
+        w.bytes(morphBlock(b.indices, arrays, b.vertexCount));
+        continue;
+      }
       for (let v = 0; v < b.vertexCount; v++) {
         w.u32(b.indices[v]);
         for (const arr of arrays) {
