@@ -13,7 +13,7 @@ import { decodeQ15, encodeQ15 } from '@gltf-legacy/quantize';
 import type { Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { type TsoAnimation, type TsoMotion, writeAnimation } from './anim.js';
-import { BLEND_ATTRIBUTES } from './import.js';
+import { BLEND_ATTRIBUTES, RAW_POSITION_ATTRIBUTE } from './import.js';
 import { type TsoBinding, type TsoMesh, writeMesh } from './mesh.js';
 import type { PropertyList } from './props.js';
 import { ROOT_PARENT, type TsoBone, type TsoSkeleton, writeSkeleton } from './skel.js';
@@ -86,6 +86,8 @@ interface MeshExtras {
     | { attributes: true; count: number };
   /** Real positions the bone-space → glTF → bone-space trip does not give back: [vertex, x, y, z bits]… */
   rawPositions?: number[];
+  /** Every raw real position is in the `_TSO_RAW_POSITION` attribute instead. */
+  rawPositionAttribute?: boolean;
   trailing: number[];
 }
 
@@ -362,6 +364,7 @@ const KEPT = new Set([
   'WEIGHTS_1',
   '_TSO_NORMAL',
   ...Object.values(BLEND_ATTRIBUTES),
+  RAW_POSITION_ATTRIBUTE,
 ]);
 
 function exportMesh(
@@ -756,12 +759,13 @@ function restoreFromExtras(
   const blendCount = blendData.length / 2;
   // Every real vertex's bone must still be the bone its binding names.
   const names = x.boneNames.map((s) => String(s).toLowerCase());
+  const boneNames = bones.map((b) => b.name.toLowerCase());
   let covered = 0;
   for (const b of bindings) {
     const name = names[b.boneIndex];
     if (name === undefined || b.firstRealVertex + b.realVertexCount > n) return null;
     for (let k = 0; k < b.realVertexCount; k++) {
-      if (bones[vs.bone[b.firstRealVertex + k]]?.name.toLowerCase() !== name) return null;
+      if (boneNames[vs.bone[b.firstRealVertex + k]] !== name) return null;
     }
     covered += b.realVertexCount;
   }
@@ -786,19 +790,31 @@ function restoreFromExtras(
     }
   }
   // Raw positions whose float32 trip through the bone's world matrix lost a bit (kept at import).
+  const raw = new Float32Array(3);
+  const boneDistance = bones.map((b) => Math.hypot(b.world[12], b.world[13], b.world[14]));
+  const restore = (v: number) => {
+    raw[0] = -raw[0]; // pre-mirror, like the rest of `real`
+    // The trip loses ~2⁻²⁴ of the glTF position's magnitude (≤ |raw| + the bone's distance).
+    let scale = 1 + (boneDistance[vs.bone[v]] ?? 0);
+    for (let c = 0; c < 3; c++) scale = Math.max(scale, Math.abs(raw[c]));
+    for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-5)) return;
+    real.set(raw, v * 6);
+  };
+  if (x.rawPositionAttribute === true) {
+    const a = prim.getAttribute(RAW_POSITION_ATTRIBUTE);
+    const all = a?.getArray();
+    if (!(all instanceof Float32Array) || a!.getNormalized() || all.length !== n * 3) return null;
+    for (let v = 0; v < n; v++) {
+      raw.set(all.subarray(v * 3, v * 3 + 3));
+      restore(v);
+    }
+  }
   const rawPositions = Array.isArray(x.rawPositions) ? x.rawPositions : [];
   for (let i = 0; i + 3 < rawPositions.length; i += 4) {
     const v = rawPositions[i];
     if (!Number.isInteger(v) || v < 0 || v >= n) continue;
-    const raw = bitsToFloats(rawPositions.slice(i + 1, i + 4));
-    raw[0] = -raw[0]; // pre-mirror, like the rest of `real`
-    // The trip loses ~2⁻²⁴ of the glTF position's magnitude (≤ |raw| + the bone's distance).
-    const w = bones[vs.bone[v]]?.world;
-    let scale = 1 + (w ? Math.hypot(w[12], w[13], w[14]) : 0);
-    for (let c = 0; c < 3; c++) scale = Math.max(scale, Math.abs(raw[c]));
-    let close = true;
-    for (let c = 0; c < 3; c++) if (!(Math.abs(raw[c] - real[v * 6 + c]) <= scale * 1e-5)) close = false;
-    if (close) real.set(raw, v * 6);
+    raw.set(bitsToFloats(rawPositions.slice(i + 1, i + 4)));
+    restore(v);
   }
   for (let j = 0; j < blendCount; j++) {
     const t = blendData[j * 2 + 1];

@@ -9,6 +9,7 @@ import {
   convertRotations,
   convertVectors,
   floatJson,
+  f32Bits,
   floatsToBits,
   hasNegativeZero,
   inv,
@@ -358,7 +359,7 @@ function buildMesh(
 
   // Real positions that export (glTF position through the bone's inverse world, in float32)
   // would not give back bit for bit: keep their raw values so import → export is exact.
-  const rawPositions: number[] = [];
+  const listed: number[] = [];
   const back = new Float64Array(3);
   const inverses = new Map<number, Float64Array>();
   // Blend targets are restored from blend.realPositions instead.
@@ -375,8 +376,16 @@ function buildMesh(
       !Object.is(Math.fround(back[1]), raw[v * 6 + 1]) ||
       !Object.is(Math.fround(back[2]), raw[v * 6 + 2])
     )
-      rawPositions.push(v, ...floatsToBits(raw.subarray(v * 6, v * 6 + 3)));
+      listed.push(v);
   }
+  // Few: a sparse JSON list [vertex, x, y, z bits]…; many (rotated bones lose a bit on most
+  // vertices): a float32 attribute with every raw position, which costs far less than JSON.
+  const rawAttribute = listed.length > 0 && listed.length > n / 8;
+  const rawPositions: number[] = [];
+  if (!rawAttribute)
+    for (const v of listed) {
+      rawPositions.push(v, f32Bits(raw[v * 6]), f32Bits(raw[v * 6 + 1]), f32Bits(raw[v * 6 + 2]));
+    }
 
   // Skin influences: the real bone, then blend bones pulling on the vertex.
   const joints = new Uint16Array(n * 4);
@@ -447,6 +456,11 @@ function buildMesh(
     .setAttribute('POSITION', acc(position, 'VEC3'))
     .setAttribute('NORMAL', acc(normal, 'VEC3'))
     .setAttribute('TEXCOORD_0', acc(mesh.uvs.slice(), 'VEC2'));
+  if (rawAttribute) {
+    const rawPos = new Float32Array(n * 3);
+    for (let v = 0; v < n; v++) for (let c = 0; c < 3; c++) rawPos[v * 3 + c] = raw[v * 6 + c];
+    prim.setAttribute(RAW_POSITION_ATTRIBUTE, acc(rawPos, 'VEC3'));
+  }
   if (nonUnit) {
     // The raw (bone-space, non-unit) normals FreeSO writes, for a lossless round trip.
     const rawNormals = new Float32Array(n * 3);
@@ -473,6 +487,7 @@ function buildMesh(
         realPositions: floatsToBits(blendedReal),
       },
       ...(rawPositions.length ? { rawPositions } : {}),
+      ...(rawAttribute ? { rawPositionAttribute: true } : {}),
       trailing: Array.from(mesh.trailing),
     },
   });
@@ -488,6 +503,12 @@ function buildMesh(
   }
   return node;
 }
+
+/**
+ * VEC3: every real vertex's raw position (TSO axes, bone space), written instead of the sparse
+ * `extras.tso.rawPositions` list when more than 1/8 of the vertices need theirs.
+ */
+export const RAW_POSITION_ATTRIBUTE = '_TSO_RAW_POSITION';
 
 /** Custom attributes that carry the raw blend records per real vertex (see {@link blendAttributes}). */
 export const BLEND_ATTRIBUTES = {

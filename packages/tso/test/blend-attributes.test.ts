@@ -4,8 +4,15 @@ import { basename, join } from 'node:path';
 import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { BLEND_ATTRIBUTES, legacyFormat, readMesh, writeMesh } from '../src/index.js';
-import { twoBoneMesh } from './fixtures.js';
+import {
+  BLEND_ATTRIBUTES,
+  RAW_POSITION_ATTRIBUTE,
+  legacyFormat,
+  readMesh,
+  writeMesh,
+  writeSkeleton,
+} from '../src/index.js';
+import { syntheticAdultSkeleton, twoBoneMesh } from './fixtures.js';
 
 const io = new NodeIO();
 
@@ -81,4 +88,46 @@ describe('blend records as vertex attributes', () => {
     const { warnings } = await legacyFormat.export(document, { name: 'm' });
     expect(warnings.map((w) => w.code)).toContain('EXTRAS_STALE');
   });
+});
+
+describe('raw positions as a vertex attribute', () => {
+  it('is used for the corpus meshes on a rotated skeleton where most vertices need theirs', async () => {
+    const modes: string[] = [];
+    for (const f of corpusFiles('tso', ['.mesh'])) {
+      const files = new Map([
+        [basename(f), readBytes(f)],
+        ['adult.skel', writeSkeleton(syntheticAdultSkeleton())],
+      ]);
+      const { document } = await legacyFormat.import(files, { main: basename(f) });
+      const x = document.getRoot().listMeshes()[0].getExtras().tso as { rawPositionAttribute?: boolean };
+      modes.push(x.rawPositionAttribute ? 'attribute' : 'json');
+    }
+    // 13 of 14 (FSONPC-Grim-Hood needs 12 of 124 vertices: a sparse JSON list).
+    expect(modes.filter((m) => m === 'attribute').length).toBe(13);
+  });
+
+  it.each(corpusFiles('tso', ['.mesh']).map((f) => [basename(f), f]))(
+    '%s bound to a rotated skeleton: export through a .glb on disk gives the .mesh back byte for byte',
+    async (name, f) => {
+      const bytes = readBytes(f);
+      const files = new Map([
+        [name, bytes],
+        ['adult.skel', writeSkeleton(syntheticAdultSkeleton())],
+      ]);
+      const { document } = await legacyFormat.import(files, { main: name });
+      const gltfMesh = document.getRoot().listMeshes()[0];
+      const x = gltfMesh.getExtras().tso as { rawPositionAttribute?: boolean; rawPositions?: number[] };
+      const prim = gltfMesh.listPrimitives()[0];
+      // Most vertices lose a bit through the rotated bones: one attribute instead of a JSON list.
+      if (x.rawPositionAttribute) {
+        expect(x.rawPositions).toBeUndefined();
+        expect(prim.getAttribute(RAW_POSITION_ATTRIBUTE)!.getCount()).toBe(readMesh(bytes).uvs.length / 2);
+      } else expect(prim.getAttribute(RAW_POSITION_ATTRIBUTE)).toBeNull();
+      const file = join(mkdtempSync(join(tmpdir(), 'tso-raw-')), 'm.glb');
+      writeFileSync(file, await io.writeBinary(document));
+      const back = await io.readBinary(new Uint8Array(readFileSync(file)));
+      const out = await legacyFormat.export(back, { name: 'm' });
+      expect(firstByteDiff(out.files.get('m.mesh')!, bytes)).toBe(-1);
+    },
+  );
 });
