@@ -422,11 +422,13 @@ export function vertexArrayValues(
   const n = numVertices * a.dim;
   if (a.stride === a.dim * size && LITTLE_ENDIAN_HOST) {
     // Tightly packed: one byte copy (aligned at 0) viewed as the element type.
-    const b = a.data.slice(0, n * size).buffer;
-    if (a.dataType === 0) return new Uint8Array(b);
-    if (a.dataType === 1) return new Int16Array(b);
-    if (a.dataType === 2) return new Int32Array(b);
-    return new Float32Array(b);
+    // A real copy at offset 0 (a Node Buffer's slice() would be a view into the whole file).
+    const b = new Uint8Array(n * size);
+    b.set(a.data.subarray(0, n * size));
+    if (a.dataType === 0) return b;
+    if (a.dataType === 1) return new Int16Array(b.buffer);
+    if (a.dataType === 2) return new Int32Array(b.buffer);
+    return new Float32Array(b.buffer);
   }
   const dv = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out =

@@ -3,6 +3,7 @@
  * built here so each test names the exact cause.
  */
 import { ExportError } from '@gltf-legacy/core';
+import { corpusFiles, readBytes } from '@gltf-legacy/test-utils';
 import { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { exportGrimrock, importGrimrock, readAnimation, readModel, writeAnimation } from '../src/index.js';
@@ -287,5 +288,24 @@ describe('fuzz regressions (accessor data)', () => {
     expect(mesh.numVertices).toBe(4);
     expect(Array.from(mesh.boundMax, (x) => x + 0)).toEqual([0, 1, 0]);
     expect(Array.from(mesh.boundMin, (x) => x + 0)).toEqual([-1, 0, 0]);
+  });
+});
+
+describe('Node Buffer input', () => {
+  // Found while measuring the CLI path (07:10): vertexArrayValues copied a tight vertex array with
+  // `data.slice()`, which on a Node Buffer (readFileSync) is a VIEW into the whole file; its
+  // `.buffer` was then read from offset 0 as the array: a RangeError, or silently wrong values.
+  it('a model given as a Buffer imports exactly like the same bytes as a Uint8Array', () => {
+    const path = corpusFiles('grimrock', ['.model']).find((p) => p.endsWith('slug.model'))!;
+    const u8 = readBytes(path);
+    const buf = Buffer.from(u8); // its own ArrayBuffer at offset 0, as readFileSync gives for big files
+    const a = importGrimrock(new Map([['slug.model', u8]]), { main: 'slug.model' }).document;
+    const b = importGrimrock(new Map([['slug.model', buf as Uint8Array]]), { main: 'slug.model' }).document;
+    const pa = a.getRoot().listAccessors();
+    const pb = b.getRoot().listAccessors();
+    expect(pb.length).toBe(pa.length);
+    pa.forEach((x, i) => expect(Array.from(pb[i].getArray()!)).toEqual(Array.from(x.getArray()!)));
+    const e = exportGrimrock(b, { name: 'slug' }).files.get('slug.model')!;
+    expect(firstDiff(e, u8)).toBe(-1);
   });
 });
