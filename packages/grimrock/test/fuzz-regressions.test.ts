@@ -304,7 +304,9 @@ describe('Node Buffer input', () => {
     const pa = a.getRoot().listAccessors();
     const pb = b.getRoot().listAccessors();
     expect(pb.length).toBe(pa.length);
-    pa.forEach((x, i) => expect(Array.from(pb[i].getArray()!)).toEqual(Array.from(x.getArray()!)));
+    pa.forEach((x, i) => {
+      expect(Array.from(pb[i].getArray()!)).toEqual(Array.from(x.getArray()!));
+    });
     const e = exportGrimrock(b, { name: 'slug' }).files.get('slug.model')!;
     expect(firstDiff(e, u8)).toBe(-1);
   });
