@@ -854,12 +854,14 @@ export function exportUrhoModel(
     let lo = Infinity;
     let hi = -1;
     for (const m of morphs)
-      for (const b of m.buffers)
-        if (b.vertexBuffer === v)
-          for (const i of b.indices) {
-            lo = Math.min(lo, i);
-            hi = Math.max(hi, i);
-          }
+      for (const b of m.buffers) {
+        if (b.vertexBuffer !== v) continue;
+        const idx = b.indices;
+        for (let k = 0; k < idx.length; k++) {
+          if (idx[k] < lo) lo = idx[k];
+          if (idx[k] > hi) hi = idx[k];
+        }
+      }
     const start = hi < 0 ? 0 : lo;
     const count = hi < 0 ? 0 : hi - lo + 1;
     const hintCovers =

@@ -565,7 +565,18 @@ export function writeMdl(model: MdlModel): Uint8Array {
     size += boneNames[i].byteLength + 1 + 4 + 4 * (b.position.length + b.rotation.length + b.scale.length);
     size += 4 * b.offsetMatrix.length + 1 + (b.collisionMask & 1 ? 4 : 0) + (b.collisionMask & 2 ? 24 : 0);
   });
-  const w = new ByteWriter({ capacity: size });
+  // Large blocks (vertex, index, morph data) go to the output as they are, not through the
+  // writer: the bytes between them are written by `w` and flushed as parts, then joined once.
+  const parts: Uint8Array[] = [];
+  let w = new ByteWriter({ capacity: Math.min(size, 1 << 16) });
+  const block = (b: Uint8Array) => {
+    if (b.byteLength < 1 << 16) {
+      w.bytes(b);
+      return;
+    }
+    parts.push(w.finish(), b);
+    w = new ByteWriter({ capacity: Math.min(size, 1 << 16) });
+  };
   w.string(model.magic);
   w.u32(model.vertexBuffers.length);
   for (const vb of model.vertexBuffers) {
@@ -578,13 +589,13 @@ export function writeMdl(model: MdlModel): Uint8Array {
     }
     w.u32(vb.morphRangeStart);
     w.u32(vb.morphRangeCount);
-    w.bytes(vb.data);
+    block(vb.data);
   }
   w.u32(model.indexBuffers.length);
   for (const ib of model.indexBuffers) {
     w.u32(ib.indexCount);
     w.u32(ib.indexSize);
-    w.bytes(ib.data);
+    block(ib.data);
   }
   w.u32(model.geometries.length);
   for (const g of model.geometries) {
@@ -610,7 +621,7 @@ export function writeMdl(model: MdlModel): Uint8Array {
       w.u32(b.vertexCount);
       const arrays = [b.positions, b.normals, b.tangents].filter((a): a is Float32Array => !!a);
       if (LITTLE_ENDIAN_HOST) {
-        w.bytes(morphBlock(b.indices, arrays, b.vertexCount));
+        block(morphBlock(b.indices, arrays, b.vertexCount));
         continue;
       }
       for (let v = 0; v < b.vertexCount; v++) {
@@ -638,5 +649,13 @@ export function writeMdl(model: MdlModel): Uint8Array {
   w.f32Array(model.bounds);
   w.f32Array(model.geometryCenters);
   w.bytes(model.trailing);
-  return w.finish();
+  parts.push(w.finish());
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
