@@ -9,7 +9,16 @@ export { type ErrorRecord, toErrorRecord } from './errors.js';
 export { writeFilesAtomic } from './files.js';
 export { createNodeIO, toGlb } from './node-io.js';
 export { describeDocument, type InspectReport, inspectFile } from './inspect.js';
-export { buildProgram, EXIT, main, printRecord, printWarnings, type Runtime } from './main.js';
+export {
+  EXIT,
+  main,
+  printRecord,
+  printWarnings,
+  type Runtime,
+  simpleConvertArgs,
+  UsageError,
+} from './main.js';
+export { buildProgram } from './program.js';
 export {
   FORMATS,
   formatById,

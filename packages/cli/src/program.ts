@@ -1,0 +1,245 @@
+import { Command } from 'commander';
+import type { LegacyFormat } from '@gltf-legacy/core';
+import { availableParallelism } from 'node:os';
+import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
+import { expandInputs } from './inputs.js';
+import { inspectFile } from './inspect.js';
+import { defaultOutput, EXIT, type Output, positiveNumber, runConvert, type Runtime } from './main.js';
+import { formatBytes, renderTable } from './table.js';
+import { validateFile } from './validate.js';
+
+function formatsTable(formats: readonly LegacyFormat[]): string {
+  const yes = (b: boolean | undefined) => (b ? 'yes' : '-');
+  return renderTable(
+    ['id', 'format', 'extensions', 'import', 'export', 'skins', 'morphs', 'animations'],
+    [
+      ...formats.map((f) => [
+        f.id,
+        f.label,
+        f.extensions.join(' '),
+        yes(f.capabilities.import),
+        yes(f.capabilities.export),
+        yes(f.capabilities.skins),
+        yes(f.capabilities.morphTargets),
+        yes(f.capabilities.animations),
+      ]),
+      ['glb', 'glTF 2.0 binary', '.glb', 'yes', 'yes', 'yes', 'yes', 'yes'],
+      ['gltf', 'glTF 2.0 JSON', '.gltf', 'yes', 'yes', 'yes', 'yes', 'yes'],
+    ],
+  );
+}
+
+/**
+ * Builds the commander program (exported for tests). Without `formats`, every registered format is
+ * available and each command loads only the format packages it needs.
+ */
+export function buildProgram(
+  io: Output = defaultOutput,
+  formats?: readonly LegacyFormat[],
+  setExit: (c: number) => void = () => {},
+  runtime: Runtime = {},
+): Command {
+  const ids = (formats ?? FORMAT_TABLE).map((f) => f.id);
+  const program = new Command('gltf-legacy')
+    .description(
+      'Convert legacy game models (Unreal 1 vertex meshes, Urho3D, Legend of Grimrock, The Sims Online, Unigine) to glTF 2.0 and back.',
+    )
+    .version('0.1.0')
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('convert')
+    .description(
+      'Convert files. Legacy → glTF: the input format is detected from its bytes and companion files (animations, .uc, _a.3d) beside it are loaded automatically. glTF → legacy: the target comes from --to or the output extension; every file the format needs is written beside the output.',
+    )
+    .argument('<input...>', 'input files (legacy files, .glb or .gltf)')
+    .option(
+      '-o, --output <file>',
+      'output file (one input only); .glb/.gltf, or a legacy name such as NAME_d.3d or NAME.mdl',
+    )
+    .option('--out-dir <dir>', 'output folder; names come from each input (NAME for NAME_d.3d)')
+    .option('--to <format>', `target format: glb (default for legacy input), gltf, ${ids.join(', ')}`)
+    .option(
+      '--with <file>',
+      'add a companion file (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option('--no-companions', 'do not look for companion files beside the input')
+    .option('--skeleton <file.skel>', 'The Sims Online: the skeleton the mesh binds to (same as --with)')
+    .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
+    .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
+    .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
+    .option(
+      '--option <key=value>',
+      'a format-specific option (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option('-f, --force', 'overwrite existing outputs')
+    .option(
+      '-j, --jobs <n>',
+      `parallel worker threads (default: the number of cores, ${availableParallelism()} here); 0 = no workers`,
+    )
+    .option(
+      '--report <file.json>',
+      'write a JSON report: one record per input plus a summary (schema in the README)',
+    )
+    .option(
+      '--timeout <seconds>',
+      'stop an input that takes longer (its worker is terminated; code TIMEOUT); default 600',
+    )
+    .option('--shard <i/n>', 'convert only the i-th of n deterministic slices of the inputs (1 ≤ i ≤ n)')
+    .option('--no-progress', 'no progress bar even on a terminal')
+    .option('--dedup', 'optimize: merge duplicate accessors, meshes, materials, textures')
+    .option('--weld', 'optimize: merge identical vertices')
+    .option('--prune', 'optimize: remove unused properties')
+    .option('--resample', 'optimize: drop redundant animation keyframes')
+    .option(
+      '--simplify <ratio>',
+      'optimize: simplify meshes to this ratio of vertices (meshoptimizer), e.g. 0.5',
+    )
+    .option('--quantize', 'optimize: quantize vertex attributes (KHR_mesh_quantization)')
+    .option('--meshopt', 'compress with EXT_meshopt_compression (meshoptimizer; glTF output only)')
+    .option('--draco', 'compress with KHR_draco_mesh_compression (draco3dgltf; glTF output only)')
+    .option('--center', 'optimize: center the scene at the origin')
+    .option('--optimize', 'preset: --dedup --weld --resample --prune')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print every warning message and stack traces of internal errors')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  gltf-legacy convert Skull_d.3d                       # → Skull.glb beside it (uses Skull_a.3d, Skull.uc)
+  gltf-legacy convert Jack.mdl -o jack.glb             # with Jack_*.ani animations found beside it
+  gltf-legacy convert models/*.mdl --out-dir out/      # several inputs; one failure does not stop the rest
+  gltf-legacy convert Fox.glb --to unreal3d -o out/Fox_d.3d   # writes Fox_d.3d, Fox_a.3d, Fox.uc
+  gltf-legacy convert hero.glb -o hero.mdl             # target from the extension
+  gltf-legacy convert game/models --out-dir out --jobs 2 --report report.json
+                                                       # a whole folder, tree mirrored under out/
+  gltf-legacy convert 'game/**/*.mdl' --out-dir out --shard 1/4 --optimize --meshopt
+
+Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`,
+    )
+    .action((inputs: string[], opts: Record<string, any>) =>
+      runConvert(inputs, opts, { io, formats, setExit, runtime }),
+    );
+
+  program
+    .command('inspect')
+    .description(
+      'Summarize a file of any supported format (legacy or glTF): version, counts, names, bounds, and what it becomes in glTF.',
+    )
+    .argument('<file>', 'file to inspect')
+    .option('--json', 'print JSON instead of tables')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const report = await inspectFile(file, formats);
+      if (opts.json) {
+        io.out(JSON.stringify(report, null, 2));
+        return;
+      }
+      io.out(`${report.file}: ${report.format}, ${formatBytes(report.bytes)}`);
+      for (const s of report.sections) {
+        io.out(`\n${s.title}`);
+        if (s.facts)
+          io.out(
+            renderTable(
+              ['', ''],
+              Object.entries(s.facts).map(([k, v]) => [k, String(v)]),
+            )
+              .split('\n')
+              .slice(2)
+              .join('\n'),
+          );
+        if (s.columns && s.rows) io.out(renderTable(s.columns, s.rows));
+      }
+    });
+
+  program
+    .command('validate')
+    .description(
+      'Run the Khronos glTF-Validator on a .glb or .gltf file; exit code 1 when it reports errors.',
+    )
+    .argument('<file>', '.glb or .gltf file')
+    .option('--json', 'print the summary as JSON')
+    .option('--max <n>', 'messages to list', '20')
+    .action(async (file: string, opts: { json?: boolean; max: string }) => {
+      const s = await validateFile(file);
+      if (opts.json) io.out(JSON.stringify(s, null, 2));
+      else {
+        io.out(
+          `${file}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s), ${s.hints} hint(s) (glTF-Validator ${s.validatorVersion})`,
+        );
+        for (const m of s.messages.slice(0, Number(opts.max) || 20))
+          io.out(`  ${m.severity} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
+        if (s.messages.length > (Number(opts.max) || 20))
+          io.out(`  … ${s.messages.length - (Number(opts.max) || 20)} more (--max)`);
+      }
+      setExit(s.errors > 0 ? EXIT.FAILED : EXIT.OK);
+    });
+
+  program
+    .command('view')
+    .description('Serve the browser viewer on localhost and open the given files in it (Ctrl-C stops).')
+    .argument('<files...>', 'legacy models (companions beside them are loaded) or .glb/.gltf')
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '0')
+    .option('--no-open', 'only print the URL')
+    .action(async (files: string[], opts: { port: string; open: boolean }) => {
+      const { serveViewer } = await import('@gltf-legacy/viewer');
+      const v = await serveViewer(files, {
+        port: positiveNumber('--port', opts.port, true, 0),
+        open: opts.open,
+      });
+      io.out(`viewer: ${v.url} (${v.files.join(', ')}); Ctrl-C to stop`);
+      await new Promise<void>((done) => process.once('SIGINT', () => void v.close().then(done)));
+    });
+
+  program
+    .command('preview')
+    .description(
+      'Render a PNG thumbnail per model with headless Chromium (fixed camera framing the bounds, neutral light, first animation frame). Needs Debian chromium: apt-get install -y chromium.',
+    )
+    .argument('<inputs...>', 'files, folders or globs')
+    .requiredOption('--out-dir <dir>', 'folder for the PNGs')
+    .option('--size <px>', 'width and height in pixels', '512')
+    .action(async (inputs: string[], opts: { outDir: string; size: string }) => {
+      const { previewFiles } = await import('@gltf-legacy/viewer');
+      const files = (await expandInputs(inputs, formats)).items.map((i) => i.input);
+      const results = await previewFiles(files, {
+        outDir: opts.outDir,
+        size: positiveNumber('--size', opts.size, true, 16),
+        onResult: (r) =>
+          r.error
+            ? io.err(`${r.input}: error ${r.error.code}: ${r.error.message}`)
+            : io.out(`${r.input} → ${r.outputs.join(', ')}`),
+      });
+      setExit(results.some((r) => r.error) ? EXIT.FAILED : EXIT.OK);
+    });
+
+  program
+    .command('formats')
+    .description('List the registered formats, their extensions and capabilities.')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const all = formats ?? (await loadAllFormats());
+      if (opts.json)
+        io.out(
+          JSON.stringify(
+            all.map((f) => ({
+              id: f.id,
+              label: f.label,
+              extensions: f.extensions,
+              mainExtension: f.mainExtension,
+              capabilities: f.capabilities,
+            })),
+            null,
+            2,
+          ),
+        );
+      else io.out(formatsTable(all));
+    });
+
+  return program;
+}
