@@ -247,7 +247,10 @@ function wall(cmd, args, cwd) {
 }
 
 /**
- * assimp vs our CLI, whole process, on the same Unreal files (3 runs each, median). assimp reads
+ * assimp vs our CLI, whole process, on the same Unreal files. The commands run INTERLEAVED
+ * (one round = ours, ours --version, node -e 0, assimp; at least 5 rounds, median): on this shared
+ * machine the load swings within seconds, and three runs of ours followed by three of assimp
+ * compared two different machines. assimp reads
  * the aniv `frameSize` as a SIGNED i16, so files over 8191 vertices fail in assimp ("Unexpected
  * aniv file length"): the peer input is 90 × 90 = 8100 vertices × 1000 frames.
  */
@@ -271,53 +274,60 @@ async function peers(dir) {
   } catch {
     notice('assimp not installed (apt-get install -y assimp-utils): no peer comparison');
   }
-  try {
-    const ours = [];
-    for (let i = 0; i < 3; i++)
-      ours.push(
-        wall(
-          process.execPath,
-          [cli, 'convert', main, '-o', join(dir, 'ours.glb'), '--static', '--force'],
-          dir,
-        ),
-      );
-    out.cli = {
-      ms: median(ours),
-      runs: ours,
-      outBytes: statSync(join(dir, 'ours.glb')).size,
-      command: 'node packages/cli/dist/bin.js convert peer_d.3d -o ours.glb --static --force',
-    };
-    console.log(`  our CLI  ${out.cli.ms.toFixed(0)} ms (${ours.map((m) => m.toFixed(0)).join(', ')})`);
+  const commands = {
+    cli: [process.execPath, [cli, 'convert', main, '-o', join(dir, 'ours.glb'), '--static', '--force']],
     // how much of that is starting Node and loading the CLI's modules
-    const boot = [];
-    for (let i = 0; i < 3; i++) boot.push(wall(process.execPath, [cli, '--version'], dir));
-    out.cliStartup = { ms: median(boot), runs: boot, command: 'node packages/cli/dist/bin.js --version' };
-    console.log(`  our CLI startup only (--version) ${out.cliStartup.ms.toFixed(0)} ms`);
-  } catch (e) {
-    notice(`our CLI failed: ${e.message}`);
-  }
-  if (assimp) {
-    try {
-      const theirs = [];
-      for (let i = 0; i < 3; i++)
-        theirs.push(wall(assimp, ['export', main, join(dir, 'assimp.glb'), '-fglb2'], dir));
-      out.assimp = {
-        ms: median(theirs),
-        runs: theirs,
-        outBytes: statSync(join(dir, 'assimp.glb')).size,
-        version: spawnSync(assimp, ['version'], { encoding: 'utf8' })
-          .stdout.split('\n')
-          .find((l) => /\d+\.\d+/.test(l))
-          ?.trim(),
-        command: 'assimp export peer_d.3d assimp.glb -fglb2',
-      };
-      console.log(
-        `  assimp   ${out.assimp.ms.toFixed(0)} ms (${theirs.map((m) => m.toFixed(0)).join(', ')})`,
-      );
-    } catch (e) {
-      notice(`assimp failed: ${e.message}`);
+    cliStartup: [process.execPath, [cli, '--version']],
+    nodeStartup: [process.execPath, ['-e', '0']],
+    ...(assimp ? { assimp: [assimp, ['export', main, join(dir, 'assimp.glb'), '-fglb2']] } : {}),
+  };
+  const runs = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const failed = {};
+  const rounds = Math.max(5, Number(values.runs ?? 5));
+  out.loadAverage = { start: os.loadavg() };
+  for (let r = 0; r < rounds; r++)
+    for (const [k, [cmd, args]] of Object.entries(commands)) {
+      if (failed[k]) continue;
+      try {
+        runs[k].push(wall(cmd, args, dir));
+      } catch (e) {
+        failed[k] = e;
+        notice(`${k === 'assimp' ? 'assimp' : 'our CLI'} failed: ${e.message}`);
+      }
     }
+  out.loadAverage.end = os.loadavg();
+  const summary = (k, command) => ({ ms: median(runs[k]), runs: runs[k], command });
+  if (!failed.cli) {
+    out.cli = {
+      ...summary('cli', 'node packages/cli/dist/bin.js convert peer_d.3d -o ours.glb --static --force'),
+      outBytes: statSync(join(dir, 'ours.glb')).size,
+    };
+    console.log(`  our CLI  ${out.cli.ms.toFixed(0)} ms (${runs.cli.map((m) => m.toFixed(0)).join(', ')})`);
   }
+  if (!failed.cliStartup) {
+    out.cliStartup = summary('cliStartup', 'node packages/cli/dist/bin.js --version');
+    console.log(`  our CLI startup only (--version) ${out.cliStartup.ms.toFixed(0)} ms`);
+  }
+  if (!failed.nodeStartup) {
+    out.nodeStartup = summary('nodeStartup', 'node -e 0');
+    console.log(`  node -e 0 (Node's own start-up) ${out.nodeStartup.ms.toFixed(0)} ms`);
+  }
+  if (assimp && !failed.assimp) {
+    out.assimp = {
+      ...summary('assimp', 'assimp export peer_d.3d assimp.glb -fglb2'),
+      outBytes: statSync(join(dir, 'assimp.glb')).size,
+      version: spawnSync(assimp, ['version'], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .find((l) => /\d+\.\d+/.test(l))
+        ?.trim(),
+    };
+    console.log(
+      `  assimp   ${out.assimp.ms.toFixed(0)} ms (${runs.assimp.map((m) => m.toFixed(0)).join(', ')})`,
+    );
+  }
+  console.log(
+    `  ${rounds} interleaved rounds; load average ${out.loadAverage.start[0].toFixed(1)} → ${out.loadAverage.end[0].toFixed(1)}`,
+  );
   if (out.cli && out.assimp) {
     out.ratio = out.cli.ms / out.assimp.ms;
     console.log(
