@@ -89,14 +89,10 @@ export function readElement(
   const n = componentsOf(e.type);
   if (isFloatType(e.type)) {
     const src = data.byteOffset % 4 === 0 ? data : data.slice();
-    const f = new Float32Array(src.buffer, src.byteOffset, (vertexCount * stride) >> 2);
+    // 32-bit words: the float bits are copied exactly (NaN payloads too)
+    const f = new Uint32Array(src.buffer, src.byteOffset, (vertexCount * stride) >> 2);
     const out = new Float32Array(vertexCount * n);
-    const s4 = stride >> 2;
-    const o4 = e.offset >> 2;
-    for (let v = 0, i = 0; v < vertexCount; v++) {
-      const base = v * s4 + o4;
-      for (let c = 0; c < n; c++) out[i++] = f[base + c];
-    }
+    gatherWords(f, stride >> 2, e.offset >> 2, n, vertexCount, new Uint32Array(out.buffer));
     return out;
   }
   if (e.type === ElementType.INT) {
@@ -117,6 +113,21 @@ export function readElement(
     out[v * 4 + 3] = data[o + 3];
   }
   return out;
+}
+
+function gatherWords(f: Uint32Array, s4: number, o4: number, n: number, count: number, out: Uint32Array) {
+  if (n === 3) {
+    for (let v = 0, i = 0, b = o4; v < count; v++, i += 3, b += s4) {
+      out[i] = f[b];
+      out[i + 1] = f[b + 1];
+      out[i + 2] = f[b + 2];
+    }
+    return;
+  }
+  for (let v = 0, i = 0; v < count; v++) {
+    const base = v * s4 + o4;
+    for (let c = 0; c < n; c++) out[i++] = f[base + c];
+  }
 }
 
 /** Interleaves one element's values into vertex bytes (inverse of {@link readElement}). */
@@ -227,8 +238,14 @@ export function sanitizeAttribute(kind: 'normal' | 'tangent' | 'weights', v: Flo
   }
   const stride = kind === 'tangent' ? 4 : 3;
   for (let i = 0; i + stride - 1 < v.length; i += stride) {
-    const len = Math.hypot(v[i], v[i + 1], v[i + 2]);
-    if (!(Math.abs(len - 1) <= 1e-5)) {
+    const x = v[i];
+    const y = v[i + 1];
+    const z = v[i + 2];
+    // Clearly unit length by the cheap sqrt (it is within a few ulps of Math.hypot): keep as is.
+    const quick = Math.sqrt(x * x + y * y + z * z);
+    const unit = Math.abs(quick - 1) <= 1e-5 - 1e-12 || Math.abs(Math.hypot(x, y, z) - 1) <= 1e-5;
+    if (!unit) {
+      const len = Math.hypot(x, y, z);
       changed = true;
       if (len > 1e-12 && Number.isFinite(len)) {
         v[i] /= len;
