@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import {
   type ConvertOptions,
@@ -151,6 +151,8 @@ export async function runBatch(
       ? formatsModule
       : pathToFileURL(resolve(formatsModule)).href
     : undefined;
+  // loaded here: a single conversion in this thread never needs it
+  const { Worker } = await import('node:worker_threads');
   const startWorker = (): Promise<Worker> =>
     new Promise((res, rej) => {
       const w = new Worker(workerUrl!, { workerData: { formatsModule: spec } });

@@ -1,8 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LegacyError } from '@gltf-legacy/core';
+
+let tempCount = 0;
+
+/** Unique within this process (counter) and across processes (pid, time, random); no node:crypto. */
+function tempSuffix(): string {
+  return `${(tempCount++).toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
 
 /**
  * Writes several files so that either all appear or none do: each is written to a temporary
@@ -22,7 +28,7 @@ export async function writeFilesAtomic(files: Map<string, Uint8Array>, force: bo
   try {
     for (const [path, bytes] of files) {
       await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      const tmp = `${path}.tmp-${process.pid}-${tempSuffix()}`;
       temps.push([tmp, path]);
       await writeFile(tmp, bytes);
     }
