@@ -1531,7 +1531,12 @@ function exportAnimation(
         }
       }
       rotations = new Float32Array(n * 4);
-      for (let k = 0; k < n; k++) rotations.set([q[k * 4 + 3], q[k * 4], q[k * 4 + 1], q[k * 4 + 2]], k * 4);
+      for (let k = 0; k < n; k++) {
+        rotations[k * 4] = q[k * 4 + 3];
+        rotations[k * 4 + 1] = q[k * 4];
+        rotations[k * 4 + 2] = q[k * 4 + 1];
+        rotations[k * 4 + 3] = q[k * 4 + 2];
+      }
     }
     const scales = sample(e.scale, 3, direct);
     tracks.push({

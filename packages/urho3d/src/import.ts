@@ -273,9 +273,9 @@ function importModel(
       const vc = model.vertexBuffers[lod.vertexBuffer].vertexCount;
       const used = (usedBy[g][lod.vertexBuffer] ??= new Uint8Array(vc));
       const own = owner[lod.vertexBuffer];
-      const dv = new DataView(ib.data.buffer, ib.data.byteOffset, ib.data.byteLength);
+      const view = indexView(ib);
       for (let i = lod.indexStart; i < lod.indexStart + lod.indexCount; i++) {
-        const x = ib.indexSize === 2 ? dv.getUint16(i * 2, true) : dv.getUint32(i * 4, true);
+        const x = view[i];
         if (x >= vc) {
           throw new FormatError(
             `index ${x} is past the ${vc} vertices of vertex buffer ${lod.vertexBuffer}`,
@@ -517,6 +517,24 @@ function importModel(
   };
   if (model.trailing.length) extras.trailing = Array.from(model.trailing);
   top.setExtras({ urho3d: { model: extras } });
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** An index buffer's values as u16/u32 (a view when aligned on a little-endian host). */
+function indexView(ib: MdlModel['indexBuffers'][number]): Uint16Array | Uint32Array {
+  const n = Math.floor(ib.data.byteLength / ib.indexSize);
+  if (LITTLE_ENDIAN_HOST) {
+    const src = ib.data.byteOffset % ib.indexSize === 0 ? ib.data : ib.data.slice();
+    return ib.indexSize === 2
+      ? new Uint16Array(src.buffer, src.byteOffset, n)
+      : new Uint32Array(src.buffer, src.byteOffset, n);
+  }
+  const dv = new DataView(ib.data.buffer, ib.data.byteOffset, ib.data.byteLength);
+  const out = ib.indexSize === 2 ? new Uint16Array(n) : new Uint32Array(n);
+  for (let i = 0; i < n; i++)
+    out[i] = ib.indexSize === 2 ? dv.getUint16(i * 2, true) : dv.getUint32(i * 4, true);
+  return out;
 }
 
 function buildPrimitive(

@@ -35,7 +35,23 @@ function mirrorVec3F32(data: Float32Array, stride: number): void {
 
 /** Mirrors quaternions in glTF order (x, y, z, w) in place. */
 export function mirrorQuat(data: { length: number; [i: number]: number }): void {
-  convertQuaternions(URHO_MIRROR, data, 4);
+  if (data instanceof Float32Array || data instanceof Float64Array) mirrorQuatTyped(data);
+  else convertQuaternions(URHO_MIRROR, data, 4);
+}
+
+// convertQuaternions with URHO_MIRROR on a typed array (keyframes on the hot path).
+const QUAT_SIGNS = (() => {
+  const q = [1, 1, 1, 1];
+  convertQuaternions(URHO_MIRROR, q, 4);
+  return q;
+})();
+function mirrorQuatTyped(data: Float32Array | Float64Array): void {
+  const [s0, s1, s2] = QUAT_SIGNS;
+  for (let i = 0; i + 3 < data.length; i += 4) {
+    data[i] = s0 * data[i];
+    data[i + 1] = s1 * data[i + 1];
+    data[i + 2] = s2 * data[i + 2];
+  }
 }
 
 /** Mirrors column-major 4×4 matrices in place. */
