@@ -294,7 +294,12 @@ function primitiveIndices(
   label: string,
 ): Uint32Array | null {
   const idx = prim.getIndices()?.getArray();
-  const raw = idx ? Uint32Array.from(idx) : Uint32Array.from({ length: n }, (_, i) => i);
+  let raw: Uint32Array;
+  if (idx) raw = new Uint32Array(idx);
+  else {
+    raw = new Uint32Array(n);
+    for (let i = 0; i < n; i++) raw[i] = i;
+  }
   const mode = prim.getMode();
   // glTF requires every index < the vertex count; the mesh written from one outside would not
   // import back (coordIndices out of range).
@@ -346,14 +351,18 @@ function generateNormals(pos: Float32Array, idx: Uint32Array): Float32Array {
     const nx = uy * vz - uz * vy;
     const ny = uz * vx - ux * vz;
     const nz = ux * vy - uy * vx;
-    for (const v of [a, b, c]) {
-      out[v] += nx;
-      out[v + 1] += ny;
-      out[v + 2] += nz;
-    }
+    out[a] += nx;
+    out[a + 1] += ny;
+    out[a + 2] += nz;
+    out[b] += nx;
+    out[b + 1] += ny;
+    out[b + 2] += nz;
+    out[c] += nx;
+    out[c + 1] += ny;
+    out[c + 2] += nz;
   }
   for (let i = 0; i < out.length; i += 3) {
-    const l = Math.hypot(out[i], out[i + 1], out[i + 2]);
+    const l = Math.sqrt(out[i] * out[i] + out[i + 1] * out[i + 1] + out[i + 2] * out[i + 2]);
     if (l > 0) {
       out[i] /= l;
       out[i + 1] /= l;
@@ -378,16 +387,6 @@ function generateTangents(
       const i0 = idx[i];
       const i1 = idx[i + 1];
       const i2 = idx[i + 2];
-      const e1 = [
-        pos[i1 * 3] - pos[i0 * 3],
-        pos[i1 * 3 + 1] - pos[i0 * 3 + 1],
-        pos[i1 * 3 + 2] - pos[i0 * 3 + 2],
-      ];
-      const e2 = [
-        pos[i2 * 3] - pos[i0 * 3],
-        pos[i2 * 3 + 1] - pos[i0 * 3 + 1],
-        pos[i2 * 3 + 2] - pos[i0 * 3 + 2],
-      ];
       const du1 = uv[i1 * 2] - uv[i0 * 2];
       const dv1 = uv[i1 * 2 + 1] - uv[i0 * 2 + 1];
       const du2 = uv[i2 * 2] - uv[i0 * 2];
@@ -396,12 +395,16 @@ function generateTangents(
       if (Math.abs(det) < 1e-20) continue;
       const r = 1 / det;
       for (let c = 0; c < 3; c++) {
-        const tc = (e1[c] * dv2 - e2[c] * dv1) * r;
-        const bc = (e2[c] * du1 - e1[c] * du2) * r;
-        for (const v of [i0, i1, i2]) {
-          t[v * 3 + c] += tc;
-          b[v * 3 + c] += bc;
-        }
+        const e1 = pos[i1 * 3 + c] - pos[i0 * 3 + c];
+        const e2 = pos[i2 * 3 + c] - pos[i0 * 3 + c];
+        const tc = (e1 * dv2 - e2 * dv1) * r;
+        const bc = (e2 * du1 - e1 * du2) * r;
+        t[i0 * 3 + c] += tc;
+        t[i1 * 3 + c] += tc;
+        t[i2 * 3 + c] += tc;
+        b[i0 * 3 + c] += bc;
+        b[i1 * 3 + c] += bc;
+        b[i2 * 3 + c] += bc;
       }
     }
   }
@@ -417,7 +420,7 @@ function generateTangents(
     tx -= nx * d;
     ty -= ny * d;
     tz -= nz * d;
-    let l = Math.hypot(tx, ty, tz);
+    let l = Math.sqrt(tx * tx + ty * ty + tz * tz);
     if (l < 1e-12) {
       // Any vector perpendicular to the normal.
       if (Math.abs(nx) < 0.9) {
@@ -429,7 +432,7 @@ function generateTangents(
         ty = 0;
         tz = nx;
       }
-      l = Math.hypot(tx, ty, tz) || 1;
+      l = Math.sqrt(tx * tx + ty * ty + tz * tz) || 1;
     }
     out[v * 4] = tx / l;
     out[v * 4 + 1] = ty / l;
@@ -463,7 +466,7 @@ export function encodeTangentFrames(
     let nx = nrm[v * 3];
     let ny = nrm[v * 3 + 1];
     let nz = nrm[v * 3 + 2];
-    let l = Math.hypot(nx, ny, nz);
+    let l = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(l > 1e-12)) {
       nx = 0;
       ny = 0;
@@ -481,7 +484,7 @@ export function encodeTangentFrames(
     tx -= nx * d;
     ty -= ny * d;
     tz -= nz * d;
-    l = Math.hypot(tx, ty, tz);
+    l = Math.sqrt(tx * tx + ty * ty + tz * tz);
     if (!(l > 1e-9)) {
       if (Math.abs(nx) < 0.9) {
         tx = 0;
@@ -492,7 +495,7 @@ export function encodeTangentFrames(
         ty = 0;
         tz = nx;
       }
-      l = Math.hypot(tx, ty, tz);
+      l = Math.sqrt(tx * tx + ty * ty + tz * tz);
     }
     tx /= l;
     ty /= l;
@@ -559,7 +562,7 @@ function tbnMatchesNormals(tbn: ArrayLike<number>, nrm: Float32Array, n: number)
     const y = tbn[v * 4 + 1];
     const z = tbn[v * 4 + 2];
     const w = tbn[v * 4 + 3];
-    const l = Math.hypot(x, y, z, w) || 1;
+    const l = Math.sqrt(x * x + y * y + z * z + w * w) || 1;
     quatToNormalTangent(x / l, y / l, z / l, w / l, dn, 0, dt, 0);
     convertVec3(UNIGINE_TO_GLTF, dn);
     if (
@@ -570,6 +573,128 @@ function tbnMatchesNormals(tbn: ArrayLike<number>, nrm: Float32Array, n: number)
       return false;
   }
   return true;
+}
+
+/**
+ * Welds glTF vertices with bit-identical positions and identical influences (count, bones,
+ * codes) into coordinate vertices, numbered in first-use order; vertices with
+ * `triOf[v] === UNUSED` get UNUSED. Open-addressing hash table over typed arrays (no per-vertex
+ * keys). Returns the number of coordinate vertices.
+ */
+function weldCoordinates(
+  pos: Float32Array,
+  infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null,
+  triOf: Uint32Array,
+  coordOf: Uint32Array,
+  n: number,
+): number {
+  const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const table = new Int32Array(cap).fill(-1); // representative vertex of each slot
+  const hmask = cap - 1;
+  let numCoord = 0;
+  for (let v = 0; v < n; v++) {
+    if (triOf[v] === UNUSED) {
+      coordOf[v] = UNUSED;
+      continue;
+    }
+    let h = Math.imul(bits[v * 3] ^ 0x9e3779b9, 0x85ebca6b);
+    h = Math.imul(h ^ bits[v * 3 + 1] ^ (h >>> 15), 0xc2b2ae35);
+    h = Math.imul(h ^ bits[v * 3 + 2] ^ (h >>> 13), 0x27d4eb2f);
+    if (infl) {
+      const c = infl.count[v];
+      h = Math.imul(h ^ c, 0x165667b1);
+      for (let k = 0; k < c; k++)
+        h = Math.imul(h ^ ((infl.bones[v * 4 + k] & 0xffff) | (infl.values[v * 4 + k] << 16)), 0x9e3779b1);
+    }
+    h ^= h >>> 16;
+    let slot = h & hmask;
+    for (;;) {
+      const u = table[slot];
+      if (u < 0) {
+        table[slot] = v;
+        coordOf[v] = numCoord++;
+        break;
+      }
+      let same =
+        bits[u * 3] === bits[v * 3] &&
+        bits[u * 3 + 1] === bits[v * 3 + 1] &&
+        bits[u * 3 + 2] === bits[v * 3 + 2];
+      if (same && infl) {
+        const c = infl.count[v];
+        if (infl.count[u] !== c) same = false;
+        for (let k = 0; k < c && same; k++)
+          if (
+            infl.bones[u * 4 + k] !== infl.bones[v * 4 + k] ||
+            infl.values[u * 4 + k] !== infl.values[v * 4 + k]
+          )
+            same = false;
+      }
+      if (same) {
+        coordOf[v] = coordOf[u];
+        break;
+      }
+      slot = (slot + 1) & hmask;
+    }
+  }
+  return numCoord;
+}
+
+/**
+ * `readInfluences(prim, 4)` (core) for the common case of one JOINTS_0/WEIGHTS_0 VEC4 pair, in
+ * one typed-array pass with the same rules (weights ≤ 0 or NaN skipped, repeated joints merged,
+ * stable sort by descending weight, renormalised over the kept ones); null for other layouts.
+ */
+function influences4(
+  prim: Primitive,
+  n: number,
+): { joints: Uint16Array; weights: Float32Array; truncated: number } | null {
+  const ja = prim.getAttribute('JOINTS_0');
+  const wa = prim.getAttribute('WEIGHTS_0');
+  if (!ja || !wa || prim.getAttribute('JOINTS_1') || prim.getAttribute('WEIGHTS_1')) return null;
+  if (ja.getElementSize() !== 4 || wa.getElementSize() !== 4) return null;
+  const js = accessorFloats(ja);
+  const ws = accessorFloats(wa);
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  const cj = new Float64Array(4);
+  const cw = new Float64Array(4);
+  for (let v = 0; v < n; v++) {
+    let m = 0;
+    for (let k = 0; k < 4; k++) {
+      const wt = ws[v * 4 + k];
+      if (!(wt > 0)) continue;
+      const jt = js[v * 4 + k];
+      let at = 0;
+      while (at < m && cj[at] !== jt) at++; // indexOf: strict equality
+      if (at < m) cw[at] += wt;
+      else {
+        cj[m] = jt;
+        cw[m] = wt;
+        m++;
+      }
+    }
+    for (let a = 0; a < m; a++) {
+      let best = a;
+      for (let b = a + 1; b < m; b++) if (cw[b] > cw[best]) best = b;
+      if (best !== a) {
+        const tw = cw[a];
+        cw[a] = cw[best];
+        cw[best] = tw;
+        const tj = cj[a];
+        cj[a] = cj[best];
+        cj[best] = tj;
+      }
+    }
+    let kept = 0;
+    for (let i = 0; i < m; i++) kept += cw[i];
+    for (let i = 0; i < m; i++) {
+      joints[v * 4 + i] = cj[i];
+      weights[v * 4 + i] = kept > 0 ? cw[i] / kept : 0;
+    }
+  }
+  return { joints, weights, truncated: 0 };
 }
 
 interface SurfaceInput {
@@ -592,14 +717,14 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   if (!idx) return null;
   const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
   // Positions and normals: static meshes are baked into model space.
-  const pos = Float32Array.from(accessorFloats(posAcc));
+  const pos = new Float32Array(accessorFloats(posAcc));
   let nrm: Float32Array | null = prim.getAttribute('NORMAL')
-    ? Float32Array.from(
+    ? new Float32Array(
         accessorFloats(prim.getAttribute('NORMAL') as NonNullable<ReturnType<Primitive['getAttribute']>>),
       )
     : null;
   let tan: Float32Array | null = prim.getAttribute('TANGENT')
-    ? Float32Array.from(
+    ? new Float32Array(
         accessorFloats(prim.getAttribute('TANGENT') as NonNullable<ReturnType<Primitive['getAttribute']>>),
       )
     : null;
@@ -657,7 +782,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   let numTri = n;
   let triOf: Uint32Array;
   if (triAttr) {
-    triOf = Uint32Array.from(triAttr);
+    triOf = new Uint32Array(triAttr);
     let max = -1;
     for (const t of triOf) max = Math.max(max, t);
     numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
@@ -676,9 +801,9 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     const rb = intArray(prim, ATTR_WBONES, n);
     const rv = intArray(prim, ATTR_WVALUES, n);
     if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4) {
-      infl = { count: Uint8Array.from(rc), bones: Int16Array.from(rb), values: Uint16Array.from(rv) };
+      infl = { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
     } else {
-      const inf = readInfluences(prim, 4);
+      const inf = influences4(prim, n) ?? readInfluences(prim, 4);
       if (inf) {
         warnings.warn(
           'WEIGHTS_TRUNCATED',
@@ -686,6 +811,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
           inf.truncated,
         );
         const joints = skin.listJoints();
+        const boneOfJoint = joints.map((j) => skel.index.get(j) ?? -1);
         const count = new Uint8Array(n);
         const bones = new Int16Array(n * 4);
         const values = new Uint16Array(n * 4);
@@ -696,9 +822,8 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
             const w = inf.weights[v * 4 + i];
             const code = encodeWeightU16(w);
             if (code === 0) continue;
-            const joint = joints[inf.joints[v * 4 + i]];
-            const b = joint ? skel.index.get(joint) : undefined;
-            if (b === undefined) continue;
+            const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
+            if (b < 0) continue;
             bones[v * 4 + k] = b;
             values[v * 4 + k] = code;
             k++;
@@ -739,35 +864,20 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
         ? ex.numCoordVerts
         : max + 1;
   } else {
-    // De-duplicate positions (with their influences) into coordinate vertices.
-    const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
-    const map = new Map<string, number>();
-    numCoord = 0;
-    for (let v = 0; v < n; v++) {
-      if (triOf[v] === UNUSED) {
-        coordOf[v] = UNUSED;
-        continue;
-      }
-      let key = `${bits[v * 3]},${bits[v * 3 + 1]},${bits[v * 3 + 2]}`;
-      if (infl) {
-        const c = infl.count[v];
-        key += `|${c}`;
-        for (let k = 0; k < c; k++) key += `,${infl.bones[v * 4 + k]}:${infl.values[v * 4 + k]}`;
-      }
-      let c = map.get(key);
-      if (c === undefined) {
-        c = numCoord++;
-        map.set(key, c);
-      }
-      coordOf[v] = c;
-    }
+    // De-duplicate positions (with their influences) into coordinate vertices, numbered in
+    // first-use order.
+    numCoord = weldCoordinates(pos, infl, triOf, coordOf, n);
   }
   const coordPos = new Float32Array(numCoord * 3);
   const firstVertexOf = new Int32Array(numCoord).fill(-1);
   for (let v = n - 1; v >= 0; v--) if (coordOf[v] !== UNUSED) firstVertexOf[coordOf[v]] = v;
   for (let c = 0; c < numCoord; c++) {
     const v = firstVertexOf[c];
-    if (v >= 0) coordPos.set(pos.subarray(v * 3, v * 3 + 3), c * 3);
+    if (v >= 0) {
+      coordPos[c * 3] = pos[v * 3];
+      coordPos[c * 3 + 1] = pos[v * 3 + 1];
+      coordPos[c * 3 + 2] = pos[v * 3 + 2];
+    }
   }
   // Tangent frames per triangle vertex.
   let tangents: Int16Array;
@@ -789,7 +899,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     }
   } else {
     // glTF-space positions for generation (the frame is converted after).
-    const gpos = Float32Array.from(pos);
+    const gpos = new Float32Array(pos);
     convertVec3(UNIGINE_TO_GLTF, gpos);
     let normals = nrm;
     if (!normals) {
@@ -804,15 +914,15 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
         'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)',
       );
     }
-    const fn = Float32Array.from(normals);
-    const ft = Float32Array.from(tangentsIn);
+    const fn = new Float32Array(normals);
+    const ft = new Float32Array(tangentsIn);
     convertVec3(GLTF_TO_UNIGINE, fn);
     convertVec3(GLTF_TO_UNIGINE, ft, 4);
     const all = encodeTangentFrames(fn, ft, n);
     tangents = new Int16Array(numTri * 4);
     for (let t = 0; t < numTri; t++) {
       const v = perTriSlots[t];
-      if (v >= 0) tangents.set(all.subarray(v * 4, v * 4 + 4), t * 4);
+      if (v >= 0) for (let k = 0; k < 4; k++) tangents[t * 4 + k] = all[v * 4 + k];
     }
   }
   const scatter = (
@@ -902,7 +1012,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
         'ATTRIBUTE_DROPPED',
         `${label}: morph target normals/tangents have no place in a UNIGINE mesh; dropped`,
       );
-    const d = Float32Array.from(accessorFloats(acc));
+    const d = new Float32Array(accessorFloats(acc));
     convertVec3(GLTF_TO_UNIGINE, d);
     const tp = new Float32Array(numCoord * 3);
     for (let c = 0; c < numCoord; c++) {
@@ -1228,7 +1338,7 @@ function buildBlock(
   const raw = ex.rawCodes ?? {};
   // Stored as u16 (the typed array's coercion, so the flags compare what is written).
   const rawList = (key: string): Uint16Array | null =>
-    Array.isArray(raw[key]) && raw[key].length === entries ? Uint16Array.from(raw[key]) : null;
+    Array.isArray(raw[key]) && raw[key].length === entries ? new Uint16Array(raw[key]) : null;
   const rawPos = [0, 1, 2].map((c) => rawList(`pos${c}`));
   const rawScale = [0, 1, 2].map((c) => rawList(`scale${c}`));
   // Flags: frame 0 stores every component of the mask; later frames only what changed

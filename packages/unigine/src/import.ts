@@ -186,7 +186,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
   if (simple) {
     vTri = new Uint32Array(nt);
     for (let t = 0; t < nt; t++) vTri[t] = t;
-    vCoord = Uint32Array.from(coordOf);
+    vCoord = new Uint32Array(coordOf);
     indices = s.triIndices.slice(0, ni - (ni % 3));
   } else {
     const map = new Map<string, number>();
@@ -204,8 +204,8 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       }
       indices[i] = v;
     }
-    vTri = Uint32Array.from(tri);
-    vCoord = Uint32Array.from(crd);
+    vTri = new Uint32Array(tri);
+    vCoord = new Uint32Array(crd);
     if (map.size !== nt)
       warnings.warn(
         'VERTICES_SPLIT',
@@ -238,7 +238,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       tbn[v * 4 + 1] = qy;
       tbn[v * 4 + 2] = qz;
       tbn[v * 4 + 3] = qw;
-      const len = Math.hypot(qx, qy, qz, qw);
+      const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
       if (len > 0) quatToNormalTangent(qx / len, qy / len, qz / len, qw / len, nrm, v * 3, tan, v * 4);
       else quatToNormalTangent(0, 0, 0, 1, nrm, v * 3, tan, v * 4);
       tan[v * 4 + 3] = qw < 0 ? -1 : 1;
@@ -275,7 +275,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
   if (col) prim.setAttribute('COLOR_0', accessor(doc, buffer, 'VEC4', col as Uint8Array, true));
   // glTF forbids UNSIGNED_INT attributes: u16 when it fits, else float (exact below 2^24).
   const indexAttr = (a: Uint32Array, count: number) =>
-    count <= 65536 ? Uint16Array.from(a) : Float32Array.from(a);
+    count <= 65536 ? new Uint16Array(a) : new Float32Array(a);
   prim.setAttribute(ATTR_COORD, accessor(doc, buffer, 'SCALAR', indexAttr(vCoord, nc)));
   if (!simple) prim.setAttribute(ATTR_TRI, accessor(doc, buffer, 'SCALAR', indexAttr(vTri, nt)));
   // Skin weights (per coordinate vertex).
@@ -295,8 +295,9 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       let raw = true;
       let truncated = 0;
       let badBone = 0;
-      const cj: number[] = [];
-      const cw: number[] = [];
+      // Merged influences of one vertex (a record holds at most 255).
+      const cj = new Int32Array(256);
+      const cw = new Float64Array(256);
       for (let v = 0; v < n; v++) {
         const c = vCoord[v];
         const start = s.weightStarts[c];
@@ -309,8 +310,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
             wv[v * 4 + k] = s.weightValues[start + k];
           }
         }
-        cj.length = 0;
-        cw.length = 0;
+        let m = 0;
         for (let k = 0; k < count; k++) {
           const b = s.weightBones[start + k];
           const w = s.weightValues[start + k];
@@ -319,15 +319,16 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
             continue;
           }
           if (w === 0) continue;
-          const at = cj.indexOf(b);
-          if (at >= 0) cw[at] += w;
+          let at = 0;
+          while (at < m && cj[at] !== b) at++;
+          if (at < m) cw[at] += w;
           else {
-            cj.push(b);
-            cw.push(w);
+            cj[m] = b;
+            cw[m] = w;
+            m++;
           }
         }
         // Keep the 4 largest (selection in place, no allocation).
-        const m = cw.length;
         if (m > 4) truncated++;
         const k4 = Math.min(4, m);
         let sum = 0;
@@ -394,7 +395,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       doc.createPrimitiveTarget(s.targetNames[t]).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', d)),
     );
   }
-  prim.setIndices(accessor(doc, buffer, 'SCALAR', n < 65536 ? Uint16Array.from(indices) : indices));
+  prim.setIndices(accessor(doc, buffer, 'SCALAR', n < 65536 ? new Uint16Array(indices) : indices));
   const material = doc.createMaterial(s.name).setMetallicFactor(0).setRoughnessFactor(0.8);
   prim.setMaterial(material);
   const extras: UnigineSurfaceExtras = {

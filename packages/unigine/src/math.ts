@@ -66,7 +66,7 @@ export function quatFromBasis(
     y = (c2y + c1z) / s;
     z = 0.25 * s;
   }
-  const len = Math.hypot(x, y, z, w) || 1;
+  const len = Math.sqrt(x * x + y * y + z * z + w * w) || 1;
   out[0] = x / len;
   out[1] = y / len;
   out[2] = z / len;

@@ -80,13 +80,12 @@ export function indexWidth(count: number): 1 | 2 | 4 {
 function readIndices(r: ByteReader, n: number, vertexCount: number, field: string): Uint32Array {
   const width = indexWidth(vertexCount);
   r.count(n, width, field);
-  const out = new Uint32Array(n);
   const at = r.offset;
-  const b = r.bytes;
-  if (width === 1) for (let i = 0; i < n; i++) out[i] = b[at + i];
-  else if (width === 2) for (let i = 0; i < n; i++) out[i] = r.view.getUint16(at + i * 2, true);
-  else for (let i = 0; i < n; i++) out[i] = r.view.getUint32(at + i * 4, true);
-  r.offset = at + n * width;
+  // Bulk reads (typed views where aligned), widened to u32.
+  let out: Uint32Array;
+  if (width === 4) out = r.u32Array(n, field, true);
+  else if (width === 2) out = new Uint32Array(r.u16Array(n, field));
+  else out = new Uint32Array(r.u8Array(n, field));
   for (let i = 0; i < n; i++) {
     if (out[i] >= vertexCount) {
       throw r.error(
@@ -102,8 +101,8 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
 
 function writeIndices(w: ByteWriter, idx: Uint32Array, vertexCount: number): void {
   const width = indexWidth(vertexCount);
-  if (width === 1) w.bytes(Uint8Array.from(idx));
-  else if (width === 2) w.u16Array(Uint16Array.from(idx));
+  if (width === 1) w.bytes(new Uint8Array(idx));
+  else if (width === 2) w.u16Array(new Uint16Array(idx));
   else w.u32Array(idx);
 }
 
