@@ -395,6 +395,39 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
               const view = r.view;
               const limit = vertexBuffers[vertexBuffer].vertexCount;
               let o = r.offset;
+              if (LITTLE_ENDIAN_HOST && rec % 4 === 0) {
+                // one aligned copy of the records, then 32-bit words (float bits kept exactly)
+                const words = new Uint32Array((vertexCount * rec) >> 2);
+                new Uint8Array(words.buffer).set(
+                  new Uint8Array(view.buffer, view.byteOffset + o, vertexCount * rec),
+                );
+                const channels: Uint32Array[] = [];
+                for (const a of [positions, normals, tangents])
+                  if (a) channels.push(new Uint32Array(a.buffer));
+                const per = rec >> 2;
+                for (let v = 0, w = 0; v < vertexCount; v++) {
+                  const idx = words[w];
+                  if (idx >= limit) {
+                    throw r.error(
+                      `morph vertex index ${idx} ≥ vertex count ${limit}`,
+                      `indices[${v}]`,
+                      'BAD_INDEX',
+                      o + v * rec,
+                    );
+                  }
+                  indices[v] = idx;
+                  let k = w + 1;
+                  for (let c = 0; c < channels.length; c++, k += 3) {
+                    const out = channels[c];
+                    out[v * 3] = words[k];
+                    out[v * 3 + 1] = words[k + 1];
+                    out[v * 3 + 2] = words[k + 2];
+                  }
+                  w += per;
+                }
+                r.offset = o + vertexCount * rec;
+                return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
+              }
               for (let v = 0; v < vertexCount; v++) {
                 const idx = view.getUint32(o, true);
                 if (idx >= limit) {
