@@ -125,10 +125,18 @@ function uniqueName(base: string, used: Set<string>, fallback: string): string {
   return name;
 }
 
+/**
+ * Whole vertices of a primitive: a (corrupt) POSITION accessor whose data is not a whole number
+ * of VEC3 reports a fractional count; the partial vertex does not exist.
+ */
+function vertexCount(prim: Primitive): number {
+  return Math.floor(prim.getAttribute('POSITION')?.getCount() ?? 0);
+}
+
 /** A primitive the mesh can hold: triangles (list, strip or fan) with at least one vertex. */
 function storable(prim: Primitive): boolean {
   const mode = prim.getMode();
-  return mode >= 4 && mode <= 6 && (prim.getAttribute('POSITION')?.getCount() ?? 0) > 0;
+  return mode >= 4 && mode <= 6 && vertexCount(prim) > 0;
 }
 
 /** Whether `readInfluences` finds a JOINTS_0/WEIGHTS_0 pair (else the primitive is rigid). */
@@ -138,7 +146,7 @@ function hasInfluences(prim: Primitive): boolean {
 
 function triangles(prim: Primitive): Uint32Array | null {
   const mode = prim.getMode();
-  const count = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const count = vertexCount(prim);
   const idxAcc = prim.getIndices();
   let idx: Uint32Array;
   if (idxAcc) idx = new Uint32Array(idxAcc.getArray() ?? []);
@@ -392,8 +400,20 @@ function exportMesh(
     }
     if (prim.listTargets().length)
       warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
-    parts.push({ node, prim, tri, count: posAcc.getCount() });
-    total += posAcc.getCount();
+    const count = vertexCount(prim);
+    for (let i = 0; i < tri.length; i++)
+      if (!(tri[i] < count))
+        throw new ExportError(
+          'INDEX_OUT_OF_RANGE',
+          `primitive of mesh "${
+            prim
+              .listParents()
+              .find((x) => x.propertyType === 'Mesh')
+              ?.getName() ?? ''
+          }": index ${tri[i]} is not below its ${count} vertices (invalid glTF)`,
+        );
+    parts.push({ node, prim, tri, count });
+    total += count;
     triTotal += tri.length;
   }
   const vs: Verts = {
@@ -459,28 +479,19 @@ function exportMesh(
       mat4.transpose(it, it);
       return it;
     });
-    const I = mat();
-    for (let v = 0; v < count; v++) {
-      const at = base + v;
-      const j0 = inf ? inf.joints[v * 2] : 0;
-      const m = jointMats[j0] ?? I;
-      vs.bone[at] = jointBones[j0] ?? 0;
-      movePoint(m, ident[j0] ?? true, P, v * 3, vs.p, at * 3);
-      dirInto(normalMats[j0] ?? I, ident[j0] ?? true, N, v * 3, vs.n, at * 3, o.normalScale);
-      if (inf && inf.weights[v * 2 + 1] > 0) {
-        const j1 = inf.joints[v * 2 + 1];
-        const w = inf.weights[v * 2 + 1];
-        const q = encodeQ15(w, 0, 0x8000);
-        if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
-        if (q > 0) {
-          const m1 = jointMats[j1] ?? I;
-          vs.blendBone[at] = jointBones[j1] ?? 0;
-          vs.blendWeight[at] = q;
-          movePoint(m1, ident[j1] ?? true, P, v * 3, vs.bp, at * 3);
-          dirInto(normalMats[j1] ?? I, ident[j1] ?? true, N, v * 3, vs.bn, at * 3, o.normalScale);
-        }
-      }
-    }
+    quantized += moveVertices(
+      vs,
+      base,
+      count,
+      P,
+      N,
+      inf,
+      jointMats,
+      jointBones,
+      ident,
+      normalMats,
+      o.normalScale,
+    );
     for (let i = 0; i < tri.length; i++) tris[triAt++] = tri[i] + base;
     base += count;
   }
@@ -538,7 +549,7 @@ export function twoInfluences(
     });
   }
   if (!sets.length) return null;
-  const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
+  const n = vertexCount(prim);
   // Short JOINTS/WEIGHTS accessors (hostile files): core's general reader handles the holes.
   if (sets.some((set) => set.j.length < n * set.size || set.w.length < n * set.size)) {
     const inf = readInfluences(prim, 2)!;
@@ -595,6 +606,50 @@ export function twoInfluences(
     }
   }
   return { joints, weights, truncated };
+}
+
+/**
+ * Pass 2 of {@link exportMesh} for one primitive (its own function so V8 optimizes the loop):
+ * every vertex into the space of its strongest joint, the second one as a blend vertex. Returns
+ * how many blend weights Q1.15 could not hold exactly.
+ */
+function moveVertices(
+  vs: Verts,
+  base: number,
+  count: number,
+  P: Float32Array,
+  N: Float32Array,
+  inf: { joints: Uint16Array; weights: Float32Array } | null,
+  jointMats: Float64Array[],
+  jointBones: number[],
+  ident: boolean[],
+  normalMats: Float64Array[],
+  normalScale: number,
+): number {
+  const I = mat();
+  let quantized = 0;
+  for (let v = 0; v < count; v++) {
+    const at = base + v;
+    const j0 = inf ? inf.joints[v * 2] : 0;
+    const m = jointMats[j0] ?? I;
+    vs.bone[at] = jointBones[j0] ?? 0;
+    movePoint(m, ident[j0] ?? true, P, v * 3, vs.p, at * 3);
+    dirInto(normalMats[j0] ?? I, ident[j0] ?? true, N, v * 3, vs.n, at * 3, normalScale);
+    if (inf && inf.weights[v * 2 + 1] > 0) {
+      const j1 = inf.joints[v * 2 + 1];
+      const w = inf.weights[v * 2 + 1];
+      const q = encodeQ15(w, 0, 0x8000);
+      if (Math.abs(decodeQ15(q) - w) > 1e-7) quantized++;
+      if (q > 0) {
+        const m1 = jointMats[j1] ?? I;
+        vs.blendBone[at] = jointBones[j1] ?? 0;
+        vs.blendWeight[at] = q;
+        movePoint(m1, ident[j1] ?? true, P, v * 3, vs.bp, at * 3);
+        dirInto(normalMats[j1] ?? I, ident[j1] ?? true, N, v * 3, vs.bn, at * 3, normalScale);
+      }
+    }
+  }
+  return quantized;
 }
 
 function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {

@@ -234,6 +234,64 @@ describe('fuzz regressions', () => {
     expect(farErr.code).toBe('VERTEX_OUT_OF_RANGE');
   });
 
+  it('34fd79b4: a POSITION accessor holding less than one whole vertex exports no mesh', async () => {
+    // Campaign seed 7: a mutated bufferView left POSITION 2 floats long, a VEC3 count of 2/3.
+    // Export counted that as a vertex and wrote a .mesh with triangles but no vertex, which its
+    // own import rejected (BAD_INDEX).
+    // (The CLI's NodeIO reads the note's .bin that way; built here directly.)
+    const found = new Document();
+    const buf = found.createBuffer();
+    const partial = found
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        found
+          .createAccessor()
+          .setBuffer(buf)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 1])),
+      )
+      .setIndices(
+        found
+          .createAccessor()
+          .setBuffer(buf)
+          .setArray(new Uint16Array([1, 0, 3, 1, 3, 2])),
+      );
+    found.createScene().addChild(found.createNode('').setMesh(found.createMesh().addPrimitive(partial)));
+    expect(partial.getAttribute('POSITION')!.getCount()).toBeCloseTo(2 / 3);
+    const err = await Promise.resolve()
+      .then(() => legacyFormat.export(found, { name: 'fuzz' }))
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ExportError);
+    expect(err.code).toBe('NOTHING_TO_EXPORT');
+
+    // Indices past the whole vertices are refused instead of written for import to reject.
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const tri = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setBuffer(buffer)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])),
+      )
+      .setIndices(
+        doc
+          .createAccessor()
+          .setBuffer(buffer)
+          .setArray(new Uint16Array([0, 1, 3])),
+      );
+    doc.createScene().addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(tri)));
+    const bad = await Promise.resolve()
+      .then(() => legacyFormat.export(doc, { name: 'fuzz' }))
+      .catch((e) => e);
+    expect(bad).toBeInstanceOf(ExportError);
+    expect(bad.code).toBe('INDEX_OUT_OF_RANGE');
+  });
+
   it('cffe6aac: a companion .skel whose version a main file may not have is ignored', async () => {
     // Read as a companion, it was written back by export as the main file, which import rejects.
     const files: FileSet = new Map([
