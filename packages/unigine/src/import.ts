@@ -117,6 +117,12 @@ interface Ctx {
   buffer: Buffer;
   warnings: WarningCollector;
   fps: number;
+  /**
+   * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`) and the
+   * outputs of tracks holding one value (`v<size>:<float bits>`): most bones of a clip hold still,
+   * and glTF-Transform objects are the cost of an import.
+   */
+  shared: Map<string, Accessor>;
 }
 
 /** Bone nodes built from a skeleton header + bind pose (file axes), converted to glTF. */
@@ -575,9 +581,17 @@ function blockToAnimation(
   const nb = block.bones.length;
   const nf = Math.max(1, block.numFrames);
   const anim = doc.createAnimation(meta.glName);
-  // Key times, made on demand: every frame, or the two ends (constant tracks), else per track.
-  let allTimes: Accessor | null = null;
-  let endTimes: Accessor | null = null;
+  // Key times, made on demand and shared: every frame, or the two ends (constant tracks), else
+  // per track.
+  const times = (which: 'all' | 'ends', n: number): Accessor => {
+    const key = `t${nf}:${which}`;
+    let a = ctx.shared.get(key);
+    if (!a) {
+      a = accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
+      ctx.shared.set(key, a);
+    }
+    return a;
+  };
   const pos = new Float32Array(nf * 3);
   const rot = new Float32Array(nf * 4);
   const scl = new Float32Array(nf * 3);
@@ -610,24 +624,35 @@ function blockToAnimation(
         keep[1] = nf - 1;
       } else n = keyFramesOf(changed, size === 4 ? 2 : path === 'scale' ? 4 : 1, nf, keep);
       let input: Accessor;
-      let values: Float32Array;
+      let out: Accessor;
       if (n === nf && !still) {
-        allTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, nf, fps));
-        input = allTimes;
-        values = data.slice();
+        input = times('all', nf);
+        out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', data.slice());
       } else {
-        if (n === nf) {
-          allTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, nf, fps));
-          input = allTimes;
-        } else if (n === 2) {
-          endTimes ??= accessor(doc, buffer, 'SCALAR', frameTimes(keep, 2, fps));
-          input = endTimes;
-        } else input = accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
-        values = new Float32Array(n * size);
+        input =
+          n === nf
+            ? times('all', nf)
+            : n === 2
+              ? times('ends', 2)
+              : accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
+        const values = new Float32Array(n * size);
         for (let k = 0; k < n; k++)
           for (let c = 0; c < size; c++) values[k * size + c] = data[(still ? 0 : keep[k]) * size + c];
+        // One value held over the clip: share the output with equal tracks.
+        const bits = new Uint32Array(values.buffer);
+        let one = n <= 2;
+        for (let c = 0; c < size && one && n === 2; c++) if (bits[c] !== bits[size + c]) one = false;
+        if (one) {
+          let key = `v${n}:`;
+          for (let c = 0; c < size; c++) key += `${bits[c]},`;
+          let shared = ctx.shared.get(key);
+          if (!shared) {
+            shared = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
+            ctx.shared.set(key, shared);
+          }
+          out = shared;
+        } else out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
       }
-      const out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
       const sampler = doc.createAnimationSampler().setInput(input).setOutput(out); // LINEAR is the default
       anim
         .addSampler(sampler)
@@ -736,7 +761,7 @@ export function toDocument(
   const doc = new Document();
   doc.createBuffer();
   const buffer = doc.getRoot().listBuffers()[0];
-  const ctx: Ctx = { doc, buffer, warnings, fps };
+  const ctx: Ctx = { doc, buffer, warnings, fps, shared: new Map() };
   const scene = doc.createScene(stem(meshName));
   doc.getRoot().setDefaultScene(scene);
   const rootExtras: UnigineRootExtras = { animFiles: [] };
