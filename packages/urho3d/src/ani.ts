@@ -41,6 +41,58 @@ export function keyRecordSize(mask: number): number {
   return 4 + (mask & 1 ? 12 : 0) + (mask & 2 ? 16 : 0) + (mask & 4 ? 12 : 0);
 }
 
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Copies key records (`per` words each: time, then xyz / wxyz / xyz per channel present) between
+ * `words` and the channel arrays, as 32-bit words; `toWords` picks the direction. A channel in the
+ * record without an array is written as its default (rotation 1,0,0,0; scale 1,1,1).
+ */
+function copyKeyWords(
+  words: Uint32Array,
+  per: number,
+  keyCount: number,
+  times: Float32Array,
+  positions: Float32Array | null,
+  rotations: Float32Array | null,
+  scales: Float32Array | null,
+  toWords: boolean,
+  mask = (positions ? 1 : 0) | (rotations ? 2 : 0) | (scales ? 4 : 0),
+): void {
+  const w32 = (a: Float32Array | null) => (a ? new Uint32Array(a.buffer, a.byteOffset, a.length) : null);
+  const t = w32(times)!;
+  const p = w32(positions);
+  const q = w32(rotations);
+  const sc = w32(scales);
+  const ONE = 0x3f800000;
+  for (let k = 0, o = 0; k < keyCount; k++, o += per) {
+    let i = o;
+    if (toWords) words[i] = t[k];
+    else t[k] = words[i];
+    i++;
+    if (mask & 1) {
+      for (let c = 0; c < 3; c++) {
+        if (!toWords) p![k * 3 + c] = words[i + c];
+        else words[i + c] = p ? p[k * 3 + c] : 0;
+      }
+      i += 3;
+    }
+    if (mask & 2) {
+      for (let c = 0; c < 4; c++) {
+        if (!toWords) q![k * 4 + c] = words[i + c];
+        else words[i + c] = q ? q[k * 4 + c] : c === 0 ? ONE : 0;
+      }
+      i += 4;
+    }
+    if (mask & 4) {
+      for (let c = 0; c < 3; c++) {
+        if (!toWords) sc![k * 3 + c] = words[i + c];
+        else words[i + c] = sc ? sc[k * 3 + c] : ONE;
+      }
+    }
+  }
+}
+
 /**
  * Reads a `.ani` file.
  *
@@ -74,6 +126,24 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
         const rb = rotations && new Uint8Array(rotations.buffer);
         const sb = scales && new Uint8Array(scales.buffer);
         let o = r.offset;
+        if (LITTLE_ENDIAN_HOST) {
+          // one aligned copy of the key records, then 32-bit words (every bit kept)
+          const per = keyRecordSize(channelMask) >> 2;
+          const words = new Uint32Array(keyCount * per);
+          new Uint8Array(words.buffer).set(src.subarray(o, o + keyCount * per * 4));
+          copyKeyWords(words, per, keyCount, times, positions, rotations, scales, false);
+          r.offset = o + keyCount * per * 4;
+          return {
+            name,
+            ...(nameRaw ? { nameRaw } : {}),
+            channelMask,
+            keyCount,
+            times,
+            positions,
+            rotations,
+            scales,
+          };
+        }
         for (let k = 0; k < keyCount; k++) {
           for (let b = 0; b < 4; b++) tb[k * 4 + b] = src[o + b];
           o += 4;
@@ -114,6 +184,15 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
   };
 }
 
+/** Every channel array present is long enough for the track's keys (else the byte path). */
+function channelsFit(t: AniTrack): boolean {
+  return (
+    (!t.positions || t.positions.length >= t.keyCount * 3) &&
+    (!t.rotations || t.rotations.length >= t.keyCount * 4) &&
+    (!t.scales || t.scales.length >= t.keyCount * 3)
+  );
+}
+
 /**
  * Writes an animation. `writeAni(readAni(b))` equals `b`.
  *
@@ -144,6 +223,14 @@ export function writeAni(anim: AniAnimation): Uint8Array {
     dv.setUint32(o + 1, t.keyCount, true);
     o += 5;
     const { times, positions, rotations, scales } = t;
+    if (LITTLE_ENDIAN_HOST && times.length >= t.keyCount && channelsFit(t)) {
+      const per = keyRecordSize(t.channelMask) >> 2;
+      const words = new Uint32Array(t.keyCount * per);
+      copyKeyWords(words, per, t.keyCount, times, positions, rotations, scales, true, t.channelMask & 7);
+      out.set(new Uint8Array(words.buffer), o);
+      o += words.byteLength;
+      return;
+    }
     const u8 = (a: Float32Array | null) => (a ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : null);
     const tb = u8(times)!;
     const pb = u8(positions);
