@@ -86,6 +86,9 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
   if (width === 4) out = r.u32Array(n, field, true);
   else if (width === 2) out = new Uint32Array(r.u16Array(n, field));
   else out = new Uint32Array(r.u8Array(n, field));
+  let max = 0;
+  for (let i = 0; i < n; i++) if (out[i] > max) max = out[i];
+  if (max < vertexCount) return out;
   for (let i = 0; i < n; i++) {
     if (out[i] >= vertexCount) {
       throw r.error(
@@ -135,13 +138,13 @@ function readWeights(
   const bones = new Int16Array(total);
   const values = new Uint16Array(total);
   o = r.offset;
-  const view = r.view;
+  const b = r.bytes;
   for (let i = 0; i < n; i++) {
     const c = counts[i];
     o++;
     for (let k = 0, s = starts[i]; k < c; k++, s++) {
-      bones[s] = view.getInt16(o, true);
-      values[s] = view.getUint16(o + 2, true);
+      bones[s] = b[o] | (b[o + 1] << 8); // int16 little-endian (the typed array wraps the sign)
+      values[s] = b[o + 2] | (b[o + 3] << 8);
       o += 4;
     }
   }
