@@ -255,6 +255,18 @@ export function exportUrhoModel(
       if (Number.isInteger(lvl) && lvl > 0) lodMeshes.set(lvl, mesh);
     }
   }
+  // LOD-level primitives by "geometry|level" (in LOD mesh order), instead of a scan per geometry.
+  const lodPrims = new Map<string, Primitive[]>();
+  for (const [lvl, lm] of lodMeshes) {
+    for (const lp of lm.listPrimitives()) {
+      const le = (lp.getExtras() as any)?.urho3d;
+      if (le?.lod !== lvl || typeof le.geometry !== 'number') continue;
+      const key = `${le.geometry}|${lvl}`;
+      const list = lodPrims.get(key);
+      if (list) list.push(lp);
+      else lodPrims.set(key, [lp]);
+    }
+  }
   let geometryCount = 0;
   for (const node of meshNodes) {
     const mesh = node.getMesh()!;
@@ -282,9 +294,7 @@ export function exportUrhoModel(
       // Lower LOD levels of this geometry.
       if (fromHint) {
         for (const [lvl, lm] of lodMeshes) {
-          for (const lp of lm.listPrimitives()) {
-            const le = (lp.getExtras() as any)?.urho3d;
-            if (le?.geometry !== g || le?.lod !== lvl) continue;
+          for (const lp of lodPrims.get(`${g}|${lvl}`) ?? []) {
             const lv = makeVPrim(lp, g, lvl, skin, bake, [], lm.getName(), skin ? -1 : rigidBoneOf(node));
             if (!lv) continue;
             const lh = hx!.geometries[g]?.lods[lvl];
