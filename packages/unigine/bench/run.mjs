@@ -1,6 +1,7 @@
 // Benchmark on a large synthetic UNIGINE model written by this package (deterministic).
 // Run `npx tsup` first; `pnpm bench` runs this against dist/.
 import { performance } from 'node:perf_hooks';
+import { NodeIO } from '@gltf-transform/core';
 import { exportUnigine, importUnigine, readAnim, readMesh, writeAnim, writeMesh } from '../dist/index.js';
 
 const GRID = 320; // 320 × 320 = 102 400 vertices, 203 522 triangles (int32 triangle indices)
@@ -120,16 +121,22 @@ function syntheticAnim() {
   };
 }
 
-function median(fn, runs = 5) {
+/** Median wall-clock and CPU time of `runs` calls (CPU time is steadier on a shared machine). */
+async function median(fn, runs = 5) {
   const times = [];
+  const cpus = [];
   let out;
   for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    out = fn();
+    out = await fn();
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(runs / 2)], out };
+  cpus.sort((a, b) => a - b);
+  return { ms: times[Math.floor(runs / 2)], cpu: cpus[Math.floor(runs / 2)], out };
 }
 
 const meshBytes = writeMesh(syntheticMesh());
@@ -141,15 +148,23 @@ const files = new Map([
 const mb = (meshBytes.length + animBytes.length) / 1e6;
 const model = { mesh: readMesh(meshBytes), anim: readAnim(animBytes) };
 const rows = [];
-const report = (step, ms) =>
-  rows.push({ step, ms: Number(ms.toFixed(1)), 'MB/s': Number((mb / (ms / 1000)).toFixed(1)) });
+const report = (step, m) =>
+  rows.push({
+    step,
+    ms: Number(m.ms.toFixed(1)),
+    'cpu ms': Number(m.cpu.toFixed(1)),
+    'MB/s (cpu)': Number((mb / (m.cpu / 1000)).toFixed(1)),
+  });
 
-report('read (.mesh + .anim → file model)', median(() => [readMesh(meshBytes), readAnim(animBytes)]).ms);
-report('write (file model → bytes)', median(() => [writeMesh(model.mesh), writeAnim(model.anim)]).ms);
-const imp = median(() => importUnigine(files, { main: 'bench.mesh' }));
-report('import (bytes → glTF Document)', imp.ms);
-const exp = median(() => exportUnigine(imp.out.document, { name: 'bench' }));
-report('export (Document → bytes)', exp.ms);
+report('read (.mesh + .anim → file model)', await median(() => [readMesh(meshBytes), readAnim(animBytes)]));
+report('write (file model → bytes)', await median(() => [writeMesh(model.mesh), writeAnim(model.anim)]));
+const imp = await median(() => importUnigine(files, { main: 'bench.mesh' }));
+report('import (bytes → glTF Document)', imp);
+const exp = await median(() => exportUnigine(imp.out.document, { name: 'bench' }));
+report('export (Document → bytes)', exp);
+const io = new NodeIO();
+const glb = await median(() => io.writeBinary(imp.out.document));
+report('NodeIO.writeBinary (baseline)', glb);
 const diff = [...files].filter(([n, b]) => {
   const o = exp.out.files.get(n);
   return !(o && o.length === b.length && o.every((x, i) => x === b[i]));
@@ -159,3 +174,13 @@ console.log(
   `synthetic input: ${GRID * GRID} vertices, ${(GRID - 1) * (GRID - 1) * 2} triangles, ${BONES} bones, ${FRAMES} frames; ${mb.toFixed(2)} MB (.mesh ${meshBytes.length} B + .anim ${animBytes.length} B); round trip byte-exact: ${same}`,
 );
 console.table(rows);
+const ratio = (imp.cpu + exp.cpu) / glb.cpu;
+const rssMb = process.resourceUsage().maxRSS / 1024;
+console.log(
+  `(import + export) / NodeIO.writeBinary = ${ratio.toFixed(2)} (CPU time); peak RSS ${rssMb.toFixed(0)} MB = ${((rssMb * 1e6) / (meshBytes.length + animBytes.length + glb.out.length)).toFixed(1)} × (input + glb); load average ${(
+    await import('node:os')
+  )
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);

@@ -528,14 +528,22 @@ function coordsConsistent(
   infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null,
   n: number,
 ): boolean {
-  const first = new Map<number, number>();
-  const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+  // First vertex of each coordinate vertex: a typed table when the indices are in a sane range.
+  let max = 0;
   for (let v = 0; v < n; v++) {
     const c = coord[v];
     if (!Number.isInteger(c) || c < 0) return false;
-    const f = first.get(c);
-    if (f === undefined) {
-      first.set(c, v);
+    if (c > max) max = c;
+  }
+  const table = max <= 4 * n + 16 ? new Int32Array(max + 1).fill(-1) : null;
+  const first = table ? null : new Map<number, number>();
+  const bits = new Uint32Array(pos.buffer, pos.byteOffset, pos.length);
+  for (let v = 0; v < n; v++) {
+    const c = coord[v];
+    const f = table ? table[c] : (first?.get(c) ?? -1);
+    if (f < 0) {
+      if (table) table[c] = v;
+      else first?.set(c, v);
       continue;
     }
     for (let k = 0; k < 3; k++) if (bits[v * 3 + k] !== bits[f * 3 + k]) return false;

@@ -284,13 +284,17 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
     // Weight records packed into one buffer (count byte, then int16 bone + u16 weight each).
     const total = s.weightStarts[nw] ?? 0;
     const rec = new Uint8Array(nw + total * 4);
-    const dv = new DataView(rec.buffer);
+    const { weightCounts, weightStarts, weightBones, weightValues } = s;
     let o = 0;
     for (let i = 0; i < nw; i++) {
-      rec[o++] = s.weightCounts[i];
-      for (let k = s.weightStarts[i]; k < s.weightStarts[i + 1]; k++) {
-        dv.setInt16(o, s.weightBones[k], true);
-        dv.setUint16(o + 2, s.weightValues[k], true);
+      rec[o++] = weightCounts[i];
+      for (let k = weightStarts[i]; k < weightStarts[i + 1]; k++) {
+        const b = weightBones[k];
+        const v = weightValues[k];
+        rec[o] = b;
+        rec[o + 1] = b >> 8;
+        rec[o + 2] = v;
+        rec[o + 3] = v >> 8;
         o += 4;
       }
     }
