@@ -294,6 +294,7 @@ function importModel(
   // JOINTS_0 per (vertex buffer, geometry mapping), as global bone indices.
   const jointsCache = new Map<string, Accessor>();
   let badBones = 0;
+  const mappings = model.geometries.map((geo) => geo.boneMapping);
   const jointsFor = (v: number, g: number): Accessor | null => {
     const raw = vbJoints[v];
     if (!raw) return null;
@@ -302,36 +303,10 @@ function importModel(
     let acc = jointsCache.get(key);
     if (acc) return acc;
     const nb = model.bones.length;
-    const out = nb > 256 ? new Uint16Array(raw.length) : new Uint8Array(raw.length);
     const weights = vbAttrs[v].get('WEIGHTS_0')?.getArray() as Float32Array | undefined;
-    const used = usedBy[g][v];
-    const own = owner[v];
-    for (let x = 0; x < raw.length >> 2; x++) {
-      const map = used?.[x] || own[x] < 0 ? mapping : model.geometries[own[x]].boneMapping;
-      for (let c = 0; c < 4; c++) {
-        const i = x * 4 + c;
-        const local = raw[i];
-        const global = map.length ? (local < map.length ? map[local] : nb) : local;
-        if (global < nb) out[i] = global;
-        else {
-          out[i] = 0;
-          if (weights && weights[i] > 0 && (used?.[x] ?? 0)) badBones++;
-        }
-      }
-      // Joints with weight must be distinct in glTF: give repeats (only possible for bad data) unused ids.
-      for (let c = 1; c < 4; c++) {
-        const i = x * 4 + c;
-        if (!weights || !(weights[i] > 0)) continue;
-        for (let p = 0; p < c; p++) {
-          if (out[x * 4 + p] === out[i] && weights[x * 4 + p] > 0) {
-            let j = 0;
-            while (j < nb && [0, 1, 2, 3].some((k) => k !== c && out[x * 4 + k] === j)) j++;
-            out[i] = j < nb ? j : out[i];
-            break;
-          }
-        }
-      }
-    }
+    const wide = remapJoints(raw, weights, usedBy[g][v], owner[v], mapping, mappings, nb);
+    badBones += wide.bad;
+    const out = nb > 256 ? wide.out : Uint8Array.from(wide.out);
     acc = doc.createAccessor(`vb${v}.JOINTS_0`).setType('VEC4').setArray(out);
     jointsCache.set(key, acc);
     return acc;
@@ -520,6 +495,58 @@ function importModel(
 }
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * JOINTS_0 (global bone numbers) of a vertex buffer for geometry mapping `mapping`: a vertex the
+ * geometry uses (or no geometry owns) goes through `mapping`, others through their owner's.
+ * Indices past the mapping / skeleton become 0 (`bad` counts weighted ones of used vertices);
+ * weighted repeats (bad data) get the lowest bone not on the vertex, as glTF needs distinct joints.
+ */
+function remapJoints(
+  raw: Uint8Array,
+  weights: Float32Array | undefined,
+  used: Uint8Array | undefined,
+  own: Int32Array,
+  mapping: Uint32Array,
+  mappings: Uint32Array[],
+  nb: number,
+): { out: Uint16Array; bad: number } {
+  const out = new Uint16Array(raw.length);
+  let bad = 0;
+  for (let x = 0; x < raw.length >> 2; x++) {
+    const u = used ? used[x] : 0;
+    const map = u || own[x] < 0 ? mapping : mappings[own[x]];
+    const ml = map.length;
+    for (let c = 0; c < 4; c++) {
+      const i = x * 4 + c;
+      const local = raw[i];
+      const global = ml ? (local < ml ? map[local] : nb) : local;
+      if (global < nb) out[i] = global;
+      else {
+        out[i] = 0;
+        if (weights && weights[i] > 0 && u) bad++;
+      }
+    }
+    if (!weights) continue;
+    for (let c = 1; c < 4; c++) {
+      const i = x * 4 + c;
+      if (!(weights[i] > 0)) continue;
+      for (let p = 0; p < c; p++) {
+        if (out[x * 4 + p] === out[i] && weights[x * 4 + p] > 0) {
+          let j = 0;
+          for (; j < nb; j++) {
+            let taken = false;
+            for (let k = 0; k < 4; k++) if (k !== c && out[x * 4 + k] === j) taken = true;
+            if (!taken) break;
+          }
+          out[i] = j < nb ? j : out[i];
+          break;
+        }
+      }
+    }
+  }
+  return { out, bad };
+}
 
 /** An index buffer's values as u16/u32 (a view when aligned on a little-endian host). */
 function indexView(ib: MdlModel['indexBuffers'][number]): Uint16Array | Uint32Array {
