@@ -93,16 +93,19 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
   const base = meshBase(mainName);
 
   // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
-  let ucInfo: { file: string; text: string; meshName: string } | undefined;
+  let ucInfo:
+    | { file: string; text: string; meshName: string; parsed: ReturnType<typeof parseUc> }
+    | undefined;
   const ordered = [...ucs].sort(
     (a, b) =>
       Number(lower(baseName(b[0])) === `${lower(base)}.uc`) -
       Number(lower(baseName(a[0])) === `${lower(base)}.uc`),
   );
   for (const [file, text] of ordered) {
-    const meshName = ucMeshForFile(parseUc(text), baseName(mainName));
+    const parsed = parseUc(text);
+    const meshName = ucMeshForFile(parsed, baseName(mainName));
     if (meshName) {
-      ucInfo = { file, text, meshName };
+      ucInfo = { file, text, meshName, parsed };
       break;
     }
   }
@@ -110,7 +113,7 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     if (file !== ucInfo?.file)
       warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
   }
-  const uc = ucInfo ? ucMesh(parseUc(ucInfo.text), ucInfo.meshName) : undefined;
+  const uc = ucInfo ? ucMesh(ucInfo.parsed, ucInfo.meshName) : undefined;
 
   const anivEntry = find(files, uc?.anivFile) ?? find(files, `${base}_a.3d`);
   if (!anivEntry) {
