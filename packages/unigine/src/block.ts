@@ -64,7 +64,17 @@ export function readBlock(r: ByteReader, quantized: boolean): AnimationBlock {
       r.offset = o;
       r.scope(`frames[${Math.floor(e / nb)}][${e % nb}]`, () => r.need(1, 'flags'));
     }
-    const f = bytes[o++];
+    const f = bytes[o];
+    if (f === 0) {
+      // A run of entries storing nothing: zero flags (already zero here), no values.
+      const stop = Math.min(end, o + (entries - e));
+      let z = o + 1;
+      while (z < stop && bytes[z] === 0) z++;
+      e += z - o - 1;
+      o = z;
+      continue;
+    }
+    o++;
     flags[e] = f;
     if ((f & 0x7f) === 0) continue;
     let size = 0;

@@ -1219,14 +1219,10 @@ function buildBlock(
   const R = new Float64Array(frames * 4);
   const S = new Float64Array(frames * 3);
   const m = new Float64Array(16);
-  // Bones whose every track holds one value (or none: the rest pose), without a parent fix: every
-  // frame is frame 0.
+  // Bones whose every track holds one value (or none: the rest pose): every frame is frame 0
+  // (a parent fix maps the same value to the same value).
   const still = boneIdx.map(
-    (_, b) =>
-      !parentFix[b] &&
-      constantTrack(tracks[b]?.t) &&
-      constantTrack(tracks[b]?.r) &&
-      constantTrack(tracks[b]?.s),
+    (_, b) => constantTrack(tracks[b]?.t) && constantTrack(tracks[b]?.r) && constantTrack(tracks[b]?.s),
   );
   const constant = (b: number): boolean => still[b];
   /** Bone `b`'s frames, file axes, into T/R/S (only frame 0 for a constant bone). */

@@ -605,7 +605,8 @@ function blockToAnimation(
   // (one pass over the flags, in file order).
   const moving = new Uint8Array(nb);
   const flags = block.flags;
-  for (let e = nb; e < block.numFrames * nb; e++) if (flags[e] & 0x7f) moving[e % nb] = 1;
+  for (let f = 1, e = nb; f < block.numFrames; f++)
+    for (let b = 0; b < nb; b++, e++) if (flags[e] & 0x7f) moving[b] = 1;
   for (let b = 0; b < nb; b++) {
     const name = boneNames[block.bones[b]];
     animated.push(name);
