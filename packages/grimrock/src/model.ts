@@ -344,6 +344,12 @@ export function writeModel(model: ModelFile): Uint8Array {
     o += 4;
   };
   const f32s = (a: ArrayLike<number>, n: number) => {
+    if (a instanceof Float32Array) {
+      // bit for bit: a float → double → float trip would quiet a signalling NaN
+      const bits = new Uint32Array(a.buffer, a.byteOffset, Math.min(n, a.length));
+      for (let i = 0; i < n; i++, o += 4) dv.setUint32(o, i < bits.length ? bits[i] : 0, true);
+      return;
+    }
     for (let i = 0; i < n; i++, o += 4) dv.setFloat32(o, a[i] ?? 0, true);
   };
   const bytes = (b: Uint8Array) => {

@@ -6,7 +6,14 @@ import { ExportError } from '@gltf-legacy/core';
 import { corpusFiles, readBytes } from '@gltf-legacy/test-utils';
 import { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { exportGrimrock, importGrimrock, readAnimation, readModel, writeAnimation } from '../src/index.js';
+import {
+  exportGrimrock,
+  importGrimrock,
+  readAnimation,
+  readModel,
+  writeAnimation,
+  writeModel,
+} from '../src/index.js';
 
 function firstDiff(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -15,6 +22,22 @@ function firstDiff(a: Uint8Array, b: Uint8Array): number {
 }
 
 describe('fuzz regressions', () => {
+  // campaign seed 9102, iteration 7309 (eob_lockpicks.model with an f32 mutation): a signalling
+  // NaN in a node matrix went through float → double → float in writeModel and came back quiet,
+  // so read(write(read(x))) was not read(x). Matrices are written bit for bit now.
+  it('writeModel keeps the bits of a signalling NaN in a node matrix', () => {
+    const [file] = corpusFiles('grimrock', ['.model']);
+    const model = readModel(readBytes(file), file);
+    const bits = new Uint32Array(12).fill(0x3f800000);
+    bits[3] = 0x7fa00001; // signalling NaN with a payload
+    bits[7] = 0xff800001;
+    model.nodes[0].localToParent = new Float32Array(bits.buffer);
+    const once = writeModel(model);
+    const again = readModel(once, 'a.model');
+    expect([...new Uint32Array(again.nodes[0].localToParent.slice().buffer)]).toEqual([...bits]);
+    expect(firstDiff(writeModel(again), once)).toBe(-1);
+  });
+
   // 8395256465f001d4: a glTF (mutated BIN) whose index points past its vertices was exported as
   // is, and the written .model failed to import (BAD_INDEX).
   it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', () => {
