@@ -1260,6 +1260,22 @@ function buildBlock(
       }
     }
     toFileAxes(T, R, S, frames);
+    // Rotations an an10 reader would normalize (as import does) are written normalized, and
+    // zero/NaN ones as the identity, so export → import → export is a fixed point.
+    for (let f = 0; f < frames; f++) {
+      const q = f * 4;
+      const l2 = R[q] * R[q] + R[q + 1] * R[q + 1] + R[q + 2] * R[q + 2] + R[q + 3] * R[q + 3];
+      if (Math.abs(Math.sqrt(l2) - 1) <= 1e-3) continue;
+      if (!(l2 > 1e-12) || !Number.isFinite(l2)) {
+        R[q] = 0;
+        R[q + 1] = 0;
+        R[q + 2] = 0;
+        R[q + 3] = 1;
+      } else {
+        const l = Math.sqrt(l2);
+        for (let c = 0; c < 4; c++) R[q + c] /= l;
+      }
+    }
   };
   let hasScale = false;
   for (const tr of tracks) if (tr?.s) hasScale = true;

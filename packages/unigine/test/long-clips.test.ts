@@ -164,6 +164,45 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(readAnim(files.get('ok_long.anim') as Uint8Array).animations[0].numFrames).toBe(200001);
   });
 
+  // Campaign seed 99, iteration 209 (robot.glb with one f32 mutated, not stored: 1.5 MB): a
+  // rotation key of length 0 was written as codes (0, 0, 0, 0); import normalizes such keys to
+  // the identity, so the second export wrote (0, 0, 0, 32767). Same for far-from-unit keys.
+  it('zero and non-unit rotation keys export as import reads them (fixed point)', () => {
+    const doc = skinnedDoc(3, [0, 2 / 30], [0, 0.1, 0, 0, 0.2, 0]);
+    const bone1 = doc
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'b1');
+    const buffer = doc.getRoot().listBuffers()[0];
+    const acc = (type: 'SCALAR' | 'VEC4', a: Float32Array) =>
+      doc.createAccessor().setType(type).setArray(a).setBuffer(buffer);
+    const rot = doc
+      .createAnimationSampler()
+      .setInput(acc('SCALAR', Float32Array.from([0, 1 / 30, 2 / 30])))
+      .setOutput(acc('VEC4', Float32Array.from([0, 0, 0, 0, 0.5, 0, 0, 0.5, 0, 0, 0, 1])));
+    const anim = doc.getRoot().listAnimations()[0];
+    anim.addSampler(rot).addChannel(
+      doc
+        .createAnimationChannel()
+        .setTargetNode(bone1 ?? null)
+        .setTargetPath('rotation')
+        .setSampler(rot),
+    );
+    const e1 = exportUnigine(doc, { name: 'rot' }).files;
+    const block = readAnim(e1.get('rot_long.anim') as Uint8Array).animations[0];
+    const b = Array.from(block.bones).indexOf(1);
+    const codes = (f: number) =>
+      Array.from(
+        block.rotations.subarray((f * block.bones.length + b) * 4, (f * block.bones.length + b) * 4 + 4),
+      );
+    expect(codes(0)).toEqual([0, 0, 0, 32767]); // zero quaternion → identity
+    expect(codes(1)).toEqual([23170, 0, 0, 23170]); // (0.5, 0, 0, 0.5) normalized (file axes keep x)
+    const { document: d2 } = importUnigine(e1, { main: 'rot.mesh' });
+    const e2 = exportUnigine(d2, { name: 'rot' }).files;
+    for (const [name, bytes] of e1)
+      expect({ name, diff: firstDiff(e2.get(name) as Uint8Array, bytes) }).toEqual({ name, diff: -1 });
+  });
+
   it('the stored b5d73d3e GLB (171 joints, 1000 s clip) exports in bounded CPU time', async () => {
     const bin = fileURLToPath(
       new URL('../../../test-assets/fuzz-regressions/unigine/b5d73d3eee623403.bin', import.meta.url),
