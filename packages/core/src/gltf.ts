@@ -46,8 +46,52 @@ export interface Influences {
 }
 
 /**
+ * The first `k` passes of a selection sort of `count` (weight, joint) pairs by descending weight,
+ * in place: afterwards `weights[0..k)` hold the `k` largest, largest first. Ties keep the first
+ * one found (strict `>`), exactly as a full selection sort would leave those `k` slots; the order
+ * of the rest is unspecified. No allocation: the hot loop of every influence reader.
+ *
+ * ```ts
+ * const w = new Float64Array([0.2, 0.5, 0.3]);
+ * const j = new Float64Array([7, 8, 9]);
+ * sortInfluencesDesc(w, j, 3, 2); // w = [0.5, 0.3, …], j = [8, 9, …]
+ * ```
+ */
+export function sortInfluencesDesc(
+  weights: Float64Array,
+  joints: Float64Array,
+  count: number,
+  k: number,
+): void {
+  const top = Math.min(k, count);
+  for (let a = 0; a < top; a++) {
+    let best = a;
+    for (let b = a + 1; b < count; b++) if (weights[b] > weights[best]) best = b;
+    if (best !== a) {
+      const tw = weights[a];
+      weights[a] = weights[best];
+      weights[best] = tw;
+      const tj = joints[a];
+      joints[a] = joints[best];
+      joints[best] = tj;
+    }
+  }
+}
+
+/**
+ * Key for a joint read past the end of a short JOINTS_n accessor (`undefined` in the original
+ * array version): not a float32 value, so it never equals a real joint, yet equal to itself so
+ * such joints still merge with each other, and it converts to joint 0 in a Uint16Array as
+ * `undefined` did (1e300 is a multiple of 2^16).
+ */
+const MISSING_JOINT = 1e300;
+
+/**
  * Gathers JOINTS_n/WEIGHTS_n of a primitive into at most `max` influences per vertex, keeping the
  * largest and renormalizing. Returns null if the primitive has no skin attributes.
+ *
+ * Weights ≤ 0 or NaN are skipped, repeated joints merged (weights added in float64), the rest
+ * ordered by {@link sortInfluencesDesc}; typed arrays only, nothing allocated per vertex.
  *
  * ```ts
  * const inf = readInfluences(prim, 4);
@@ -55,53 +99,58 @@ export interface Influences {
  * ```
  */
 export function readInfluences(prim: Primitive, max: number): Influences | null {
-  const sets: [Float32Array, Float32Array, number][] = [];
+  const jsets: Float32Array[] = [];
+  const wsets: Float32Array[] = [];
+  const sizes: number[] = [];
+  let cap = 0;
   for (let s = 0; ; s++) {
     const j = prim.getAttribute(`JOINTS_${s}`);
     const w = prim.getAttribute(`WEIGHTS_${s}`);
     if (!j || !w) break;
-    sets.push([accessorFloats(j), accessorFloats(w), j.getElementSize()]);
+    jsets.push(accessorFloats(j));
+    wsets.push(accessorFloats(w));
+    const size = j.getElementSize();
+    sizes.push(size);
+    cap += size;
   }
-  if (!sets.length) return null;
+  if (!sizes.length) return null;
   const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
   const joints = new Uint16Array(n * max);
   const weights = new Float32Array(n * max);
-  const cj: number[] = [];
-  const cw: number[] = [];
+  const cj = new Float64Array(cap);
+  const cw = new Float64Array(cap);
+  const numSets = sizes.length;
   let truncated = 0;
   let renormalized = 0;
   for (let v = 0; v < n; v++) {
-    cj.length = 0;
-    cw.length = 0;
-    for (const [js, ws, size] of sets) {
+    let len = 0;
+    for (let s = 0; s < numSets; s++) {
+      const js = jsets[s];
+      const ws = wsets[s];
+      const size = sizes[s];
+      const base = v * size;
       for (let k = 0; k < size; k++) {
-        const wt = ws[v * size + k];
+        const wt = ws[base + k];
         if (!(wt > 0)) continue;
-        const jt = js[v * size + k];
-        const at = cj.indexOf(jt);
-        if (at >= 0) cw[at] += wt;
+        const jt = base + k < js.length ? js[base + k] : MISSING_JOINT;
+        let at = 0;
+        while (at < len && cj[at] !== jt) at++; // indexOf: strict equality (NaN never matches)
+        if (at < len) cw[at] += wt;
         else {
-          cj.push(jt);
-          cw.push(wt);
+          cj[len] = jt;
+          cw[len++] = wt;
         }
       }
     }
-    // Selection sort of the few influences by descending weight (stable for ties).
-    for (let a = 0; a < cw.length; a++) {
-      let best = a;
-      for (let b = a + 1; b < cw.length; b++) if (cw[b] > cw[best]) best = b;
-      if (best !== a) {
-        [cw[a], cw[best]] = [cw[best], cw[a]];
-        [cj[a], cj[best]] = [cj[best], cj[a]];
-      }
-    }
-    if (cw.length > max) truncated++;
-    const k = Math.min(max, cw.length);
+    // A full sort: the renormalization check sums every influence in sorted order.
+    sortInfluencesDesc(cw, cj, len, len);
+    if (len > max) truncated++;
+    const k = Math.min(max, len);
     let sum = 0;
-    for (let i = 0; i < cw.length; i++) sum += cw[i];
+    for (let i = 0; i < len; i++) sum += cw[i];
     let kept = 0;
     for (let i = 0; i < k; i++) kept += cw[i];
-    if (Math.abs(sum - 1) > 1e-3 && cw.length) renormalized++;
+    if (Math.abs(sum - 1) > 1e-3 && len) renormalized++;
     for (let i = 0; i < k; i++) {
       joints[v * max + i] = cj[i];
       weights[v * max + i] = kept > 0 ? cw[i] / kept : 0;

@@ -529,83 +529,14 @@ function exportMesh(
 }
 
 /**
- * The two strongest influences of every vertex, renormalized — what core's `readInfluences(prim,
- * 2)` returns (same merge of repeated joints, same stable order, same float32 weights), without
- * its per-vertex arrays: the bulk of foreign export time on large skinned meshes.
+ * The two strongest influences of every vertex, renormalized: core's `readInfluences(prim, 2)`
+ * (typed arrays, no per-vertex allocation), kept as a name for the export path and its tests.
  */
 export function twoInfluences(
   prim: Primitive,
 ): { joints: Uint16Array; weights: Float32Array; truncated: number } | null {
-  const sets: { j: ArrayLike<number>; w: Float32Array; size: number }[] = [];
-  for (let s = 0; ; s++) {
-    const j = prim.getAttribute(`JOINTS_${s}`);
-    const w = prim.getAttribute(`WEIGHTS_${s}`);
-    if (!j || !w) break;
-    const raw = j.getArray();
-    sets.push({
-      j: raw && !j.getNormalized() ? raw : accessorFloats(j),
-      w: accessorFloats(w),
-      size: j.getElementSize(),
-    });
-  }
-  if (!sets.length) return null;
-  const n = vertexCount(prim);
-  // Short JOINTS/WEIGHTS accessors (hostile files): core's general reader handles the holes.
-  if (sets.some((set) => set.j.length < n * set.size || set.w.length < n * set.size)) {
-    const inf = readInfluences(prim, 2)!;
-    return { joints: inf.joints, weights: inf.weights, truncated: inf.truncated };
-  }
-  const joints = new Uint16Array(n * 2);
-  const weights = new Float32Array(n * 2);
-  let cap = 0;
-  for (const set of sets) cap += set.size;
-  const cj = new Float64Array(cap);
-  const cw = new Float64Array(cap);
-  let truncated = 0;
-  for (let v = 0; v < n; v++) {
-    let len = 0;
-    for (let s = 0; s < sets.length; s++) {
-      const { j: js, w: ws, size } = sets[s];
-      for (let k = 0; k < size; k++) {
-        const wt = ws[v * size + k];
-        if (!(wt > 0)) continue;
-        // Joint values as float32, like accessorFloats would give them.
-        const jt = Math.fround(js[v * size + k]);
-        let at = -1;
-        for (let i = 0; i < len; i++)
-          if (cj[i] === jt) {
-            at = i;
-            break;
-          }
-        if (at >= 0) cw[at] += wt;
-        else {
-          cj[len] = jt;
-          cw[len++] = wt;
-        }
-      }
-    }
-    // The first two passes of a selection sort by descending weight (stable for ties).
-    const k = Math.min(len, 2);
-    for (let a = 0; a < k; a++) {
-      let best = a;
-      for (let b = a + 1; b < len; b++) if (cw[b] > cw[best]) best = b;
-      if (best !== a) {
-        const tw = cw[a];
-        cw[a] = cw[best];
-        cw[best] = tw;
-        const tj = cj[a];
-        cj[a] = cj[best];
-        cj[best] = tj;
-      }
-    }
-    if (len > 2) truncated++;
-    const kept = k === 2 ? cw[0] + cw[1] : k === 1 ? cw[0] : 0;
-    for (let i = 0; i < k; i++) {
-      joints[v * 2 + i] = cj[i];
-      weights[v * 2 + i] = kept > 0 ? cw[i] / kept : 0;
-    }
-  }
-  return { joints, weights, truncated };
+  const inf = readInfluences(prim, 2);
+  return inf && { joints: inf.joints, weights: inf.weights, truncated: inf.truncated };
 }
 
 /**

@@ -649,62 +649,6 @@ function weldCoordinates(
   return numCoord;
 }
 
-/**
- * `readInfluences(prim, 4)` (core) for the common case of one JOINTS_0/WEIGHTS_0 VEC4 pair, in
- * one typed-array pass with the same rules (weights ≤ 0 or NaN skipped, repeated joints merged,
- * stable sort by descending weight, renormalised over the kept ones); null for other layouts.
- */
-function influences4(
-  prim: Primitive,
-  n: number,
-): { joints: Uint16Array; weights: Float32Array; truncated: number } | null {
-  const ja = prim.getAttribute('JOINTS_0');
-  const wa = prim.getAttribute('WEIGHTS_0');
-  if (!ja || !wa || prim.getAttribute('JOINTS_1') || prim.getAttribute('WEIGHTS_1')) return null;
-  if (ja.getElementSize() !== 4 || wa.getElementSize() !== 4) return null;
-  const js = accessorFloats(ja);
-  const ws = accessorFloats(wa);
-  const joints = new Uint16Array(n * 4);
-  const weights = new Float32Array(n * 4);
-  const cj = new Float64Array(4);
-  const cw = new Float64Array(4);
-  for (let v = 0; v < n; v++) {
-    let m = 0;
-    for (let k = 0; k < 4; k++) {
-      const wt = ws[v * 4 + k];
-      if (!(wt > 0)) continue;
-      const jt = js[v * 4 + k];
-      let at = 0;
-      while (at < m && cj[at] !== jt) at++; // indexOf: strict equality
-      if (at < m) cw[at] += wt;
-      else {
-        cj[m] = jt;
-        cw[m] = wt;
-        m++;
-      }
-    }
-    for (let a = 0; a < m; a++) {
-      let best = a;
-      for (let b = a + 1; b < m; b++) if (cw[b] > cw[best]) best = b;
-      if (best !== a) {
-        const tw = cw[a];
-        cw[a] = cw[best];
-        cw[best] = tw;
-        const tj = cj[a];
-        cj[a] = cj[best];
-        cj[best] = tj;
-      }
-    }
-    let kept = 0;
-    for (let i = 0; i < m; i++) kept += cw[i];
-    for (let i = 0; i < m; i++) {
-      joints[v * 4 + i] = cj[i];
-      weights[v * 4 + i] = kept > 0 ? cw[i] / kept : 0;
-    }
-  }
-  return { joints, weights, truncated: 0 };
-}
-
 interface SurfaceInput {
   prim: Primitive;
   node: Node;
@@ -811,7 +755,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4) {
       infl = { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
     } else {
-      const inf = influences4(prim, n) ?? readInfluences(prim, 4);
+      const inf = readInfluences(prim, 4);
       if (inf) {
         warnings.warn(
           'WEIGHTS_TRUNCATED',

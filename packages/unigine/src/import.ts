@@ -10,6 +10,7 @@ import {
   convertVec3,
   extName,
   mainFile,
+  sortInfluencesDesc,
   stem,
 } from '@gltf-legacy/core';
 import {
@@ -302,7 +303,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       let truncated = 0;
       let badBone = 0;
       // Merged influences of one vertex (a record holds at most 255).
-      const cj = new Int32Array(256);
+      const cj = new Float64Array(256);
       const cw = new Float64Array(256);
       for (let v = 0; v < n; v++) {
         const c = vCoord[v];
@@ -334,23 +335,13 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
             m++;
           }
         }
-        // Keep the 4 largest (selection in place, no allocation).
+        // Keep the 4 largest (selection in place, no allocation). Own renormalisation rule: bad
+        // bones are dropped first and a vertex with no weight follows bone 0 with weight 1.
         if (m > 4) truncated++;
         const k4 = Math.min(4, m);
+        sortInfluencesDesc(cw, cj, m, k4);
         let sum = 0;
-        for (let k = 0; k < k4; k++) {
-          let best = k;
-          for (let i = k + 1; i < m; i++) if (cw[i] > cw[best]) best = i;
-          if (best !== k) {
-            const tw = cw[k];
-            cw[k] = cw[best];
-            cw[best] = tw;
-            const tj = cj[k];
-            cj[k] = cj[best];
-            cj[best] = tj;
-          }
-          sum += cw[k];
-        }
+        for (let k = 0; k < k4; k++) sum += cw[k];
         if (sum > 0) {
           for (let k = 0; k < k4; k++) {
             joints[v * 4 + k] = cj[k];
