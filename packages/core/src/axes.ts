@@ -77,11 +77,71 @@ type NumArray = { length: number; [i: number]: number };
 /**
  * Converts packed 3-vectors in place (positions, normals, translations, scales' axes).
  * `stride` is the distance between vectors (3 for tight arrays, 4 for tangents); `offset` the
- * first component.
+ * first component. Float32Array and Float64Array take their own monomorphic loop (bulk vertex
+ * data): same maths, same bits as the generic one.
  */
 export function convertVec3(m: AxisMap, data: NumArray, stride = 3, offset = 0): void {
   const [a0, a1, a2] = m.axis;
   const [s0, s1, s2] = m.sign;
+  if (data instanceof Float32Array) vec3F32(data, a0, a1, a2, s0, s1, s2, stride, offset);
+  else if (data instanceof Float64Array) vec3F64(data, a0, a1, a2, s0, s1, s2, stride, offset);
+  else vec3Any(data, a0, a1, a2, s0, s1, s2, stride, offset);
+}
+
+// The three loops below are one body on three array types, so each stays monomorphic.
+function vec3F32(
+  data: Float32Array,
+  a0: number,
+  a1: number,
+  a2: number,
+  s0: number,
+  s1: number,
+  s2: number,
+  stride: number,
+  offset: number,
+): void {
+  for (let i = offset; i + 2 < data.length; i += stride) {
+    const v0 = data[i + a0];
+    const v1 = data[i + a1];
+    const v2 = data[i + a2];
+    data[i] = s0 * v0;
+    data[i + 1] = s1 * v1;
+    data[i + 2] = s2 * v2;
+  }
+}
+
+function vec3F64(
+  data: Float64Array,
+  a0: number,
+  a1: number,
+  a2: number,
+  s0: number,
+  s1: number,
+  s2: number,
+  stride: number,
+  offset: number,
+): void {
+  for (let i = offset; i + 2 < data.length; i += stride) {
+    const v0 = data[i + a0];
+    const v1 = data[i + a1];
+    const v2 = data[i + a2];
+    data[i] = s0 * v0;
+    data[i + 1] = s1 * v1;
+    data[i + 2] = s2 * v2;
+  }
+}
+
+function vec3Any(
+  data: NumArray,
+  a0: number,
+  a1: number,
+  a2: number,
+  s0: number,
+  s1: number,
+  s2: number,
+  stride: number,
+  offset: number,
+): void {
   for (let i = offset; i + 2 < data.length; i += stride) {
     const v0 = data[i + a0];
     const v1 = data[i + a1];
@@ -121,13 +181,72 @@ export function convertQuaternions(m: AxisMap, data: NumArray, stride = 4): void
   const d = axesDeterminant(m);
   const [a0, a1, a2] = m.axis;
   const [s0, s1, s2] = m.sign;
+  // d * s * v evaluates as (d * s) * v: the same bits with the product hoisted.
+  const q0 = d * s0;
+  const q1 = d * s1;
+  const q2 = d * s2;
+  if (data instanceof Float32Array) quatF32(data, a0, a1, a2, q0, q1, q2, stride);
+  else if (data instanceof Float64Array) quatF64(data, a0, a1, a2, q0, q1, q2, stride);
+  else quatAny(data, a0, a1, a2, q0, q1, q2, stride);
+}
+
+function quatF32(
+  data: Float32Array,
+  a0: number,
+  a1: number,
+  a2: number,
+  q0: number,
+  q1: number,
+  q2: number,
+  stride: number,
+): void {
   for (let i = 0; i + 3 < data.length; i += stride) {
     const v0 = data[i + a0];
     const v1 = data[i + a1];
     const v2 = data[i + a2];
-    data[i] = d * s0 * v0;
-    data[i + 1] = d * s1 * v1;
-    data[i + 2] = d * s2 * v2;
+    data[i] = q0 * v0;
+    data[i + 1] = q1 * v1;
+    data[i + 2] = q2 * v2;
+  }
+}
+
+function quatF64(
+  data: Float64Array,
+  a0: number,
+  a1: number,
+  a2: number,
+  q0: number,
+  q1: number,
+  q2: number,
+  stride: number,
+): void {
+  for (let i = 0; i + 3 < data.length; i += stride) {
+    const v0 = data[i + a0];
+    const v1 = data[i + a1];
+    const v2 = data[i + a2];
+    data[i] = q0 * v0;
+    data[i + 1] = q1 * v1;
+    data[i + 2] = q2 * v2;
+  }
+}
+
+function quatAny(
+  data: NumArray,
+  a0: number,
+  a1: number,
+  a2: number,
+  q0: number,
+  q1: number,
+  q2: number,
+  stride: number,
+): void {
+  for (let i = 0; i + 3 < data.length; i += stride) {
+    const v0 = data[i + a0];
+    const v1 = data[i + a1];
+    const v2 = data[i + a2];
+    data[i] = q0 * v0;
+    data[i + 1] = q1 * v1;
+    data[i + 2] = q2 * v2;
   }
 }
 
@@ -154,9 +273,32 @@ export function convertMat4(m: AxisMap, data: NumArray, stride = 16): void {
 
 /**
  * Reverses the winding of a triangle list in place by swapping the 2nd and 3rd index of each
- * triangle. Applying it twice restores the input.
+ * triangle. Applying it twice restores the input. Uint32Array and Uint16Array take their own
+ * monomorphic loop.
  */
 export function flipWinding(indices: NumArray): void {
+  if (indices instanceof Uint32Array) flipU32(indices);
+  else if (indices instanceof Uint16Array) flipU16(indices);
+  else flipAny(indices);
+}
+
+function flipU32(indices: Uint32Array): void {
+  for (let i = 0; i + 2 < indices.length; i += 3) {
+    const t = indices[i + 1];
+    indices[i + 1] = indices[i + 2];
+    indices[i + 2] = t;
+  }
+}
+
+function flipU16(indices: Uint16Array): void {
+  for (let i = 0; i + 2 < indices.length; i += 3) {
+    const t = indices[i + 1];
+    indices[i + 1] = indices[i + 2];
+    indices[i + 2] = t;
+  }
+}
+
+function flipAny(indices: NumArray): void {
   for (let i = 0; i + 2 < indices.length; i += 3) {
     const t = indices[i + 1];
     indices[i + 1] = indices[i + 2];

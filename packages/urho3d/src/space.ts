@@ -15,43 +15,12 @@ export const URHO_MIRROR = mirrorAxis(2);
 
 /** Mirrors packed 3-vectors in place (`stride` 3, or 4 for tangents: w untouched). */
 export function mirrorVec3(data: { length: number; [i: number]: number }, stride = 3): void {
-  if (data instanceof Float32Array) mirrorVec3F32(data, stride);
-  else convertVec3(URHO_MIRROR, data, stride, 0);
-}
-
-// convertVec3 with URHO_MIRROR on a Float32Array, monomorphic (bulk vertex data on the hot path).
-function mirrorVec3F32(data: Float32Array, stride: number): void {
-  const [a0, a1, a2] = URHO_MIRROR.axis;
-  const [s0, s1, s2] = URHO_MIRROR.sign;
-  for (let i = 0; i + 2 < data.length; i += stride) {
-    const v0 = data[i + a0];
-    const v1 = data[i + a1];
-    const v2 = data[i + a2];
-    data[i] = s0 * v0;
-    data[i + 1] = s1 * v1;
-    data[i + 2] = s2 * v2;
-  }
+  convertVec3(URHO_MIRROR, data, stride, 0); // typed arrays take core's monomorphic loop
 }
 
 /** Mirrors quaternions in glTF order (x, y, z, w) in place. */
 export function mirrorQuat(data: { length: number; [i: number]: number }): void {
-  if (data instanceof Float32Array || data instanceof Float64Array) mirrorQuatTyped(data);
-  else convertQuaternions(URHO_MIRROR, data, 4);
-}
-
-// convertQuaternions with URHO_MIRROR on a typed array (keyframes on the hot path).
-const QUAT_SIGNS = (() => {
-  const q = [1, 1, 1, 1];
-  convertQuaternions(URHO_MIRROR, q, 4);
-  return q;
-})();
-function mirrorQuatTyped(data: Float32Array | Float64Array): void {
-  const [s0, s1, s2] = QUAT_SIGNS;
-  for (let i = 0; i + 3 < data.length; i += 4) {
-    data[i] = s0 * data[i];
-    data[i + 1] = s1 * data[i + 1];
-    data[i + 2] = s2 * data[i + 2];
-  }
+  convertQuaternions(URHO_MIRROR, data, 4);
 }
 
 /** Mirrors column-major 4×4 matrices in place. */
@@ -61,14 +30,7 @@ export function mirrorMat4(data: { length: number; [i: number]: number }): void 
 
 /** Reverses triangle-list winding in place (its own inverse). */
 export function flipTriangles(indices: { length: number; [i: number]: number }): void {
-  if (indices instanceof Uint32Array || indices instanceof Uint16Array) {
-    // flipWinding, monomorphic per array type
-    for (let i = 0; i + 2 < indices.length; i += 3) {
-      const t = indices[i + 1];
-      indices[i + 1] = indices[i + 2];
-      indices[i + 2] = t;
-    }
-  } else flipWinding(indices);
+  flipWinding(indices);
 }
 
 /** Urho Matrix3x4 (row-major 12 floats) → glTF column-major 4×4 in Urho space. */
