@@ -7,3 +7,4 @@ export * from './gltf.js';
 export * from './base64.js';
 export * from './sniff.js';
 export * from './math.js';
+export * from './normals.js';

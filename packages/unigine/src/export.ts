@@ -5,6 +5,7 @@ import {
   type Warning,
   WarningCollector,
   accessorFloats,
+  accumulateFaceNormals,
   axesDeterminant,
   convertQuaternions,
   convertScale,
@@ -338,29 +339,8 @@ function primitiveIndices(
 /** Smooth normals by area-weighted face normals per vertex. */
 function generateNormals(pos: Float32Array, idx: Uint32Array): Float32Array {
   const out = new Float32Array(pos.length);
-  for (let i = 0; i + 2 < idx.length; i += 3) {
-    const a = idx[i] * 3;
-    const b = idx[i + 1] * 3;
-    const c = idx[i + 2] * 3;
-    const ux = pos[b] - pos[a];
-    const uy = pos[b + 1] - pos[a + 1];
-    const uz = pos[b + 2] - pos[a + 2];
-    const vx = pos[c] - pos[a];
-    const vy = pos[c + 1] - pos[a + 1];
-    const vz = pos[c + 2] - pos[a + 2];
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
-    out[a] += nx;
-    out[a + 1] += ny;
-    out[a + 2] += nz;
-    out[b] += nx;
-    out[b + 1] += ny;
-    out[b + 2] += nz;
-    out[c] += nx;
-    out[c + 1] += ny;
-    out[c + 2] += nz;
-  }
+  accumulateFaceNormals(pos, idx, out);
+  // Own normalization: a vertex without area gets z = 1 (x and y stay as summed).
   for (let i = 0; i < out.length; i += 3) {
     const l = Math.sqrt(out[i] * out[i] + out[i + 1] * out[i + 1] + out[i + 2] * out[i + 2]);
     if (l > 0) {

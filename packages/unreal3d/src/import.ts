@@ -3,7 +3,7 @@
  */
 import { type Accessor, Document, type Material, type Node, type Primitive } from '@gltf-transform/core';
 import { KHRMaterialsUnlit } from '@gltf-transform/extensions';
-import { encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
+import { accumulateFaceNormals, encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, anivVertex, type UnrealAniv } from './aniv.js';
 import { isWeaponType, PolyStyle, PolyTypeFlag, type UnrealData } from './data.js';
@@ -40,44 +40,18 @@ export function frameNormals(
   out = new Float32Array(nv * 3),
 ): Float32Array {
   out.fill(0, 0, nv * 3);
-  const n = tris.length / 3;
-  for (let i = 0; i < n; i++) {
-    if (rendered && !rendered[i]) continue;
-    const a = tris[i * 3] * 3;
-    const b = tris[i * 3 + 1] * 3;
-    const c = tris[i * 3 + 2] * 3;
-    // glTF order (a, c, b) with glTF axes (X, Z, Y).
-    const ax = pos[a];
-    const ay = pos[a + 2];
-    const az = pos[a + 1];
-    const e1x = pos[c] - ax;
-    const e1y = pos[c + 2] - ay;
-    const e1z = pos[c + 1] - az;
-    const e2x = pos[b] - ax;
-    const e2y = pos[b + 2] - ay;
-    const e2z = pos[b + 1] - az;
-    const nx = e1y * e2z - e1z * e2y;
-    const ny = e1z * e2x - e1x * e2z;
-    const nz = e1x * e2y - e1y * e2x;
-    out[a] += nx;
-    out[a + 1] += ny;
-    out[a + 2] += nz;
-    out[b] += nx;
-    out[b + 1] += ny;
-    out[b + 2] += nz;
-    out[c] += nx;
-    out[c + 1] += ny;
-    out[c + 2] += nz;
-  }
+  // Summed in Unreal axes on the raw positions (core's loop): bit for bit the glTF-axes sums of
+  // the corners (a, c, b) with Y and Z swapped, so only the normalization swaps them back.
+  accumulateFaceNormals(pos, tris, out, rendered);
   for (let i = 0; i < nv * 3; i += 3) {
     const x = out[i];
-    const y = out[i + 1];
-    const z = out[i + 2];
+    const y = out[i + 2];
+    const z = out[i + 1];
     const l = Math.sqrt(x * x + y * y + z * z);
     if (l > 0) {
-      out[i] /= l;
-      out[i + 1] /= l;
-      out[i + 2] /= l;
+      out[i] = x / l;
+      out[i + 1] = y / l;
+      out[i + 2] = z / l;
     } else {
       out[i] = 0;
       out[i + 1] = 1;
