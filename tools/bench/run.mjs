@@ -188,7 +188,9 @@ function measured(args, cwd) {
   });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (p.status !== 0)
-    throw new Error(`exit ${p.status}: ${(p.stderr || p.stdout).trim().split('\n').slice(-2).join(' / ')}`);
+    throw new Error(
+      `exit ${p.status}: ${`${p.stdout}\n${p.stderr.replace(/@@MAXRSS \d+/, '')}`.trim().split('\n').slice(-3).join(' / ')}`,
+    );
   const kb = Number(/@@MAXRSS (\d+)/.exec(p.stderr)?.[1]);
   return { ms, maxRssMb: Math.round(kb / 1024) };
 }
