@@ -1,4 +1,11 @@
-import { Accessor, type AnimationSampler, type Document, type Primitive } from '@gltf-transform/core';
+import {
+  Accessor,
+  type AnimationSampler,
+  type Document,
+  type Node,
+  type Primitive,
+} from '@gltf-transform/core';
+import { ExportError } from './errors.js';
 
 /**
  * Helpers over glTF-Transform documents that every exporter needs: reading accessors as floats,
@@ -340,4 +347,49 @@ export function documentStats(doc: Document): DocumentStats {
     animations: root.listAnimations().length,
     materials: root.listMaterials().length,
   };
+}
+
+/**
+ * Checks that the document's nodes form trees, as glTF requires (every node has at most one
+ * parent, no node is its own ancestor). NodeIO reads such files without complaint; an exporter
+ * walking the hierarchy would loop or recurse forever. Throws `ExportError` `NODE_CYCLE` (or
+ * `NODE_SHARED`, a safety net: glTF-Transform's addChild already moves a node from its old
+ * parent); linear in the number of nodes.
+ *
+ * ```ts
+ * assertNodeTrees(doc); // first thing in an exporter
+ * ```
+ */
+export function assertNodeTrees(doc: Document): void {
+  const nodes = doc.getRoot().listNodes();
+  const index = new Map<Node, number>();
+  for (let i = 0; i < nodes.length; i++) index.set(nodes[i], i);
+  const parent = new Int32Array(nodes.length).fill(-1);
+  const label = (i: number) => `node ${i}${nodes[i].getName() ? ` "${nodes[i].getName()}"` : ''}`;
+  for (let i = 0; i < nodes.length; i++) {
+    for (const child of nodes[i].listChildren()) {
+      const c = index.get(child);
+      if (c === undefined) continue;
+      if (c === i)
+        throw new ExportError('NODE_CYCLE', `${label(i)} is its own child: glTF nodes must form trees`);
+      if (parent[c] !== -1)
+        throw new ExportError(
+          'NODE_SHARED',
+          `${label(c)} is a child of both ${label(parent[c])} and ${label(i)}: glTF nodes must form trees`,
+        );
+      parent[c] = i;
+    }
+  }
+  // each node has at most one parent: follow the parents, 1 = on the current path, 2 = cleared
+  const state = new Uint8Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    let j = i;
+    while (j !== -1 && state[j] === 0) {
+      state[j] = 1;
+      j = parent[j];
+    }
+    if (j !== -1 && state[j] === 1)
+      throw new ExportError('NODE_CYCLE', `${label(j)} is its own ancestor: glTF nodes must form trees`);
+    for (let k = i; k !== -1 && state[k] === 1; k = parent[k]) state[k] = 2;
+  }
 }

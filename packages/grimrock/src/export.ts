@@ -11,6 +11,7 @@ import {
   sampleAt,
   WarningCollector,
   type Warning,
+  assertNodeTrees,
 } from '@gltf-legacy/core';
 import type { Animation, Document, Mesh, Node, Primitive, Scene } from '@gltf-transform/core';
 import { type AnimationFile, type AnimationItem, writeAnimation } from './animation.js';
@@ -105,6 +106,7 @@ export function exportGrimrock(
   doc: Document,
   options: GrimrockExportOptions = {},
 ): { files: FileSet; warnings: Warning[] } {
+  assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const root = doc.getRoot();
   const name = safeName(options.name ?? GRIMROCK_EXPORT_DEFAULTS.name);

@@ -8,6 +8,7 @@ import {
   readInfluences,
   readSampler,
   sampleAt,
+  assertNodeTrees,
 } from '@gltf-legacy/core';
 import { decodeQ15, encodeQ15 } from '@gltf-legacy/quantize';
 import type { Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
@@ -181,6 +182,7 @@ export function exportTso(
   doc: Document,
   options: TsoExportOptions = {},
 ): { files: FileSet; warnings: Warning[] } {
+  assertNodeTrees(doc);
   const o = { ...TSO_EXPORT_DEFAULTS, ...(options as Partial<typeof TSO_EXPORT_DEFAULTS>) };
   const warnings = new WarningCollector();
   const root = doc.getRoot();

@@ -14,6 +14,7 @@ import {
   readSampler,
   sampleAt,
   type SamplerData,
+  assertNodeTrees,
 } from '@gltf-legacy/core';
 import {
   encodeRangeU16,
@@ -1420,6 +1421,7 @@ export function exportUnigine(
   document: Document,
   options: ExportOptions & Partial<UnigineExportOptions> = {},
 ): UnigineExportResult {
+  assertNodeTrees(document);
   const warnings = new WarningCollector();
   const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
   const fps = options.fps === undefined ? UNIGINE_EXPORT_DEFAULTS.fps : Number(options.fps);

@@ -17,6 +17,7 @@ import {
   ExportError,
   type ExportResult,
   WarningCollector,
+  assertNodeTrees,
 } from '@gltf-legacy/core';
 import {
   decodeByteUV,
@@ -930,6 +931,7 @@ export function exportUnrealModel(
   options: UnrealExportOptions = {},
   warnings = new WarningCollector(),
 ): UnrealExportModel {
+  assertNodeTrees(doc);
   const native = options.bake ? null : findNativeMesh(doc);
   const E = native?.extras as (UnrealMeshExtras & { fileBase?: string }) | undefined;
   const name = options.name ?? E?.fileBase ?? UNREAL_EXPORT_DEFAULTS.name;

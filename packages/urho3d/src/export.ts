@@ -16,6 +16,7 @@ import {
   type Warning,
   WarningCollector,
   accessorFloats,
+  assertNodeTrees,
 } from '@gltf-legacy/core';
 import type { Accessor, Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat3, mat4, quat, vec3 } from 'gl-matrix';
@@ -147,6 +148,7 @@ export function exportUrhoModel(
   doc: Document,
   options: ExportUrhoOptions = {},
 ): { model: MdlModel | null; animations: ExportedAnimation[]; warnings: Warning[] } {
+  assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const root = doc.getRoot();
   let accessorsByName: Map<string, Accessor> | undefined; // built on first use (raw backups)
