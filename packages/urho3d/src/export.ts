@@ -331,7 +331,11 @@ export function exportUrhoModel(
     const vertexCount = pos.getCount();
     wholeCount(pos, 'POSITION', meshName);
     const bakeKey = bake ? Array.from(bake).join(',') : '';
-    const normalMat = bake ? mat3.normalFromMat4(mat3.create(), bake as unknown as mat4) : null;
+    // a singular bake (a node scaled by 0, legal glTF) has no normal matrix: normals stay as
+    // they are rather than collapsing (gl-matrix returns null there)
+    const normalMat = bake
+      ? (mat3.normalFromMat4(mat3.create(), bake as unknown as mat4) ?? mat3.create())
+      : null;
     const linear = bake ? mat3.fromMat4(mat3.create(), bake as unknown as mat4) : null;
     const flipDet = bake ? mat3.determinant(linear!) < 0 : false;
     const attrs: VPrim['attrs'] = new Map();

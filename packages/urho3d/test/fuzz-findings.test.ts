@@ -94,6 +94,30 @@ describe('fuzz findings (glTF → Urho3D)', () => {
   // of 3, so getCount() was fractional (625.67). The exporter wrote that fractional vertex count:
   // the index size test `vertexCount > 65536 ? 4 : 2` and the byte layout went wrong, giving a
   // .mdl whose index buffer had index size 1 (or a garbage LOD count) that import rejects.
+  it('5d6aea78: a node scaled by 0 (no normal matrix) exports its normals unchanged, no TypeError', async () => {
+    const doc = tri();
+    const node = doc.getRoot().listNodes()[0];
+    node.setScale([1, 0, 1]);
+    const prim = node.getMesh()!.listPrimitives()[0];
+    prim.setAttribute(
+      'NORMAL',
+      doc
+        .createAccessor()
+        .setType('VEC3')
+        .setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]))
+        .setBuffer(doc.getRoot().listBuffers()[0]),
+    );
+    const { files } = await legacyFormat.export(doc, { name: 'zero' });
+    const back = await legacyFormat.import(files, { main: 'zero.mdl' });
+    const normals = back.document.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('NORMAL')!;
+    for (let i = 0; i < normals.getCount(); i++) {
+      const n = normals.getElement(i, []);
+      expect(Math.hypot(n[0], n[1], n[2])).toBeCloseTo(1, 5);
+    }
+    const again = await legacyFormat.export(back.document, { name: 'zero' });
+    expect(firstByteDiff(again.files.get('zero.mdl')!, files.get('zero.mdl')!)).toBe(-1);
+  });
+
   it('b5bfe85f: a POSITION accessor that is not a whole number of VEC3 is ExportError BAD_ACCESSOR', () => {
     const doc = tri();
     const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
