@@ -132,32 +132,23 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
           const words = new Uint32Array(keyCount * per);
           new Uint8Array(words.buffer).set(src.subarray(o, o + keyCount * per * 4));
           copyKeyWords(words, per, keyCount, times, positions, rotations, scales, false);
-          r.offset = o + keyCount * per * 4;
-          return {
-            name,
-            ...(nameRaw ? { nameRaw } : {}),
-            channelMask,
-            keyCount,
-            times,
-            positions,
-            rotations,
-            scales,
-          };
-        }
-        for (let k = 0; k < keyCount; k++) {
-          for (let b = 0; b < 4; b++) tb[k * 4 + b] = src[o + b];
-          o += 4;
-          if (pb) {
-            for (let b = 0; b < 12; b++) pb[k * 12 + b] = src[o + b];
-            o += 12;
-          }
-          if (rb) {
-            for (let b = 0; b < 16; b++) rb[k * 16 + b] = src[o + b];
-            o += 16;
-          }
-          if (sb) {
-            for (let b = 0; b < 12; b++) sb[k * 12 + b] = src[o + b];
-            o += 12;
+          o += keyCount * per * 4;
+        } else {
+          for (let k = 0; k < keyCount; k++) {
+            for (let b = 0; b < 4; b++) tb[k * 4 + b] = src[o + b];
+            o += 4;
+            if (pb) {
+              for (let b = 0; b < 12; b++) pb[k * 12 + b] = src[o + b];
+              o += 12;
+            }
+            if (rb) {
+              for (let b = 0; b < 16; b++) rb[k * 16 + b] = src[o + b];
+              o += 16;
+            }
+            if (sb) {
+              for (let b = 0; b < 12; b++) sb[k * 12 + b] = src[o + b];
+              o += 12;
+            }
           }
         }
         r.offset = o;
