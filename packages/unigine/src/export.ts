@@ -6,7 +6,6 @@ import {
   WarningCollector,
   accessorFloats,
   accumulateFaceNormals,
-  axesDeterminant,
   convertQuaternions,
   convertScale,
   convertVec3,
@@ -1002,38 +1001,6 @@ interface Track {
  */
 export const MAX_BLOCK_ENTRIES = 2 ** 23;
 
-/** glTF → file axes, in place, on per-bone f64 tracks (monomorphic copies of core's helpers). */
-const G2U_AXIS = GLTF_TO_UNIGINE.axis;
-const G2U_SIGN = GLTF_TO_UNIGINE.sign;
-const G2U_DET = axesDeterminant(GLTF_TO_UNIGINE);
-
-function toFileAxes(t: Float64Array, r: Float64Array, s: Float64Array, frames: number): void {
-  const [a0, a1, a2] = G2U_AXIS;
-  const [s0, s1, s2] = G2U_SIGN;
-  for (let f = 0; f < frames; f++) {
-    const o = f * 3;
-    const t0 = t[o + a0];
-    const t1 = t[o + a1];
-    const t2 = t[o + a2];
-    t[o] = s0 * t0;
-    t[o + 1] = s1 * t1;
-    t[o + 2] = s2 * t2;
-    const c0 = s[o + a0];
-    const c1 = s[o + a1];
-    const c2 = s[o + a2];
-    s[o] = c0;
-    s[o + 1] = c1;
-    s[o + 2] = c2;
-    const q = f * 4;
-    const q0 = r[q + a0];
-    const q1 = r[q + a1];
-    const q2 = r[q + a2];
-    r[q] = G2U_DET * s0 * q0;
-    r[q + 1] = G2U_DET * s1 * q1;
-    r[q + 2] = G2U_DET * s2 * q2;
-  }
-}
-
 /**
  * Values of a sampler at frames `0 … frames−1` (time `f / fps`) into `out` (`frames × size`).
  * When every key lies on a frame (within float32 rounding of `f / fps`), keys are copied as they
@@ -1184,7 +1151,10 @@ function buildBlock(
         S.set(d.s, f * 3);
       }
     }
-    toFileAxes(T, R, S, frames);
+    // glTF → file axes, in place, on the per-bone f64 tracks
+    convertVec3(GLTF_TO_UNIGINE, T.subarray(0, frames * 3));
+    convertQuaternions(GLTF_TO_UNIGINE, R.subarray(0, frames * 4));
+    convertScale(GLTF_TO_UNIGINE, S.subarray(0, frames * 3));
     // Rotations an an10 reader would normalize (as import does) are written normalized, and
     // zero/NaN ones as the identity, so export → import → export is a fixed point.
     for (let f = 0; f < frames; f++) {
