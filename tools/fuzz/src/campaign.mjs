@@ -2,7 +2,7 @@
 // cheap minimisation, and regression files under test-assets/fuzz-regressions/<format>/.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { buildDocument, sampleDocumentSpec } from './gltf-gen.mjs';
 import { corpusRoot, formatSeeds, gltfCorpusPaths, loadFormats, ROOT } from './formats.mjs';
 import { mutate, OPERATORS } from './mutate.mjs';
@@ -347,7 +347,14 @@ export async function runCampaign(options = {}) {
   });
   const stats = {};
   const findings = [];
-  const seen = new Set(loadRegressions().map((r) => r.note.signature));
+  // Findings are deduplicated against open notes only. A finding whose symptom matches a note
+  // already marked fixed is a regression or a new bug with a generic message ("fuzz.mesh differs
+  // at byte N"), so it is recorded as a new note that names the fixed one.
+  const regressions = loadRegressions();
+  const seen = new Set(regressions.filter((r) => r.note.status !== 'fixed').map((r) => r.note.signature));
+  const fixedNotes = new Map(
+    regressions.filter((r) => r.note.status === 'fixed').map((r) => [r.note.signature, basename(r.path, '.json')]),
+  );
   try {
     const endAt = o.minutes ? Date.now() + o.minutes * 60_000 : Number.POSITIVE_INFINITY;
     let remaining = formats.size;
@@ -391,6 +398,7 @@ export async function runCampaign(options = {}) {
             finding: out.finding,
             meta: {
               ...meta,
+              sameSymptomAsFixed: fixedNotes.get(sig),
               minimised: runs ? { from: job.bytes.length, to: final.bytes.length, runs } : undefined,
             },
           };
@@ -415,7 +423,8 @@ export async function runCampaign(options = {}) {
           }
           findings.push(record);
           delete record.meta.seedBytes;
-          log(`FINDING ${sig}${record.note ? `  → ${id}/${record.note.hash}.json` : ''}`);
+          const again = fixedNotes.has(sig) ? ` (same symptom as fixed note ${fixedNotes.get(sig)}: regression or new bug)` : '';
+          log(`FINDING ${sig}${record.note ? `  → ${id}/${record.note.hash}.json` : ''}${again}`);
           return;
         }
         const r = out.result ?? {};
