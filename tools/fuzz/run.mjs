@@ -56,7 +56,7 @@ if (values.report) {
   const { loadRegressions } = await import('./src/campaign.mjs');
   console.log('| format | file | direction | kind at stage | error / detail | from |');
   console.log('|---|---|---|---|---|---|');
-  for (const { note, path } of loadRegressions(formats)) {
+  for (const { note, path } of await loadRegressions(formats)) {
     const what = (
       note.error
         ? `${note.error.name}${note.error.code ? ` ${note.error.code}` : ''}: ${note.error.message}`

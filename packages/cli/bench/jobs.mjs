@@ -8,9 +8,10 @@ import { join, resolve } from 'node:path';
 
 const here = import.meta.dirname;
 const bin = resolve(here, '../dist/bin.js');
-const corpus = resolve(
-  process.argv[2] ?? process.env.GLTF_LEGACY_CORPUS ?? resolve(here, '../../../../shared/corpus'),
-);
+// GLTF_LEGACY_CORPUS is relative to the repository root, as everywhere else (.ci/run: ../shared/corpus)
+const corpus = process.argv[2]
+  ? resolve(process.argv[2])
+  : resolve(here, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
 const folders = ['unreal3d', 'urho', 'grimrock', 'tso', 'unigine']
   .map((f) => join(corpus, f))
   .filter((d) => existsSync(d));

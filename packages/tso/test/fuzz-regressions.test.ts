@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ExportError, type FileSet, FormatError } from '@gltf-legacy/core';
-import { firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
+import { firstByteDiff, readBytes, regressionInput } from '@gltf-legacy/test-utils';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('fuzz regressions', () => {
   });
 
   it('cdefda79: a mesh of points and lines only is not a bone: nothing to export', async () => {
-    const found = await io.readBinary(readBytes(join(REGRESSIONS, 'cdefda7953616c4c.bin')));
+    const found = await io.readBinary(await regressionInput('tso', 'cdefda7953616c4c', io));
     const err = await Promise.resolve()
       .then(() => legacyFormat.export(found, { name: 'fuzz' }))
       .catch((e) => e);
@@ -130,7 +130,7 @@ describe('fuzz regressions', () => {
   it('2584729f: positions of a rotated bone survive import → export bit for bit', async () => {
     // A scaled, not-quite-unit-rotated sphere: bone-space coordinates near 0 are finer than
     // float32 glTF positions can hold, so import keeps those raw values in extras.
-    const found = await io.readBinary(readBytes(join(REGRESSIONS, '2584729f709982cb.bin')));
+    const found = await io.readBinary(await regressionInput('tso', '2584729f709982cb', io));
     const { first, back, second } = await twice(found);
     const raw = back.document.getRoot().listMeshes()[0].getExtras().tso as { rawPositions?: number[] };
     const vertices = readMesh(first.files.get('fuzz.mesh')!).uvs.length / 2;
@@ -142,7 +142,7 @@ describe('fuzz regressions', () => {
 
   it('6257b09e: raw positions are restored far from the origin (bone 10⁷ away, 10⁹ scale)', async () => {
     // float32 glTF positions ~10⁷ keep no sub-unit detail: the bone-space values come from extras.
-    const found = await io.readBinary(readBytes(join(REGRESSIONS, '6257b09e5cd44a3a.bin')));
+    const found = await io.readBinary(await regressionInput('tso', '6257b09e5cd44a3a', io));
     const { first, second } = await twice(found);
     expect(Math.abs(readSkeleton(first.files.get('fuzz.skel')!).bones[0].translation[0])).toBeGreaterThan(
       1e6,
@@ -182,7 +182,7 @@ describe('fuzz regressions', () => {
     // RiggedSimple with POSITION[23].x = +∞ (a mutated f32). Export used to write it (as
     // (−∞, ∞, −∞) in bone space); import then bound it to the rotated bone: ∞·0 and ∞ − ∞ gave
     // NaN glTF positions, and the second export failed with NAN_VERTEX.
-    const found = await io.readBinary(readBytes(join(REGRESSIONS, 'b1217b9650f84e83.bin')));
+    const found = await io.readBinary(await regressionInput('tso', 'b1217b9650f84e83', io));
     const pos = found.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
     expect(pos.getElement(23, [])[0]).toBe(Number.POSITIVE_INFINITY);
     const err = await Promise.resolve()

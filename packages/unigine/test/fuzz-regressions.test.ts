@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { ExportError } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { regressionInput } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type AnimFile, exportUnigine, importUnigine, readAnim, readMesh, writeAnim } from '../src/index.js';
 
@@ -55,11 +56,8 @@ describe('fuzz regressions', () => {
   // the .anim was shorter (932 → 900 bytes). Fixed before this note was closed (foreign
   // animations keep the node TRS of untracked components); this replays the stored GLB.
   it('the mutated RiggedSimple GLB exports to a fixed point', async () => {
-    const bin = fileURLToPath(
-      new URL('../../../test-assets/fuzz-regressions/unigine/99e0582cc6af1fb4.bin', import.meta.url),
-    );
     const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
-    const doc = await io.readBinary(new Uint8Array(readFileSync(bin)));
+    const doc = await io.readBinary(await regressionInput('unigine', '99e0582cc6af1fb4', io));
     const e1 = exportUnigine(doc, { name: 'fuzz' }).files;
     expect([...e1.keys()].some((n) => n.endsWith('.anim'))).toBe(true);
     const d2 = importUnigine(e1, { main: 'fuzz.mesh' }).document;

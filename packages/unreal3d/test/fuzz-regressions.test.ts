@@ -1,15 +1,12 @@
 // Regressions for the fuzz findings in test-assets/fuzz-regressions/unreal3d/.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ExportError } from '@gltf-legacy/core';
 import { Document, NodeIO, type Node } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { regressionInput } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readAniv } from '../src/aniv.js';
 import { exportUnreal, UNREAL_MAX_VERTEX_FRAMES } from '../src/export.js';
 import { importUnrealFiles } from '../src/index.js';
-
-const FINDINGS = join(import.meta.dirname, '../../../test-assets/fuzz-regressions/unreal3d');
 
 /** A scene with one `nv`-vertex triangle list and one translation clip lasting `duration` s. */
 function animatedDoc(nv: number, duration: number): { doc: Document; node: Node } {
@@ -64,8 +61,8 @@ async function exportError(doc: Document, options = {}): Promise<ExportError> {
 
 describe('fuzz regressions', () => {
   it('629cd2742e43efb2: a sampler whose output does not fit its keys is dropped, not a RangeError', async () => {
-    const bytes = readFileSync(join(FINDINGS, '629cd2742e43efb2.bin'));
-    const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).readBinary(bytes);
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('unreal3d', '629cd2742e43efb2', io));
     const { files, warnings } = await exportUnreal(doc, { name: 'fuzz' });
     const dropped = warnings.find((w) => w.code === 'ANIMATION_CHANNEL_DROPPED');
     expect(dropped?.count).toBeGreaterThanOrEqual(1);

@@ -6,6 +6,7 @@ import { basename, join, relative } from 'node:path';
 import { buildDocument, sampleDocumentSpec } from './gltf-gen.mjs';
 import { corpusRoot, formatSeeds, gltfCorpusPaths, loadFormats, ROOT } from './formats.mjs';
 import { mutate, OPERATORS } from './mutate.mjs';
+import { gltfSeedGlb, makePatch, noteInput, rebuild, refOf } from './stored-input.mjs';
 import { WorkerPool } from './pool.mjs';
 import { hashString, Rng } from './rng.mjs';
 
@@ -79,14 +80,7 @@ export async function gltfSeeds(io, notices) {
   const out = [];
   for (const path of gltfCorpusPaths()) {
     try {
-      const doc = await io.read(path);
-      // .gltf files with several buffers: one buffer, as GLB needs
-      const [first, ...rest] = doc.getRoot().listBuffers();
-      if (rest.length) {
-        for (const a of doc.getRoot().listAccessors()) a.setBuffer(first);
-        for (const b of rest) b.dispose();
-      }
-      out.push({ name: relative(join(corpusRoot(), 'gltf'), path), bytes: await io.writeBinary(doc) });
+      out.push({ name: relative(join(corpusRoot(), 'gltf'), path), bytes: await gltfSeedGlb(io, path) });
     } catch (e) {
       notices.push(
         `gltf corpus ${relative(corpusRoot(), path)}: not loadable here (${String(e.message).split('\n')[0]}), not used as a seed`,
@@ -228,8 +222,9 @@ export function writeRegression(format, job, finding, extra) {
     format,
     direction: job.kind === 'gltf' ? 'gltf-to-legacy' : 'legacy-to-gltf',
     name: job.name ?? (job.source === 'gen' ? 'generated.glb' : 'mutated.glb'),
-    input: extra.mainRef ? undefined : `${hash}.bin`,
+    input: extra.mainRef || extra.sources?.length ? undefined : `${hash}.bin`,
     inputRef: extra.mainRef,
+    inputPatch: !extra.mainRef && extra.sources?.length ? makePatch(bytes, extra.sources) : undefined,
     companions: [],
     allPairs: job.allPairs || undefined,
     kind: finding.kind,
@@ -250,19 +245,32 @@ export function writeRegression(format, job, finding, extra) {
   (job.companions ?? []).forEach(([n, b], i) => {
     if (extra.companionPaths?.[n] && i !== job.target)
       note.companions.push({ name: n, corpus: extra.companionPaths[n] });
+    else if (extra.sources?.length) note.companions.push({ name: n, patch: makePatch(b, extra.sources) });
     else {
       writeFileSync(join(dir, `${hash}.${i}.bin`), b);
       note.companions.push({ name: n, file: `${hash}.${i}.bin` });
     }
   });
-  if (!extra.mainRef) writeFileSync(join(dir, `${hash}.bin`), bytes);
+  if (note.input) writeFileSync(join(dir, note.input), bytes);
   writeFileSync(join(dir, `${hash}.json`), `${JSON.stringify(note, null, 2)}\n`);
   return { ...note, hash, path: join(dir, `${hash}.json`) };
 }
 
-/** Every regression note: `{ note, job, path }`. Companions from the corpus are re-read. */
-export function loadRegressions(only) {
+/**
+ * Every regression note: `{ note, job, path }`. Inputs stored as patches are rebuilt from their
+ * seeds; companions from the corpus are re-read.
+ */
+export async function loadRegressions(only) {
   const out = [];
+  const cache = new Map();
+  let io;
+  const getIO = async () => {
+    if (!io) {
+      const { makeIO } = await import('./pipeline.mjs');
+      io = await codecIO(await makeIO());
+    }
+    return io;
+  };
   if (!existsSync(REGRESSION_DIR)) return out;
   for (const format of readdirSync(REGRESSION_DIR)) {
     if (only && !only.includes(format)) continue;
@@ -270,20 +278,17 @@ export function loadRegressions(only) {
     if (!existsSync(dir) || format.includes('.')) continue;
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
       const note = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-      const ref = note.inputRef;
-      const bytes = new Uint8Array(
-        readFileSync(
-          note.input
-            ? join(dir, note.input)
-            : ref.repo
-              ? join(ROOT, ref.repo)
-              : join(corpusRoot(), ref.corpus),
-        ),
-      );
-      const companions = note.companions.map((c) => [
-        c.name,
-        new Uint8Array(readFileSync(c.file ? join(dir, c.file) : join(corpusRoot(), c.corpus))),
-      ]);
+      const where = `${format}/${f}`;
+      const bytes = await noteInput(note, dir, where, getIO, cache);
+      const companions = [];
+      for (const c of note.companions) {
+        companions.push([
+          c.name,
+          c.patch
+            ? await rebuild(c.patch, `${where} companion ${c.name}`, cache, getIO)
+            : new Uint8Array(readFileSync(c.file ? join(dir, c.file) : join(corpusRoot(), c.corpus))),
+        ]);
+      }
       const job =
         note.direction === 'gltf-to-legacy'
           ? { kind: 'gltf', format, source: note.replay === 'gen' ? 'gen' : 'glb', seed: note.genSeed, bytes }
@@ -350,10 +355,12 @@ export async function runCampaign(options = {}) {
   // Findings are deduplicated against open notes only. A finding whose symptom matches a note
   // already marked fixed is a regression or a new bug with a generic message ("fuzz.mesh differs
   // at byte N"), so it is recorded as a new note that names the fixed one.
-  const regressions = loadRegressions();
+  const regressions = await loadRegressions();
   const seen = new Set(regressions.filter((r) => r.note.status !== 'fixed').map((r) => r.note.signature));
   const fixedNotes = new Map(
-    regressions.filter((r) => r.note.status === 'fixed').map((r) => [r.note.signature, basename(r.path, '.json')]),
+    regressions
+      .filter((r) => r.note.status === 'fixed')
+      .map((r) => [r.note.signature, basename(r.path, '.json')]),
   );
   try {
     const endAt = o.minutes ? Date.now() + o.minutes * 60_000 : Number.POSITIVE_INFINITY;
@@ -364,8 +371,8 @@ export async function runCampaign(options = {}) {
       // time-boxed campaigns share what is left equally among the formats still to run
       const stopAt = o.minutes ? t0 + (endAt - t0) / remaining-- : Number.POSITIVE_INFINITY;
       const seeds = formatSeeds(id);
-      if (seeds.length === 0) {
-        const n = `${id}: no seed files (corpus folder missing?)`;
+      if (!seeds.some((s) => 'corpus' in refOf(s.path))) {
+        const n = `${id}: no corpus seed files under ${corpusRoot()} (${seeds.length} from test-assets only)`;
         notices.push(n);
         log(`notice: ${n}`);
       }
@@ -410,7 +417,7 @@ export async function runCampaign(options = {}) {
               final.kind === 'gltf' && final.source === 'gen'
                 ? { ...final, bytes: await docToGlb(io, buildDocument(sampleDocumentSpec(final.seed))) }
                 : final;
-            const { seedDir, companionNames, seedRef, ...metaOut } = record.meta;
+            const { seedDir, companionNames, seedRef, sources, ...metaOut } = record.meta;
             // an unmutated main file is referenced, never copied (corpus files stay out of the repo)
             const mainRef = final.kind === 'legacy' && final.bytes === meta.seedBytes ? seedRef : undefined;
             delete metaOut.seedBytes;
@@ -419,11 +426,15 @@ export async function runCampaign(options = {}) {
               meta: metaOut,
               companionPaths,
               mainRef,
+              sources,
             });
           }
           findings.push(record);
           delete record.meta.seedBytes;
-          const again = fixedNotes.has(sig) ? ` (same symptom as fixed note ${fixedNotes.get(sig)}: regression or new bug)` : '';
+          delete record.meta.sources;
+          const again = fixedNotes.has(sig)
+            ? ` (same symptom as fixed note ${fixedNotes.get(sig)}: regression or new bug)`
+            : '';
           log(`FINDING ${sig}${record.note ? `  → ${id}/${record.note.hash}.json` : ''}${again}`);
           return;
         }
@@ -487,9 +498,16 @@ export async function runCampaign(options = {}) {
           companionNames: companions.map(([n]) => n),
         };
         if (!plain) {
-          const other = seeds[rng.int(seeds.length)].bytes;
+          const otherSeed = seeds[rng.int(seeds.length)];
+          const other = otherSeed.bytes;
+          // what a regression note may copy from instead of storing bytes (splices included)
+          meta.sources = [
+            { ref: seedRef, bytes: seed.bytes },
+            { ref: refOf(otherSeed.path), bytes: other },
+          ];
           if (companions.length && rng.chance(0.2)) {
             const t = rng.int(companions.length);
+            meta.sources.push({ ref: refOf(join(seed.dir, companions[t][0])), bytes: companions[t][1] });
             const m = mutate(companions[t][1], rng, other);
             job = {
               ...job,
@@ -513,7 +531,13 @@ export async function runCampaign(options = {}) {
             const m = rng.chance(0.15) ? { bytes: g.bytes, ops: [] } : mutateGlb(g.bytes, rng);
             await submit(
               { kind: 'gltf', format: id, source: 'glb', bytes: m.bytes },
-              { seedFile: `gltf/${g.name}`, ops: m.ops, campaignSeed: o.seed, iteration: i },
+              {
+                seedFile: `gltf/${g.name}`,
+                ops: m.ops,
+                campaignSeed: o.seed,
+                iteration: i,
+                sources: [{ ref: { gltf: g.name }, bytes: g.bytes }],
+              },
             );
           } else {
             const genSeed = rng.next() & 0x7fffffff;
@@ -569,7 +593,7 @@ export function summaryLine(st) {
 
 /** Replays every regression file; returns `[{ note, out, path }]`. */
 export async function replayRegressions(options = {}) {
-  const regs = loadRegressions(options.formats);
+  const regs = await loadRegressions(options.formats);
   if (regs.length === 0) return [];
   const pool = new WorkerPool({ workers: 1, fixedPoint: FIXED_POINT, ...options.pool });
   try {

@@ -48,9 +48,12 @@ export const FILE_MODELS = {
   ],
 };
 
-/** Corpus root: GLTF_LEGACY_CORPUS or ../shared/corpus next to the repository. */
+/**
+ * Corpus root: GLTF_LEGACY_CORPUS or ../shared/corpus, both relative to the repository root (as
+ * in test-utils): `.ci/run` sets `../shared/corpus`, and tests run with their package as cwd.
+ */
 export function corpusRoot() {
-  return resolve(process.env.GLTF_LEGACY_CORPUS ?? join(ROOT, '..', 'shared', 'corpus'));
+  return resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
 }
 
 function newestMtime(dir) {

@@ -81,6 +81,18 @@ export function hasCorpus(folder: string): boolean {
   return existsSync(join(corpusRoot(), folder));
 }
 
+/**
+ * The input of a fuzz regression note (`test-assets/fuzz-regressions/<format>/<hash>.json`).
+ * Inputs made from corpus files are stored as patches over them (no corpus bytes in the
+ * repository) and rebuilt here, checked against their sha256; `io` turns a glTF-corpus seed
+ * into the GLB the fuzzer mutated.
+ */
+export async function regressionInput(format: string, hash: string, io: unknown): Promise<Uint8Array> {
+  // @ts-expect-error plain ES module without type declarations
+  const { storedInput } = await import('../../fuzz/src/stored-input.mjs');
+  return storedInput(join(REPO_ROOT, 'test-assets', 'fuzz-regressions', format), hash, async () => io);
+}
+
 /** Reads a file as a Uint8Array. */
 export function readBytes(path: string): Uint8Array {
   const b = readFileSync(path);
