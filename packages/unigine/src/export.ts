@@ -41,7 +41,7 @@ import {
   type UnigineSurfaceExtras,
 } from './import.js';
 import { unpackF32 } from './jsonf32.js';
-import { quatFromBasis, quatToNormalTangent } from './math.js';
+import { boneWorldMatrices, inverseBindMatrix, quatFromBasis, quatToNormalTangent } from './math.js';
 import { composeTRS } from '@gltf-legacy/core';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
@@ -154,6 +154,8 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
   const nodes: Node[] = [];
   const index = new Map<Node, number>();
   const bindWorld = new Map<Node, M4>();
+  // The inverse bind matrix each joint's bind pose came from (float32, as stored).
+  const bindIBM = new Map<Node, Float32Array>();
   for (const skin of doc.getRoot().listSkins()) {
     const joints = skin.listJoints();
     const ibm = skin.getInverseBindMatrices();
@@ -166,8 +168,10 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
       if (!bindWorld.has(j)) {
         const w = new Float64Array(16);
         if (ibmData && ibmData.length >= (i + 1) * 16) {
-          const m = new Float64Array(ibmData.subarray(i * 16, i * 16 + 16));
-          if (!mat4.invert(asMat(w), asMat(m))) w.set(worldMatrix(j));
+          const raw = ibmData.subarray(i * 16, i * 16 + 16);
+          const m = new Float64Array(raw);
+          if (mat4.invert(asMat(w), asMat(m))) bindIBM.set(j, raw);
+          else w.set(worldMatrix(j));
         } else w.set(worldMatrix(j));
         bindWorld.set(j, w);
       }
@@ -178,29 +182,49 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
       'TOO_MANY_BONES',
       `${nodes.length} joints; UNIGINE bone indices are 16-bit (at most 32767 bones)`,
     );
-  const bones: UnigineBone[] = [];
+  const bones: UnigineBone[] = nodes.map((node, i) => {
+    let p = node.getParentNode();
+    while (p && !index.has(p)) p = p.getParentNode();
+    return { name: node.getName() || `bone_${i}`, parent: p ? (index.get(p) as number) : -1 };
+  });
+  // Joints exactly in the bind pose the importer wrote: their inverse bind matrices, and those of
+  // all their ancestor bones, are bit for bit what import computes from the node TRS (same code).
+  // Their TRS is the bind pose, however ill-conditioned the chain: deriving it again from the
+  // float32 matrices (below) would not give a fixed point.
+  const parents = bones.map((b) => b.parent);
+  const nodeWorlds = boneWorldMatrices(parents, (i) => nodeTRS(nodes[i]));
+  const own = nodes.map((node, i) => {
+    const stored = bindIBM.get(node);
+    const mine = stored ? inverseBindMatrix(nodeWorlds[i]) : null;
+    return !!mine && mine.every((v, k) => v === stored?.[k]);
+  });
+  const exact = own.map((_, i) => {
+    for (let j = i; j >= 0; j = parents[j]) if (!own[j]) return false;
+    return true;
+  });
   const bind: number[][] = [];
   const parentFix: (M4 | null)[] = [];
   const local = new Float64Array(16);
   const inv = new Float64Array(16);
   let derived = 0;
-  for (const node of nodes) {
-    let p = node.getParentNode();
-    while (p && !index.has(p)) p = p.getParentNode();
-    const parent = p ? (index.get(p) as number) : -1;
-    bones.push({ name: node.getName() || `bone_${bones.length}`, parent });
+  for (let bi = 0; bi < nodes.length; bi++) {
+    const node = nodes[bi];
+    const parent = bones[bi].parent;
+    let same = exact[bi];
     // Local bind transform relative to the parent bone.
     const w = bindWorld.get(node) as M4;
     const want = new Float64Array(16);
-    if (parent >= 0 && mat4.invert(asMat(inv), asMat(bindWorld.get(nodes[parent]) as M4)))
-      mat4.multiply(asMat(want), asMat(inv), asMat(w));
-    else want.set(w);
-    const trs = nodeTRS(node);
-    composeTRS(trs.t, trs.r, trs.s, local);
-    let scale = 1;
-    for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(want[i]));
-    let same = true;
-    for (let i = 0; i < 16; i++) if (Math.abs(local[i] - want[i]) > 1e-4 * scale) same = false;
+    if (!same) {
+      if (parent >= 0 && mat4.invert(asMat(inv), asMat(bindWorld.get(nodes[parent]) as M4)))
+        mat4.multiply(asMat(want), asMat(inv), asMat(w));
+      else want.set(w);
+      const trs = nodeTRS(node);
+      composeTRS(trs.t, trs.r, trs.s, local);
+      let scale = 1;
+      for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(want[i]));
+      same = true;
+      for (let i = 0; i < 16; i++) if (Math.abs(local[i] - want[i]) > 1e-4 * scale) same = false;
+    }
     if (same) bind.push(nodeBind(node));
     else {
       derived++;

@@ -22,14 +22,12 @@ import {
   type Primitive,
 } from '@gltf-transform/core';
 import { rangeU16Float32Safe } from '@gltf-legacy/quantize';
-import { mat4 } from 'gl-matrix';
 import { type AnimFile, readAnim } from './anim.js';
 import { UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
 import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
-import { quatToNormalTangent } from './math.js';
-import { composeTRS } from '@gltf-legacy/core';
+import { boneWorldMatrices, inverseBindMatrix, quatToNormalTangent } from './math.js';
 import { type MeshFile, type MeshSurface, readMesh } from './mesh.js';
 
 /** Options of {@link importUnigine}. */
@@ -42,6 +40,8 @@ export interface UnigineImportOptions {
 }
 
 export const UNIGINE_IMPORT_DEFAULTS: UnigineImportOptions = { fps: 30 };
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** Raw tangent-space quaternions (i16 x, y, z, w), kept so export restores them exactly. */
 export const ATTR_TBN = '_UNIGINE_TBN';
@@ -834,37 +834,25 @@ export function toDocument(
     scene.addChild(meshNode);
     if (mesh.bones.length) {
       // Inverse bind matrices from the bind pose (glTF axes).
-      const world: Float64Array[] = mesh.bones.map(() => new Float64Array(16));
+      const world = boneWorldMatrices(
+        mesh.bones.map((b) => b.parent),
+        (j) => ({
+          t: boneNodes[j].getTranslation(),
+          r: boneNodes[j].getRotation(),
+          s: boneNodes[j].getScale(),
+        }),
+      );
       const ibm = new Float32Array(mesh.bones.length * 16);
-      const local = new Float64Array(16);
-      const inv = new Float64Array(16);
-      // Parents can come after children in the file: recompute in dependency order.
-      const done = new Uint8Array(mesh.bones.length);
-      const computeWorld = (i: number): void => {
-        // Walk up to a computed ancestor, then compose down (iterative: chains can be long).
-        const chain: number[] = [];
-        for (let j = i; j >= 0 && !done[j]; j = mesh.bones[j].parent) chain.push(j);
-        for (let k = chain.length - 1; k >= 0; k--) {
-          const j = chain[k];
-          const n = boneNodes[j];
-          composeTRS(n.getTranslation(), n.getRotation(), n.getScale(), local);
-          const p = mesh.bones[j].parent;
-          if (p >= 0)
-            mat4.multiply(world[j] as unknown as mat4, world[p] as unknown as mat4, local as unknown as mat4);
-          else world[j].set(local);
-          done[j] = 1;
-        }
-      };
       for (let i = 0; i < mesh.bones.length; i++) {
-        computeWorld(i);
-        if (!mat4.invert(inv as unknown as mat4, world[i] as unknown as mat4)) {
+        const inv = inverseBindMatrix(world[i]);
+        if (inv) ibm.set(inv, i * 16);
+        else {
           warnings.warn(
             'SINGULAR_BIND_POSE',
             `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`,
           );
-          mat4.identity(inv as unknown as mat4);
+          ibm.set(IDENTITY, i * 16);
         }
-        ibm.set(inv, i * 16);
       }
       const skin = doc
         .createSkin(stem(meshName))

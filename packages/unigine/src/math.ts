@@ -1,4 +1,6 @@
 /** Small float64 helpers for tangent frames and bone transforms (no per-vertex objects). */
+import { composeTRS } from '@gltf-legacy/core';
+import { mat4 } from 'gl-matrix';
 
 /** Rotates (0,0,1) and (1,0,0) by the unit quaternion (x, y, z, w); writes normal and tangent. */
 export function quatToNormalTangent(
@@ -71,4 +73,53 @@ export function quatFromBasis(
   out[1] = y / len;
   out[2] = z / len;
   out[3] = w / len;
+}
+
+/**
+ * World bind matrices (float64, column-major) of a bone hierarchy from each bone's local TRS
+ * (glTF axes). Parents may come after their children; `parents` must be acyclic. The importer
+ * builds its inverse bind matrices from these, and the exporter recomputes them the same way to
+ * recognise joint nodes that are exactly in the imported bind pose (see `exportUnigine`).
+ *
+ * ```ts
+ * const worlds = boneWorldMatrices([-1, 0], (i) => ({ t: [0, i, 0], r: [0, 0, 0, 1], s: [1, 1, 1] }));
+ * worlds[1][13]; // 1
+ * ```
+ */
+export function boneWorldMatrices(
+  parents: ArrayLike<number>,
+  localTRS: (i: number) => { t: ArrayLike<number>; r: ArrayLike<number>; s: ArrayLike<number> },
+): Float64Array[] {
+  const n = parents.length;
+  const world: Float64Array[] = new Array(n);
+  for (let i = 0; i < n; i++) world[i] = new Float64Array(16);
+  const local = new Float64Array(16);
+  const done = new Uint8Array(n);
+  const chain: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // Walk up to a computed ancestor, then compose down (iterative: chains can be long).
+    chain.length = 0;
+    for (let j = i; j >= 0 && !done[j]; j = parents[j]) chain.push(j);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const j = chain[k];
+      const { t, r, s } = localTRS(j);
+      composeTRS(t, r, s, local);
+      const p = parents[j];
+      if (p >= 0)
+        mat4.multiply(world[j] as unknown as mat4, world[p] as unknown as mat4, local as unknown as mat4);
+      else world[j].set(local);
+      done[j] = 1;
+    }
+  }
+  return world;
+}
+
+/**
+ * Inverse of a bone world matrix as float32 (what a glTF inverse bind matrix stores), or null
+ * when the matrix is singular.
+ */
+export function inverseBindMatrix(world: Float64Array): Float32Array | null {
+  const inv = new Float64Array(16);
+  if (!mat4.invert(inv as unknown as mat4, world as unknown as mat4)) return null;
+  return Float32Array.from(inv);
 }

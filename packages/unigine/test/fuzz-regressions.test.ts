@@ -167,4 +167,66 @@ describe('fuzz regressions', () => {
     expect(err).toBeInstanceOf(ExportError);
     expect((err as ExportError).code).toBe('BAD_INDEX');
   });
+
+  // fdc3f98a22149577 (RiggedFigure with a chunk of its BIN overwritten): one inverse bind matrix
+  // became a shear with a -2e14 entry. No TRS holds it, so the first export wrote bind poses
+  // with scales ~1e14 (decompose) down that chain. Import composes that chain into float32
+  // inverse bind matrices so ill-conditioned that re-export, deriving the poses again from them,
+  // found the nodes "not in bind pose" (BIND_POSE_FROM_IBM) and wrote other floats. Export now
+  // keeps the node TRS of joints whose matrices (and their ancestors') are bit for bit what
+  // import computes from that TRS.
+  it('a chain made ill-conditioned by a sheared inverse bind matrix exports to a fixed point', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const acc = (type: 'VEC3' | 'VEC4' | 'MAT4', a: Float32Array | Uint16Array) =>
+      doc.createAccessor().setType(type).setArray(a).setBuffer(buffer);
+    const j0 = doc.createNode('j0');
+    const j1 = doc.createNode('j1').setTranslation([0, 1, 0]);
+    const j2 = doc.createNode('j2').setTranslation([0, 1, 0]);
+    j0.addChild(j1);
+    j1.addChild(j2);
+    const ibm = new Float32Array(48);
+    for (const j of [0, 1, 2]) for (const d of [0, 5, 10, 15]) ibm[j * 16 + d] = 1;
+    ibm[16 + 13] = -1; // j1 at y = 1
+    ibm[32 + 13] = -2; // j2 at y = 2
+    ibm[16 + 6] = -2e14; // j1: z += -2e14 · y, a shear
+    const skin = doc.createSkin('s').setInverseBindMatrices(acc('MAT4', ibm));
+    for (const j of [j0, j1, j2]) skin.addJoint(j);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', acc('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])))
+      .setAttribute('JOINTS_0', acc('VEC4', new Uint16Array([2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0])))
+      .setAttribute('WEIGHTS_0', acc('VEC4', new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])));
+    const meshNode = doc.createNode('m').setMesh(doc.createMesh('m').addPrimitive(prim)).setSkin(skin);
+    doc.createScene('s').addChild(j0).addChild(meshNode);
+
+    const r1 = exportUnigine(doc, { name: 'shear' });
+    expect(r1.warnings.find((w) => w.code === 'BIND_POSE_FROM_IBM')?.count).toBe(2);
+    const mesh1 = r1.files.get('shear.mesh')!;
+    const bind1 = readMesh(mesh1).bindPose;
+    // The decomposed shear: j1 and j2 get scales of ~2e14 (file axes).
+    expect(Math.abs(bind1[10 + 9])).toBeGreaterThan(1e14);
+    expect(Math.abs(bind1[20 + 9])).toBeGreaterThan(1e14);
+
+    const r2 = exportUnigine(importUnigine(r1.files, { main: 'shear.mesh' }).document, { name: 'shear' });
+    expect(r2.warnings.some((w) => w.code === 'BIND_POSE_FROM_IBM')).toBe(false);
+    const mesh2 = r2.files.get('shear.mesh')!;
+    expect(Array.from(readMesh(mesh2).bindPose)).toEqual(Array.from(bind1));
+    expect(firstDiff(mesh2, mesh1)).toBe(-1);
+  });
+
+  it('the mutated RiggedFigure GLB (sheared inverse bind matrix) exports to a fixed point', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('unigine', 'fdc3f98a22149577', io));
+    const r1 = exportUnigine(doc, { name: 'fuzz' });
+    expect(r1.warnings.some((w) => w.code === 'BIND_POSE_FROM_IBM')).toBe(true);
+    const e1 = r1.files;
+    expect([...e1.keys()].sort()).toEqual(['fuzz.mesh', 'fuzz_anim0.anim']);
+    const r2 = exportUnigine(importUnigine(e1, { main: 'fuzz.mesh' }).document, { name: 'fuzz' });
+    expect(r2.warnings.some((w) => w.code === 'BIND_POSE_FROM_IBM')).toBe(false);
+    const e2 = r2.files;
+    expect([...e2.keys()].sort()).toEqual([...e1.keys()].sort());
+    for (const [name, bytes] of e1)
+      expect({ name, diff: firstDiff(e2.get(name)!, bytes) }).toEqual({ name, diff: -1 });
+  });
 });
