@@ -14,7 +14,7 @@ import {
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
 import { formatsFor } from './format-table.js';
-import { codecsFor, createCodecNodeIO, createWriterNodeIO } from './gltf-io.js';
+import { codecsFor, createCodecNodeIO, createWriterNodeIO, encodeGlb } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeTransform } from './optimize.js';
 import { modelBaseName, sniffFormat, tryUnpack } from '@gltf-legacy/core';
@@ -158,7 +158,8 @@ export async function writeGltf(
       const { unpartition } = await import('@gltf-transform/functions');
       await doc.transform(unpartition());
     }
-    outputs.set(target, await io.writeBinary(doc));
+    // one allocation for the file (io.writeBinary makes three copies of the buffer)
+    outputs.set(target, await encodeGlb(io, doc));
     return;
   }
   const base = basename(target, extname(target));
@@ -196,6 +197,75 @@ export async function convertFile(input: string, options: ConvertOptions = {}): 
   return record;
 }
 
+/**
+ * Reads the input and imports it (every model of a container): the input's bytes live only in
+ * this function, so they can be collected before the output is encoded (an input can be
+ * 17 MB of a 200 MB peak).
+ */
+async function loadDocuments(
+  input: string,
+  options: ConvertOptions,
+  warnings: WarningCollector,
+  record: ConvertRecord,
+): Promise<{ docs: Loaded[]; formats: readonly LegacyFormat[] }> {
+  const bytes = readBytes(input);
+  const formats = options.formats ?? (await formatsFor(bytes, input, options));
+  const kind = sniffFormat(bytes, input, formats);
+  if (!kind) throw unknownFormat(input, bytes);
+  record.format = typeof kind === 'string' ? kind : kind.id;
+  const docs: Loaded[] = [];
+  let entries: FileSet | undefined;
+
+  if (typeof kind === 'string') {
+    if (!options.to && !options.output) {
+      throw new LegacyError(
+        'UNKNOWN_TARGET',
+        `${basename(input)} is already glTF: pass --to <format> (glb, gltf, ${formats
+          .filter((f) => f.export)
+          .map((f) => f.id)
+          .join(', ')}) or an output name with the format's extension`,
+      );
+    }
+    const io = await createCodecNodeIO(formats, codecsFor(bytes));
+    const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
+    docs.push({ document, format: kind, base: outputBase(input) });
+  } else if ((entries = tryUnpack(kind, bytes, input))) {
+    const models = containerModels(entries, formats);
+    if (!models.length)
+      warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+    for (const [name, f] of models) {
+      const folder = folderOf(name);
+      const siblings = [...entries.keys()]
+        .filter((n) => n !== name && folderOf(n) === folder)
+        .map((n) => n.slice(folder.length));
+      const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
+      if ((options.companions ?? true) && f.companions) {
+        for (const c of f.companions(name.slice(folder.length), siblings)) {
+          const e = entries.get(folder + c);
+          if (e) files.set(c, e);
+        }
+      }
+      try {
+        const document = await importLegacy(f, files, name.slice(folder.length), options, warnings);
+        docs.push({
+          document,
+          format: f.id,
+          base: join(basename(input, extname(input)), outputBase(name, f)),
+        });
+      } catch (e) {
+        const err = toErrorRecord(e);
+        if (err.code === 'INTERNAL_ERROR') throw e;
+        warnings.warn('CONTAINER_ENTRY_FAILED', `${name}: ${err.message}`);
+      }
+    }
+  } else {
+    const files = await gatherFiles(input, kind, bytes, options);
+    const document = await importLegacy(kind, files, basename(input), options, warnings);
+    docs.push({ document, format: kind.id, base: outputBase(input, kind) });
+  }
+  return { docs, formats };
+}
+
 /** A conversion done in memory: the record (outputs not yet written) and the files to write. */
 export interface PreparedConversion {
   record: ConvertRecord;
@@ -218,63 +288,11 @@ export async function prepareConversion(
   const warnings = new WarningCollector();
   const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };
   try {
-    const bytes = readBytes(input);
-    formats ??= await formatsFor(bytes, input, options);
-    const kind = sniffFormat(bytes, input, formats);
-    if (!kind) throw unknownFormat(input, bytes);
-    record.format = typeof kind === 'string' ? kind : kind.id;
-    const docs: Loaded[] = [];
+    const loaded = await loadDocuments(input, options, warnings, record);
+    formats = loaded.formats;
+    const { docs } = loaded;
     const transform = options.transform ?? optimizeTransform(options.optimize);
-    let entries: FileSet | undefined;
     const targetId = options.to?.toLowerCase();
-
-    if (typeof kind === 'string') {
-      if (!targetId && !options.output) {
-        throw new LegacyError(
-          'UNKNOWN_TARGET',
-          `${basename(input)} is already glTF: pass --to <format> (glb, gltf, ${formats
-            .filter((f) => f.export)
-            .map((f) => f.id)
-            .join(', ')}) or an output name with the format's extension`,
-        );
-      }
-      const io = await createCodecNodeIO(formats, codecsFor(bytes));
-      const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
-      docs.push({ document, format: kind, base: outputBase(input) });
-    } else if ((entries = tryUnpack(kind, bytes, input))) {
-      const models = containerModels(entries, formats);
-      if (!models.length)
-        warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
-      for (const [name, f] of models) {
-        const folder = folderOf(name);
-        const siblings = [...entries.keys()]
-          .filter((n) => n !== name && folderOf(n) === folder)
-          .map((n) => n.slice(folder.length));
-        const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
-        if ((options.companions ?? true) && f.companions) {
-          for (const c of f.companions(name.slice(folder.length), siblings)) {
-            const e = entries.get(folder + c);
-            if (e) files.set(c, e);
-          }
-        }
-        try {
-          const document = await importLegacy(f, files, name.slice(folder.length), options, warnings);
-          docs.push({
-            document,
-            format: f.id,
-            base: join(basename(input, extname(input)), outputBase(name, f)),
-          });
-        } catch (e) {
-          const err = toErrorRecord(e);
-          if (err.code === 'INTERNAL_ERROR') throw e;
-          warnings.warn('CONTAINER_ENTRY_FAILED', `${name}: ${err.message}`);
-        }
-      }
-    } else {
-      const files = await gatherFiles(input, kind, bytes, options);
-      const document = await importLegacy(kind, files, basename(input), options, warnings);
-      docs.push({ document, format: kind.id, base: outputBase(input, kind) });
-    }
 
     for (const { document, format: sourceFormat, base } of docs) {
       if (transform) await transform(document);

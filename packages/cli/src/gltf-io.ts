@@ -1,4 +1,4 @@
-import { type Document, type Extension, NodeIO } from '@gltf-transform/core';
+import { type Document, type Extension, Format, NodeIO } from '@gltf-transform/core';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { loadAllFormats } from './format-table.js';
 
@@ -89,4 +89,44 @@ export function mentionsMeshopt(bytes: Uint8Array): boolean {
 /** The codecs needed to read these glTF bytes. */
 export function codecsFor(bytes: Uint8Array): CodecNeeds {
   return { draco: mentionsDraco(bytes), meshopt: mentionsMeshopt(bytes) };
+}
+
+/**
+ * GLB bytes of a document, the same bytes as `io.writeBinary(doc)` with one allocation instead of
+ * three: writeBinary copies the binary buffer into a chunk and the chunk into the file, so three
+ * copies of the output are alive at its peak (a 2 GB .glb from a 1000-frame Unreal mesh held
+ * ~8.9 GB). Here the JSON and the buffer glTF-Transform's writer made are placed once.
+ *
+ * ```ts
+ * const glb = await encodeGlb(io, doc); // bytes equal to await io.writeBinary(doc)
+ * ```
+ */
+export async function encodeGlb(io: NodeIO, doc: Document): Promise<Uint8Array> {
+  const { json, resources } = await io.writeJSON(doc, { format: Format.GLB });
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = pad4(text.byteLength);
+  let bin: Uint8Array | undefined = Object.values(resources)[0];
+  if (bin && !bin.byteLength) bin = undefined;
+  const binLength = bin ? pad4(bin.byteLength) : 0;
+  const total = 12 + 8 + jsonLength + (bin ? 8 + binLength : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true); // 'glTF'
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.byteLength, 20 + jsonLength);
+  if (bin) {
+    const at = 20 + jsonLength;
+    view.setUint32(at, binLength, true);
+    view.setUint32(at + 4, 0x004e4942, true); // 'BIN\0'
+    out.set(bin, at + 8); // padding stays 0
+  }
+  return out;
+}
+
+function pad4(n: number): number {
+  return Math.ceil(n / 4) * 4;
 }

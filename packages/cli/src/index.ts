@@ -48,7 +48,7 @@ export {
   optimizeSteps,
   optimizeTransform,
 } from './optimize.js';
-export { type CodecNeeds, createCodecNodeIO, createWriterNodeIO, loadDraco } from './gltf-io.js';
+export { type CodecNeeds, createCodecNodeIO, createWriterNodeIO, encodeGlb, loadDraco } from './gltf-io.js';
 export { FORMAT_TABLE, type FormatEntry, formatsFor, loadAllFormats } from './format-table.js';
 export { mainFormatOf, tryUnpack } from './registry.js';
 export { gatherFiles, type PreparedConversion, prepareConversion, writeGltf } from './convert.js';

@@ -2,6 +2,7 @@ import { type Document, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { FORMATS } from './formats.js';
+import { encodeGlb } from './gltf-io.js';
 
 /**
  * A NodeIO that knows every Khronos extension and the extensions our formats define, so that a
@@ -15,5 +16,5 @@ export function createNodeIO(formats: readonly LegacyFormat[] = FORMATS): NodeIO
 
 /** GLB bytes of a document. */
 export async function toGlb(doc: Document, formats?: readonly LegacyFormat[]): Promise<Uint8Array> {
-  return createNodeIO(formats).writeBinary(doc);
+  return encodeGlb(createNodeIO(formats), doc);
 }
