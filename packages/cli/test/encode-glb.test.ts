@@ -32,14 +32,17 @@ describe('encodeGlb (one allocation instead of writeBinary’s three)', () => {
     );
   });
 
-  it.skipIf(!hasCorpus('gltf'))('re-encodes every glTF corpus .glb byte for byte as writeBinary does', async () => {
-    const io = await createCodecNodeIO(undefined, { draco: true });
-    const files = corpusFiles('gltf', ['.glb']);
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) {
-      const doc = await io.readBinary(readBytes(f));
-      const mine = await encodeGlb(io, doc);
-      expect(Buffer.compare(mine, await io.writeBinary(doc)), f).toBe(0);
-    }
-  });
+  it.skipIf(!hasCorpus('gltf'))(
+    're-encodes every glTF corpus .glb byte for byte as writeBinary does',
+    async () => {
+      const io = await createCodecNodeIO(undefined, { draco: true });
+      const files = corpusFiles('gltf', ['.glb']);
+      expect(files.length).toBeGreaterThan(0);
+      for (const f of files) {
+        const doc = await io.readBinary(readBytes(f));
+        const mine = await encodeGlb(io, doc);
+        expect(Buffer.compare(mine, await io.writeBinary(doc)), f).toBe(0);
+      }
+    },
+  );
 });
