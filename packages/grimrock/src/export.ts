@@ -502,17 +502,23 @@ function exportMesh(
   for (const p of prims) {
     const base = setOf.get(p)!.base;
     const n = elementCount(p.getAttribute('POSITION'));
-    const arr = (p.getIndices()?.getArray() as ArrayLike<number> | null | undefined) ?? null;
+    const arr = indexArray(p, mesh);
     const len = arr ? arr.length : n;
     // glTF requires every index < the vertex count; a file with one outside would not import back.
+    // (indexArray gives unsigned integers only: no negative or fractional index gets here.)
     if (arr)
       for (let i = 0; i < len; i++)
         if (!(arr[i] < n))
           throw new ExportError(
             'BAD_INDEX',
-            `mesh "${mesh.getName()}": index ${arr[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
+            `${primitiveLabel(mesh, p)}: index ${arr[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
           );
     const mode = p.getMode();
+    if (mode === TRIANGLES && len % 3)
+      warnings.warn(
+        'INDICES_TRUNCATED',
+        `${primitiveLabel(mesh, p)}: ${len} indices are not a whole number of triangles; the last ${len % 3} dropped`,
+      );
     const triangles = mode === TRIANGLES ? Math.floor(len / 3) : Math.max(0, len - 2);
     if (!triangles) {
       // Import drops empty segments: writing one would not survive import → export.
@@ -803,6 +809,33 @@ function exportAnimation(
     numFrames,
     items,
   };
+}
+
+/** `mesh "NAME" primitive K` for messages. */
+function primitiveLabel(mesh: Mesh, p: Primitive): string {
+  return `mesh "${mesh.getName()}" primitive ${mesh.listPrimitives().indexOf(p)}`;
+}
+
+/**
+ * The primitive's indices (`null`: none, draw 0..n−1). glTF indices are SCALAR unsigned
+ * byte/short/int; anything else (e.g. a corrupt file whose `indices` names a float VEC3 normal
+ * accessor) has no triangle meaning: its values, truncated into the int32 index array, would
+ * be negative or wrong vertices, so it is refused with `BAD_ACCESSOR` instead.
+ */
+function indexArray(p: Primitive, mesh: Mesh): ArrayLike<number> | null {
+  const acc = p.getIndices();
+  if (!acc) return null;
+  const arr = acc.getArray();
+  if (!arr) return null;
+  if (
+    acc.getType() !== 'SCALAR' ||
+    !(arr instanceof Uint8Array || arr instanceof Uint16Array || arr instanceof Uint32Array)
+  )
+    throw new ExportError(
+      'BAD_ACCESSOR',
+      `${primitiveLabel(mesh, p)}: its indices accessor${acc.getName() ? ` "${acc.getName()}"` : ''} is ${acc.getType()} of ${arr.constructor.name}; glTF indices are SCALAR unsigned byte, short or int`,
+    );
+  return arr;
 }
 
 /**

@@ -3,8 +3,9 @@
  * built here so each test names the exact cause.
  */
 import { ExportError } from '@gltf-legacy/core';
-import { corpusFiles, readBytes } from '@gltf-legacy/test-utils';
-import { Document } from '@gltf-transform/core';
+import { corpusFiles, readBytes, regressionInput } from '@gltf-legacy/test-utils';
+import { Document, NodeIO, type TypedArray } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
 import {
   exportGrimrock,
@@ -311,6 +312,91 @@ describe('fuzz regressions (accessor data)', () => {
     expect(mesh.numVertices).toBe(4);
     expect(Array.from(mesh.boundMax, (x) => x + 0)).toEqual([0, 1, 0]);
     expect(Array.from(mesh.boundMin, (x) => x + 0)).toEqual([-1, 0, 0]);
+  });
+});
+
+describe('fuzz regressions (index accessors)', () => {
+  function exportError(doc: Document): ExportError {
+    try {
+      exportGrimrock(doc, { name: 'bad' });
+    } catch (e) {
+      if (e instanceof ExportError) return e;
+      throw e;
+    }
+    throw new Error('export did not throw');
+  }
+
+  /** A triangle + a quad over 4 vertices whose second primitive uses `indices`. */
+  function quad(indices: TypedArray, type: 'SCALAR' | 'VEC3') {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor('pos')
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]))
+      .setBuffer(buffer);
+    const acc = (a: TypedArray, t: 'SCALAR' | 'VEC3', name: string) =>
+      doc.createAccessor(name).setType(t).setArray(a).setBuffer(buffer);
+    const mesh = doc
+      .createMesh('m')
+      .addPrimitive(
+        doc
+          .createPrimitive()
+          .setAttribute('POSITION', pos)
+          .setIndices(acc(new Uint16Array([0, 1, 2]), 'SCALAR', 'ok')),
+      )
+      .addPrimitive(
+        doc
+          .createPrimitive()
+          .setAttribute('POSITION', pos)
+          .setIndices(acc(indices, type, 'bad')),
+      );
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh));
+    return doc;
+  }
+
+  // ea98a823b1678c06 (campaign seed 9402, craft_speederD.gltf with a primitive's `indices` set to
+  // accessor 1, its float VEC3 NORMAL): export copied the floats into the int32 index array
+  // (-0.95 → 0, -1 → -1), and the .model it wrote failed to import (BAD_INDEX, index -1).
+  it('export rejects a float VEC3 indices accessor (BAD_ACCESSOR naming the primitive)', () => {
+    const err = exportError(quad(new Float32Array([0, 0, -1, -0.316, 0, -0.948]), 'VEC3'));
+    expect(err.code).toBe('BAD_ACCESSOR');
+    expect(err.message).toContain('mesh "m" primitive 1');
+    expect(err.message).toContain('"bad"');
+    expect(err.message).toContain('VEC3');
+  });
+
+  it('export rejects SCALAR indices that are float or signed (negative, fractional)', () => {
+    for (const a of [new Float32Array([0, 1, 2, 2, 1, 3.5]), new Int16Array([0, 1, 2, 2, 1, -1])]) {
+      const err = exportError(quad(a, 'SCALAR'));
+      expect(err.code).toBe('BAD_ACCESSOR');
+      expect(err.message).toContain('mesh "m" primitive 1');
+    }
+  });
+
+  it('export rejects a huge uint32 index with BAD_INDEX naming the primitive', () => {
+    const err = exportError(quad(new Uint32Array([0, 1, 2, 2, 1, 0xffffffff]), 'SCALAR'));
+    expect(err.code).toBe('BAD_INDEX');
+    expect(err.message).toContain('mesh "m" primitive 1');
+    expect(err.message).toContain('4294967295');
+  });
+
+  it('indices not a whole number of triangles: the tail is dropped with INDICES_TRUNCATED', () => {
+    const out = exportGrimrock(quad(new Uint16Array([0, 1, 2, 2, 1, 3, 3, 0]), 'SCALAR'), { name: 'q' });
+    expect(out.warnings.map((w) => w.code)).toContain('INDICES_TRUNCATED');
+    const mesh = readModel(out.files.get('q.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
+    expect(mesh.segments.map((x) => x.count)).toEqual([1, 2]);
+    expect(Array.from(mesh.indices).every((i) => i >= 0 && i < mesh.numVertices)).toBe(true);
+  });
+
+  it('the stored input ea98a823b1678c06 (craft_speederD) is refused with BAD_ACCESSOR', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('grimrock', 'ea98a823b1678c06', io));
+    const err = exportError(doc);
+    expect(err.code).toBe('BAD_ACCESSOR');
+    expect(err.message).toBe(
+      'mesh "Mesh craft_speederD" primitive 3: its indices accessor is VEC3 of Float32Array; glTF indices are SCALAR unsigned byte, short or int',
+    );
   });
 });
 
