@@ -1,5 +1,6 @@
 // Worker threads with a per-input deadline and a memory bound. A worker that overruns either is
 // terminated (and replaced on the next job); the overrun is reported as a finding.
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
@@ -15,7 +16,29 @@ export const POOL_DEFAULTS = {
   memoryMb: 1024,
   /** V8 heap limit of each worker (MB). */
   heapMb: 1024,
+  /**
+   * The deadline counts the worker thread's CPU time where Linux tells it (/proc): a worker
+   * starved by other processes (a nice-19 campaign beside a test run) is not a hang. A worker
+   * that uses no CPU at all (blocked) still times out after this many deadlines of wall time.
+   */
+  maxWallDeadlines: 20,
 };
+
+/** Clock ticks per second of /proc/<pid>/task/<tid>/stat (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/** CPU time (ms) of one thread from its /proc stat file, or undefined when unreadable. */
+export function threadCpuMs(statPath) {
+  if (!statPath) return undefined;
+  try {
+    const text = readFileSync(statPath, 'latin1');
+    // fields after the command name (which may hold spaces) in parentheses; utime, stime = 14, 15
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
 
 class Slot {
   constructor(options) {
@@ -46,6 +69,7 @@ class Slot {
     this.ready = new Promise((resolve, reject) => {
       const onMsg = (m) => {
         if (m?.ready) {
+          this.statPath = m.statPath;
           this.worker.off('message', onMsg);
           this.worker.off('error', reject);
           resolve();
@@ -66,7 +90,7 @@ class Slot {
   /** Runs one job; resolves to `{ result } | { finding }` (never rejects). */
   async run(job, size) {
     if (!this.worker) await this.start();
-    const { deadlineMs, deadlinePerMbMs, memoryMb } = this.options;
+    const { deadlineMs, deadlinePerMbMs, memoryMb, maxWallDeadlines } = this.options;
     const deadline =
       (deadlineMs + Math.ceil((deadlinePerMbMs * size) / (1 << 20))) * (job.deadlineScale ?? 1);
     const w = this.worker;
@@ -75,6 +99,8 @@ class Slot {
     new Int32Array(this.stage, 0, 1)[0] = 0;
     const stageNow = () => this.currentStage() || 'start';
     let peak = startRss;
+    const cpuStart = threadCpuMs(this.statPath);
+    const wallStart = Date.now();
     return new Promise((resolve) => {
       let settled = false;
       const finish = async (out, kill) => {
@@ -123,19 +149,32 @@ class Slot {
           },
           true,
         );
-      const timer = setTimeout(() => {
+      let timer;
+      const check = () => {
+        const wall = Date.now() - wallStart;
+        const cpuNow = threadCpuMs(this.statPath);
+        const cpu = cpuStart === undefined || cpuNow === undefined ? undefined : cpuNow - cpuStart;
+        if (cpu !== undefined && cpu < deadline && wall < deadline * (maxWallDeadlines ?? 20)) {
+          // starved, not stuck: wait for the CPU time still owed (at least 50 ms)
+          timer = setTimeout(check, Math.max(50, deadline - cpu));
+          return;
+        }
         const stage = stageNow();
         finish(
           {
             finding: {
               kind: 'TIMEOUT',
               stage,
-              detail: `no result within ${deadline} ms (last stage: ${stage})`,
+              detail:
+                cpu === undefined
+                  ? `no result within ${deadline} ms (last stage: ${stage})`
+                  : `no result within ${deadline} ms of CPU time (${Math.round(cpu)} ms CPU, ${wall} ms wall; last stage: ${stage})`,
             },
           },
           true,
         );
-      }, deadline);
+      };
+      timer = setTimeout(check, deadline);
       const sampler = setInterval(() => {
         const rss = process.memoryUsage.rss();
         if (rss > peak) peak = rss;

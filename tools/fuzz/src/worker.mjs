@@ -1,4 +1,5 @@
 // Worker thread: loads the built formats once, then runs jobs posted by the pool.
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadFormats } from './formats.mjs';
 import { makeIO, runJob } from './pipeline.mjs';
@@ -16,6 +17,10 @@ const progress = (stage) => {
 };
 
 parentPort.on('message', async ({ id, job }) => {
+  if (job.kind === 'selftest') {
+    parentPort.postMessage({ id, done: true, ...selftest(job) });
+    return;
+  }
   if (!formats.has(job.format)) {
     // the package may have been mid-rebuild when this worker started: try once more
     const again = await loadFormats([job.format]);
@@ -40,4 +45,22 @@ parentPort.on('message', async ({ id, job }) => {
   const out = await runJob(ctx, job);
   parentPort.postMessage({ id, done: true, ...out });
 });
-parentPort.postMessage({ ready: true });
+// this thread's /proc stat file: the pool's deadline counts its CPU time, not the wall clock
+let statPath;
+try {
+  statPath = `/proc/${readlinkSync('/proc/thread-self')}/stat`;
+} catch {
+  statPath = undefined; // not Linux: wall-clock deadlines
+}
+parentPort.postMessage({ ready: true, statPath });
+
+/** The pool's own tests: `spin` burns CPU for `ms`, `block` sleeps `ms` without using any. */
+function selftest({ op, ms }) {
+  if (op === 'spin') {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      // busy
+    }
+  } else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return { result: { selftest: op } };
+}

@@ -83,8 +83,8 @@ describe('short fixed-seed campaign', () => {
     for (const [id, s] of Object.entries(stats) as [string, { inputs: number }][])
       expect(s.inputs, id).toBeGreaterThan(0);
     const fresh = findings.filter((f: { signature: string }) => !known.has(f.signature));
-    // a deadline is wall-clock time: on a loaded machine a slow input is not a hang, so new
-    // TIMEOUTs are printed here and confirmed by long campaigns (pnpm fuzz), not failed on
+    // a deadline is the worker's CPU time (wall time off Linux): a slower machine may need more,
+    // so new TIMEOUTs are printed here and confirmed by long campaigns (pnpm fuzz), not failed on
     const slow = fresh.filter((f: { finding: { kind: string } }) => f.finding.kind === 'TIMEOUT');
     for (const f of slow) console.log(`slow input (not failed): ${f.signature}`);
     expect(
