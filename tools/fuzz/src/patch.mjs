@@ -70,27 +70,16 @@ export function diff(bytes, sources) {
 
 /** Rebuilds the bytes a `diff` described. Throws a plain Error on a bad op. */
 export function applyPatch(ops, sources) {
-  let n = 0;
   const parts = ops.map((op) => {
-    let part;
-    if (typeof op === 'string') part = new Uint8Array(Buffer.from(op, 'base64'));
-    else {
-      const [si, start, length] = op;
-      const src = sources[si];
-      if (!src || start < 0 || start + length > src.length)
-        throw new Error(`patch copy ${JSON.stringify(op)} is outside its source`);
-      part = src.subarray(start, start + length);
-    }
-    n += part.length;
-    return part;
+    if (typeof op === 'string') return Buffer.from(op, 'base64');
+    const [si, start, length] = op;
+    const src = sources[si];
+    if (!src || start < 0 || start + length > src.length)
+      throw new Error(`patch copy ${JSON.stringify(op)} is outside its source`);
+    return src.subarray(start, start + length);
   });
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  const out = Buffer.concat(parts);
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
 /** Literal (stored) bytes of a patch. */
