@@ -43,6 +43,20 @@ import {
 import { unpackF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix, quatFromBasis, quatToNormalTangent } from './math.js';
 import { composeTRS } from '@gltf-legacy/core';
+import {
+  quantizeInfluences4,
+  copyIndices,
+  cornerIndices,
+  firstVertexOf,
+  lastVertexOf,
+  maxIndex,
+  numberUsed,
+  packWeights,
+  scatterColors,
+  scatterF32,
+  scatterI16x4,
+  scatterVec3,
+} from './kernels.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
 /** Options of {@link exportUnigine}. */
@@ -739,15 +753,12 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   let triOf: Uint32Array;
   if (triAttr) {
     triOf = new Uint32Array(triAttr);
-    let max = -1;
-    for (const t of triOf) max = Math.max(max, t);
+    const max = maxIndex(triOf, triOf.length);
     numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
   } else {
     // One triangle vertex per glTF vertex the indices use (unused vertices are dropped).
-    triOf = new Uint32Array(n).fill(UNUSED);
-    for (let i = 0; i < idx.length; i++) triOf[idx[i]] = 0;
-    numTri = 0;
-    for (let v = 0; v < n; v++) if (triOf[v] === 0) triOf[v] = numTri++;
+    triOf = new Uint32Array(n);
+    numTri = numberUsed(idx, n, triOf, UNUSED);
     warnings.warn('UNUSED_VERTICES_DROPPED', 'vertices no triangle uses were dropped', n - numTri);
   }
   // Influences per glTF vertex, as bone indices + u16 codes.
@@ -759,34 +770,57 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4) {
       infl = { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
     } else {
-      const inf = readInfluences(prim, 4);
-      if (inf) {
-        warnings.warn(
-          'WEIGHTS_TRUNCATED',
-          `${label}: vertices with more than 4 influences kept the 4 largest`,
-          inf.truncated,
-        );
-        const joints = skin.listJoints();
-        const boneOfJoint = joints.map((j) => skel.index.get(j) ?? -1);
-        const count = new Uint8Array(n);
-        const bones = new Int16Array(n * 4);
-        const values = new Uint16Array(n * 4);
-        let quantized = 0;
-        for (let v = 0; v < n; v++) {
-          let k = 0;
-          for (let i = 0; i < 4; i++) {
-            const w = inf.weights[v * 4 + i];
-            const code = encodeWeightU16(w);
-            if (code === 0) continue;
-            const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
-            if (b < 0) continue;
-            bones[v * 4 + k] = b;
-            values[v * 4 + k] = code;
-            k++;
-            if (w > 0) quantized++;
+      const joints = skin.listJoints();
+      const boneOfJoint = Int32Array.from(joints, (j) => skel.index.get(j) ?? -1);
+      const ja = prim.getAttribute('JOINTS_0');
+      const wa = prim.getAttribute('WEIGHTS_0');
+      const jarr = ja?.getArray();
+      const warr = wa?.getArray();
+      let quantized = -1;
+      const count = new Uint8Array(n);
+      const bones = new Int16Array(n * 4);
+      const values = new Uint16Array(n * 4);
+      if (
+        ja &&
+        wa &&
+        !(prim.getAttribute('JOINTS_1') && prim.getAttribute('WEIGHTS_1')) &&
+        (jarr instanceof Uint8Array || jarr instanceof Uint16Array) &&
+        !ja.getNormalized() &&
+        warr instanceof Float32Array &&
+        ja.getElementSize() === 4 &&
+        wa.getElementSize() === 4 &&
+        jarr.length === n * 4 &&
+        warr.length === n * 4
+      ) {
+        // The usual single set of 4: readInfluences + quantization fused (same codes).
+        quantized = quantizeInfluences4(jarr, warr, boneOfJoint, n, count, bones, values);
+      } else {
+        const inf = readInfluences(prim, 4);
+        if (inf) {
+          warnings.warn(
+            'WEIGHTS_TRUNCATED',
+            `${label}: vertices with more than 4 influences kept the 4 largest`,
+            inf.truncated,
+          );
+          quantized = 0;
+          for (let v = 0; v < n; v++) {
+            let k = 0;
+            for (let i = 0; i < 4; i++) {
+              const w = inf.weights[v * 4 + i];
+              const code = encodeWeightU16(w);
+              if (code === 0) continue;
+              const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
+              if (b < 0) continue;
+              bones[v * 4 + k] = b;
+              values[v * 4 + k] = code;
+              k++;
+              if (w > 0) quantized++;
+            }
+            count[v] = k;
           }
-          count[v] = k;
         }
+      }
+      if (quantized >= 0) {
         warnings.warn(
           'VALUE_QUANTIZED',
           `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`,
@@ -808,11 +842,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   let numCoord: number;
   const coordOf = new Uint32Array(n);
   if (coordAttr) {
-    let max = -1;
-    for (let v = 0; v < n; v++) {
-      coordOf[v] = coordAttr[v];
-      max = Math.max(max, coordOf[v]);
-    }
+    const max = copyIndices(coordAttr, n, coordOf);
     // The stored count restores coordinate vertices no triangle uses, but only for an unchanged mesh.
     const unchanged = triAttr !== null || n === ex.numTriVerts;
     numCoord =
@@ -824,22 +854,14 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     // first-use order.
     numCoord = weldCoordinates(pos, infl, triOf, coordOf, n);
   }
-  const coordPos = new Float32Array(numCoord * 3);
-  const firstVertexOf = new Int32Array(numCoord).fill(-1);
-  for (let v = n - 1; v >= 0; v--) if (coordOf[v] !== UNUSED) firstVertexOf[coordOf[v]] = v;
-  for (let c = 0; c < numCoord; c++) {
-    const v = firstVertexOf[c];
-    if (v >= 0) {
-      coordPos[c * 3] = pos[v * 3];
-      coordPos[c * 3 + 1] = pos[v * 3 + 1];
-      coordPos[c * 3 + 2] = pos[v * 3 + 2];
-    }
-  }
+  const firstOfCoord = new Int32Array(numCoord).fill(-1);
+  firstVertexOf(coordOf, n, firstOfCoord, UNUSED);
+  const coordPos = scatterVec3(pos, firstOfCoord, new Float32Array(numCoord * 3));
   // Tangent frames per triangle vertex.
   let tangents: Int16Array;
   const tbn = intArray(prim, ATTR_TBN, n);
   const perTriSlots = new Int32Array(numTri).fill(-1);
-  for (let v = 0; v < n; v++) if (triOf[v] !== UNUSED) perTriSlots[triOf[v]] = v;
+  lastVertexOf(triOf, n, perTriSlots, UNUSED);
   const useTbn = tbn !== null && tbn.length === n * 4 && (!nrm || tbnMatchesNormals(tbn, nrm, n));
   if (tbn && !useTbn) {
     warnings.warn(
@@ -848,11 +870,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     );
   }
   if (tbn && useTbn) {
-    tangents = new Int16Array(numTri * 4);
-    for (let t = 0; t < numTri; t++) {
-      const v = perTriSlots[t];
-      if (v >= 0) for (let k = 0; k < 4; k++) tangents[t * 4 + k] = tbn[v * 4 + k];
-    }
+    tangents = scatterI16x4(tbn, perTriSlots, new Int16Array(numTri * 4));
   } else {
     // glTF-space positions for generation (the frame is converted after).
     const gpos = new Float32Array(pos);
@@ -875,70 +893,33 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     convertVec3(GLTF_TO_UNIGINE, fn);
     convertVec3(GLTF_TO_UNIGINE, ft, 4);
     const all = encodeTangentFrames(fn, ft, n);
-    tangents = new Int16Array(numTri * 4);
-    for (let t = 0; t < numTri; t++) {
-      const v = perTriSlots[t];
-      if (v >= 0) for (let k = 0; k < 4; k++) tangents[t * 4 + k] = all[v * 4 + k];
-    }
+    tangents = scatterI16x4(all, perTriSlots, new Int16Array(numTri * 4));
   }
-  const scatter = (
-    src: ArrayLike<number> | null,
-    size: number,
-    out: Float32Array | Uint8Array,
-    map: (x: number) => number,
-  ) => {
-    if (!src) return out;
-    for (let t = 0; t < numTri; t++) {
-      const v = perTriSlots[t];
-      if (v >= 0) for (let k = 0; k < size; k++) out[t * size + k] = map(src[v * size + k]);
-    }
-    return out;
-  };
-  const id = (x: number) => x;
-  const uvOut0 = uv0
-    ? (scatter(uv0, 2, new Float32Array(numTri * 2), id) as Float32Array)
-    : new Float32Array(0);
-  const uvOut1 = uv1
-    ? (scatter(uv1, 2, new Float32Array(numTri * 2), id) as Float32Array)
-    : new Float32Array(0);
+  const uvOut0 = uv0 ? scatterF32(uv0, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
+  const uvOut1 = uv1 ? scatterF32(uv1, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
   let colors: Uint8Array = new Uint8Array(0);
   const colAcc = prim.getAttribute('COLOR_0');
   if (colAcc && colAcc.getCount() === n) {
-    const cf = accessorFloats(colAcc);
-    const size = colAcc.getElementSize();
-    const rgba = new Float32Array(n * 4);
-    for (let v = 0; v < n; v++) for (let k = 0; k < 4; k++) rgba[v * 4 + k] = k < size ? cf[v * size + k] : 1;
-    colors = scatter(rgba, 4, new Uint8Array(numTri * 4), (x) =>
-      Math.max(0, Math.min(255, Math.round(x * 255))),
-    ) as Uint8Array;
+    colors = scatterColors(
+      accessorFloats(colAcc),
+      colAcc.getElementSize(),
+      perTriSlots,
+      new Uint8Array(numTri * 4),
+    );
     if (colAcc.getComponentType() !== 5121)
       warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
   }
   // Weights per coordinate vertex.
-  let weightCounts = new Uint8Array(0);
-  let weightStarts = new Uint32Array(1);
-  let weightBones = new Int16Array(0);
-  let weightValues = new Uint16Array(0);
+  let weightCounts: Uint8Array = new Uint8Array(0);
+  let weightStarts: Uint32Array = new Uint32Array(1);
+  let weightBones: Int16Array = new Int16Array(0);
+  let weightValues: Uint16Array = new Uint16Array(0);
   if (infl) {
-    weightCounts = new Uint8Array(numCoord);
-    weightStarts = new Uint32Array(numCoord + 1);
-    let total = 0;
-    for (let c = 0; c < numCoord; c++) {
-      const v = firstVertexOf[c];
-      weightCounts[c] = v >= 0 ? infl.count[v] : 0;
-      weightStarts[c] = total;
-      total += weightCounts[c];
-    }
-    weightStarts[numCoord] = total;
-    weightBones = new Int16Array(total);
-    weightValues = new Uint16Array(total);
-    for (let c = 0; c < numCoord; c++) {
-      const v = firstVertexOf[c];
-      for (let k = 0; k < weightCounts[c]; k++) {
-        weightBones[weightStarts[c] + k] = infl.bones[v * 4 + k];
-        weightValues[weightStarts[c] + k] = infl.values[v * 4 + k];
-      }
-    }
+    const w = packWeights(infl.count, infl.bones, infl.values, firstOfCoord);
+    weightCounts = w.weightCounts;
+    weightStarts = w.weightStarts;
+    weightBones = w.weightBones;
+    weightValues = w.weightValues;
   }
   // Morph targets.
   const targets: Float32Array[] = [coordPos];
@@ -972,7 +953,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     convertVec3(GLTF_TO_UNIGINE, d);
     const tp = new Float32Array(numCoord * 3);
     for (let c = 0; c < numCoord; c++) {
-      const v = firstVertexOf[c];
+      const v = firstOfCoord[c];
       if (v >= 0)
         for (let k = 0; k < 3; k++) {
           const b = coordPos[c * 3 + k];
@@ -986,10 +967,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   }
   const coordIndices = new Uint32Array(idx.length);
   const triIndices = new Uint32Array(idx.length);
-  for (let i = 0; i < idx.length; i++) {
-    coordIndices[i] = coordOf[idx[i]];
-    triIndices[i] = triOf[idx[i]];
-  }
+  cornerIndices(idx, coordOf, triOf, coordIndices, triIndices);
   const name =
     typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
   return {

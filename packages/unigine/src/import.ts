@@ -10,7 +10,6 @@ import {
   convertVec3,
   extName,
   mainFile,
-  sortInfluencesDesc,
   stem,
 } from '@gltf-legacy/core';
 import {
@@ -27,7 +26,16 @@ import { UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
 import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
-import { boneWorldMatrices, inverseBindMatrix, quatToNormalTangent } from './math.js';
+import { boneWorldMatrices, inverseBindMatrix } from './math.js';
+import {
+  coordOfTriVerts,
+  decodeTangentQuats,
+  gatherF32,
+  gatherU8,
+  gatherVec3,
+  morphDeltas,
+  vertexInfluences,
+} from './kernels.js';
 import { type MeshFile, type MeshSurface, readMesh } from './mesh.js';
 
 /** Options of {@link importUnigine}. */
@@ -178,22 +186,15 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
     );
   // glTF vertices: (coordinate, triangle) pairs. Normally each triangle vertex has one
   // coordinate vertex and glTF vertex k is triangle vertex k.
-  const coordOf = new Int32Array(nt).fill(-1);
-  let simple = true;
-  for (let i = 0; i < ni; i++) {
-    const t = s.triIndices[i];
-    const c = s.coordIndices[i];
-    if (coordOf[t] === -1) coordOf[t] = c;
-    else if (coordOf[t] !== c) simple = false;
-  }
-  for (let t = 0; t < nt && simple; t++) if (coordOf[t] === -1) simple = false;
+  const coordOf = coordOfTriVerts(s.triIndices, s.coordIndices, nt);
+  const simple = coordOf !== null;
   let vTri: Uint32Array;
   let vCoord: Uint32Array;
   let indices: Uint32Array;
-  if (simple) {
+  if (coordOf) {
     vTri = new Uint32Array(nt);
     for (let t = 0; t < nt; t++) vTri[t] = t;
-    vCoord = new Uint32Array(coordOf);
+    vCoord = new Uint32Array(coordOf.buffer, coordOf.byteOffset, nt);
     indices = s.triIndices.slice(0, ni - (ni % 3));
   } else {
     const map = new Map<string, number>();
@@ -221,13 +222,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
   }
   const n = vTri.length;
   const base = s.targets[0];
-  const pos = new Float32Array(n * 3);
-  for (let v = 0; v < n; v++) {
-    const c = vCoord[v] * 3;
-    pos[v * 3] = base[c];
-    pos[v * 3 + 1] = base[c + 1];
-    pos[v * 3 + 2] = base[c + 2];
-  }
+  const pos = gatherVec3(base, vCoord, n);
   convertVec3(UNIGINE_TO_GLTF, pos);
   const prim = doc.createPrimitive().setAttribute('POSITION', accessor(doc, buffer, 'VEC3', pos));
   // Tangent frame.
@@ -235,51 +230,30 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
     const nrm = new Float32Array(n * 3);
     const tan = new Float32Array(n * 4);
     const tbn = new Int16Array(n * 4);
-    for (let v = 0; v < n; v++) {
-      const o = vTri[v] * 4;
-      const qx = s.tangents[o];
-      const qy = s.tangents[o + 1];
-      const qz = s.tangents[o + 2];
-      const qw = s.tangents[o + 3];
-      tbn[v * 4] = qx;
-      tbn[v * 4 + 1] = qy;
-      tbn[v * 4 + 2] = qz;
-      tbn[v * 4 + 3] = qw;
-      const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-      if (len > 0) quatToNormalTangent(qx / len, qy / len, qz / len, qw / len, nrm, v * 3, tan, v * 4);
-      else quatToNormalTangent(0, 0, 0, 1, nrm, v * 3, tan, v * 4);
-      tan[v * 4 + 3] = qw < 0 ? -1 : 1;
-    }
+    decodeTangentQuats(s.tangents, vTri, n, nrm, tan, tbn);
     convertVec3(UNIGINE_TO_GLTF, nrm);
     convertVec3(UNIGINE_TO_GLTF, tan, 4);
     prim.setAttribute('NORMAL', accessor(doc, buffer, 'VEC3', nrm));
     prim.setAttribute('TANGENT', accessor(doc, buffer, 'VEC4', tan));
     prim.setAttribute(ATTR_TBN, accessor(doc, buffer, 'VEC4', tbn));
   }
-  const perTri = (
-    src: Float32Array | Uint8Array,
-    size: number,
-    what: string,
-  ): Float32Array | Uint8Array | null => {
-    const count = src.length / size;
-    if (count === 0) return null;
+  const fits = (count: number, what: string): boolean => {
+    if (count === 0) return false;
     if (count !== nt) {
       warnings.warn(
         'ATTRIBUTE_DROPPED',
         `surface "${s.name}": ${what} has ${count} entries for ${nt} triangle vertices; dropped`,
       );
-      return null;
+      return false;
     }
-    const out = src instanceof Uint8Array ? new Uint8Array(n * size) : new Float32Array(n * size);
-    for (let v = 0; v < n; v++) for (let k = 0; k < size; k++) out[v * size + k] = src[vTri[v] * size + k];
-    return out;
+    return true;
   };
-  const uv0 = perTri(s.uv0, 2, 'UV set 0');
-  if (uv0) prim.setAttribute('TEXCOORD_0', accessor(doc, buffer, 'VEC2', uv0 as Float32Array));
-  const uv1 = perTri(s.uv1, 2, 'UV set 1');
-  if (uv1) prim.setAttribute('TEXCOORD_1', accessor(doc, buffer, 'VEC2', uv1 as Float32Array));
-  const col = perTri(s.colors, 4, 'colours');
-  if (col) prim.setAttribute('COLOR_0', accessor(doc, buffer, 'VEC4', col as Uint8Array, true));
+  if (fits(s.uv0.length / 2, 'UV set 0'))
+    prim.setAttribute('TEXCOORD_0', accessor(doc, buffer, 'VEC2', gatherF32(s.uv0, vTri, n, 2)));
+  if (fits(s.uv1.length / 2, 'UV set 1'))
+    prim.setAttribute('TEXCOORD_1', accessor(doc, buffer, 'VEC2', gatherF32(s.uv1, vTri, n, 2)));
+  if (fits(s.colors.length / 4, 'colours'))
+    prim.setAttribute('COLOR_0', accessor(doc, buffer, 'VEC4', gatherU8(s.colors, vTri, n, 4), true));
   // glTF forbids UNSIGNED_INT attributes: u16 when it fits, else float (exact below 2^24).
   const indexAttr = (a: Uint32Array, count: number) =>
     count <= 65536 ? new Uint16Array(a) : new Float32Array(a);
@@ -294,75 +268,31 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
         `surface "${s.name}": ${nw} weight records for ${nc} coordinate vertices; weights dropped`,
       );
     } else {
-      const joints = new Uint16Array(n * 4);
-      const weights = new Float32Array(n * 4);
-      const wc = new Uint8Array(n);
-      const wb = new Int16Array(n * 4);
-      const wv = new Uint16Array(n * 4);
-      let raw = true;
-      let truncated = 0;
-      let badBone = 0;
-      // Merged influences of one vertex (a record holds at most 255).
-      const cj = new Float64Array(256);
-      const cw = new Float64Array(256);
-      for (let v = 0; v < n; v++) {
-        const c = vCoord[v];
-        const start = s.weightStarts[c];
-        const count = s.weightCounts[c];
-        if (count > 4) raw = false;
-        else {
-          wc[v] = count;
-          for (let k = 0; k < count; k++) {
-            wb[v * 4 + k] = s.weightBones[start + k];
-            wv[v * 4 + k] = s.weightValues[start + k];
-          }
-        }
-        let m = 0;
-        for (let k = 0; k < count; k++) {
-          const b = s.weightBones[start + k];
-          const w = s.weightValues[start + k];
-          if (b < 0 || b >= boneCount) {
-            badBone++;
-            continue;
-          }
-          if (w === 0) continue;
-          let at = 0;
-          while (at < m && cj[at] !== b) at++;
-          if (at < m) cw[at] += w;
-          else {
-            cj[m] = b;
-            cw[m] = w;
-            m++;
-          }
-        }
-        // Keep the 4 largest (selection in place, no allocation). Own renormalisation rule: bad
-        // bones are dropped first and a vertex with no weight follows bone 0 with weight 1.
-        if (m > 4) truncated++;
-        const k4 = Math.min(4, m);
-        sortInfluencesDesc(cw, cj, m, k4);
-        let sum = 0;
-        for (let k = 0; k < k4; k++) sum += cw[k];
-        if (sum > 0) {
-          for (let k = 0; k < k4; k++) {
-            joints[v * 4 + k] = cj[k];
-            weights[v * 4 + k] = cw[k] / sum;
-          }
-        } else {
-          weights[v * 4] = 1; // an unweighted vertex follows bone 0
-        }
-      }
+      const inf = vertexInfluences(
+        s.weightCounts,
+        s.weightStarts,
+        s.weightBones,
+        s.weightValues,
+        vCoord,
+        n,
+        boneCount,
+      );
       warnings.warn(
         'WEIGHTS_TRUNCATED',
         `surface "${s.name}": vertices with more than 4 influences kept the 4 largest`,
-        truncated,
+        inf.truncated,
       );
-      warnings.warn('BAD_BONE_INDEX', `surface "${s.name}": influences naming no bone were ignored`, badBone);
-      prim.setAttribute('JOINTS_0', accessor(doc, buffer, 'VEC4', joints));
-      prim.setAttribute('WEIGHTS_0', accessor(doc, buffer, 'VEC4', weights));
-      if (raw) {
-        prim.setAttribute(ATTR_WCOUNT, accessor(doc, buffer, 'SCALAR', wc));
-        prim.setAttribute(ATTR_WBONES, accessor(doc, buffer, 'VEC4', wb));
-        prim.setAttribute(ATTR_WVALUES, accessor(doc, buffer, 'VEC4', wv));
+      warnings.warn(
+        'BAD_BONE_INDEX',
+        `surface "${s.name}": influences naming no bone were ignored`,
+        inf.badBone,
+      );
+      prim.setAttribute('JOINTS_0', accessor(doc, buffer, 'VEC4', inf.joints));
+      prim.setAttribute('WEIGHTS_0', accessor(doc, buffer, 'VEC4', inf.weights));
+      if (inf.raw) {
+        prim.setAttribute(ATTR_WCOUNT, accessor(doc, buffer, 'SCALAR', inf.wc));
+        prim.setAttribute(ATTR_WBONES, accessor(doc, buffer, 'VEC4', inf.wb));
+        prim.setAttribute(ATTR_WVALUES, accessor(doc, buffer, 'VEC4', inf.wv));
       }
     }
   }
@@ -376,17 +306,7 @@ function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: number)
       );
       continue;
     }
-    const d = new Float32Array(n * 3);
-    for (let v = 0; v < n; v++) {
-      const c = vCoord[v] * 3;
-      for (let k = 0; k < 3; k++) {
-        const x = tp[c + k];
-        const b = base[c + k];
-        // Zero on zero keeps the target's zero sign in the delta's (export undoes it): -0 - -0
-        // would give +0 and the written target would lose its -0.
-        d[v * 3 + k] = x === 0 && b === 0 ? x : x - b;
-      }
-    }
+    const d = morphDeltas(tp, base, vCoord, n);
     convertVec3(UNIGINE_TO_GLTF, d);
     prim.addTarget(
       doc.createPrimitiveTarget(s.targetNames[t]).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', d)),

@@ -249,15 +249,34 @@ export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
  */
 export function writeMesh(mesh: MeshFile): Uint8Array {
   const enc = mesh.encoding;
-  let size = 256;
-  for (const s of mesh.surfaces)
+  // An upper bound of the size (strings: ≤ 3 bytes per UTF-16 unit, counts: ≤ 5 bytes), so the
+  // writer never grows (each growth copies everything written so far).
+  const text = (s: string) => 5 + s.length * 3;
+  let size = 256 + mesh.bounds.byteLength + mesh.bindPose.byteLength;
+  for (const b of mesh.bones) size += text(b.name) + 5;
+  for (const n of mesh.animationNames) size += text(n);
+  for (const a of mesh.animations)
+    size +=
+      64 +
+      a.bones.byteLength +
+      (a.boxes?.byteLength ?? 0) +
+      a.flags.byteLength +
+      a.positions.byteLength +
+      a.rotations.byteLength +
+      a.scales.byteLength;
+  for (const s of mesh.surfaces) {
+    size += 64 + text(s.name) + s.bounds.byteLength;
+    for (const n of s.targetNames) size += text(n);
+    for (const t of s.targets) size += 5 + t.byteLength;
     size +=
       s.tangents.byteLength +
-      s.coordIndices.length * 8 +
+      s.weightCounts.length +
+      s.weightBones.length * 4 +
       s.uv0.byteLength +
       s.uv1.byteLength +
-      s.targets[0].byteLength +
-      s.weightValues.length * 4;
+      s.colors.byteLength +
+      (s.coordIndices.length + s.triIndices.length) * 4;
+  }
   const w = new ByteWriter({ capacity: size });
   w.string(MESH_MAGIC);
   w.f32Array(mesh.bounds);

@@ -1,0 +1,106 @@
+import { readInfluences } from '@gltf-legacy/core';
+import { encodeWeightU16 } from '@gltf-legacy/quantize';
+import { Document } from '@gltf-transform/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { coordOfTriVerts, quantizeInfluences4, vertexInfluences } from '../src/kernels.js';
+
+/** The export path before the fused kernel: core's readInfluences, then u16 codes per weight. */
+function reference(joints: Uint16Array, weights: Float32Array, boneOfJoint: Int32Array, n: number) {
+  const doc = new Document();
+  const prim = doc
+    .createPrimitive()
+    .setAttribute(
+      'POSITION',
+      doc
+        .createAccessor()
+        .setType('VEC3')
+        .setArray(new Float32Array(n * 3)),
+    )
+    .setAttribute('JOINTS_0', doc.createAccessor().setType('VEC4').setArray(joints))
+    .setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(weights));
+  const inf = readInfluences(prim, 4);
+  if (!inf) throw new Error('no influences');
+  const count = new Uint8Array(n);
+  const bones = new Int16Array(n * 4);
+  const values = new Uint16Array(n * 4);
+  let quantized = 0;
+  for (let v = 0; v < n; v++) {
+    let k = 0;
+    for (let i = 0; i < 4; i++) {
+      const w = inf.weights[v * 4 + i];
+      const code = encodeWeightU16(w);
+      if (code === 0) continue;
+      const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
+      if (b < 0) continue;
+      bones[v * 4 + k] = b;
+      values[v * 4 + k] = code;
+      k++;
+      if (w > 0) quantized++;
+    }
+    count[v] = k;
+  }
+  return { count, bones, values, quantized };
+}
+
+const weight = fc.oneof(
+  fc.constantFrom(0, -0, 1, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e-6, 3e-38),
+  fc.float({ min: 0, max: 1, noNaN: true }),
+);
+
+describe('export kernels', () => {
+  it('quantizeInfluences4 gives the codes of readInfluences + encodeWeightU16 (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }).chain((n) =>
+          fc.record({
+            n: fc.constant(n),
+            joints: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n * 4, maxLength: n * 4 }),
+            weights: fc.array(weight, { minLength: n * 4, maxLength: n * 4 }),
+            bones: fc.array(fc.integer({ min: -1, max: 40 }), { minLength: 1, maxLength: 8 }),
+          }),
+        ),
+        ({ n, joints, weights, bones }) => {
+          const js = Uint16Array.from(joints);
+          const ws = Float32Array.from(weights);
+          const boneOfJoint = Int32Array.from(bones);
+          const want = reference(js, ws, boneOfJoint, n);
+          const count = new Uint8Array(n);
+          const b = new Int16Array(n * 4);
+          const v = new Uint16Array(n * 4);
+          const q = quantizeInfluences4(js, ws, boneOfJoint, n, count, b, v);
+          expect(count).toEqual(want.count);
+          expect(b).toEqual(want.bones);
+          expect(v).toEqual(want.values);
+          expect(q > 0).toBe(want.quantized > 0);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('import kernels', () => {
+  it('coordOfTriVerts: one coordinate vertex per triangle vertex, else null', () => {
+    const tri = Uint32Array.from([0, 1, 2, 2, 1, 0]);
+    expect(coordOfTriVerts(tri, Uint32Array.from([5, 6, 7, 7, 6, 5]), 3)).toEqual(Int32Array.from([5, 6, 7]));
+    expect(coordOfTriVerts(tri, Uint32Array.from([5, 6, 7, 7, 6, 4]), 3)).toBeNull();
+    expect(coordOfTriVerts(tri, Uint32Array.from([5, 6, 7, 7, 6, 5]), 4)).toBeNull(); // vertex 3 unused
+  });
+  it('vertexInfluences merges equal bones, drops bad ones and keeps the 4 largest renormalized', () => {
+    // coordinate vertex 0: bones 1, 1, 9 (bad), 2, 3, 4, 0 → merged 1 (200), 2 (50), 3 (40), 4 (30), 0 (10)
+    const r = vertexInfluences(
+      Uint8Array.from([7, 0]),
+      Uint32Array.from([0, 7, 7]),
+      Int16Array.from([1, 1, 9, 2, 3, 4, 0]),
+      Uint16Array.from([100, 100, 500, 50, 40, 30, 10]),
+      Uint32Array.from([0, 1]),
+      2,
+      5,
+    );
+    expect(Array.from(r.joints)).toEqual([1, 2, 3, 4, 0, 0, 0, 0]);
+    expect(Array.from(r.weights.subarray(0, 4))).toEqual([200, 50, 40, 30].map((w) => Math.fround(w / 320)));
+    expect(Array.from(r.weights.subarray(4))).toEqual([1, 0, 0, 0]);
+    expect([r.raw, r.truncated, r.badBone]).toEqual([false, 1, 1]);
+  });
+});
