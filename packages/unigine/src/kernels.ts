@@ -7,8 +7,6 @@
  * optimized after their first hot loop and stay monomorphic (typed-array arguments, no
  * closures, no per-vertex objects).
  */
-import { sortInfluencesDesc } from '@gltf-legacy/core';
-import { encodeWeightU16 } from '@gltf-legacy/quantize';
 import { quatToNormalTangent } from './math.js';
 
 // ---------------------------------------------------------------- import
@@ -164,7 +162,19 @@ export function vertexInfluences(
     // first and a vertex with no weight follows bone 0 with weight 1.
     if (m > 4) truncated++;
     const k4 = Math.min(m, 4);
-    if (m > 1) sortInfluencesDesc(cw, cj, m, k4);
+    // The k4 largest first: core's sortInfluencesDesc(cw, cj, m, k4), written out (inlined).
+    for (let a = 0; a < k4; a++) {
+      let best = a;
+      for (let b = a + 1; b < m; b++) if (cw[b] > cw[best]) best = b;
+      if (best !== a) {
+        const tw = cw[a];
+        cw[a] = cw[best];
+        cw[best] = tw;
+        const tj = cj[a];
+        cj[a] = cj[best];
+        cj[best] = tj;
+      }
+    }
     let sum = 0;
     for (let k = 0; k < k4; k++) sum += cw[k];
     if (sum > 0) {
@@ -400,13 +410,26 @@ export function quantizeInfluences4(
         cw[len++] = wt;
       }
     }
-    if (len > 1) sortInfluencesDesc(cw, cj, len, len);
+    // Selection sort by weight, descending (core's sortInfluencesDesc, written out: inlined).
+    for (let a = 0; a + 1 < len; a++) {
+      let best = a;
+      for (let b = a + 1; b < len; b++) if (cw[b] > cw[best]) best = b;
+      if (best !== a) {
+        const tw = cw[a];
+        cw[a] = cw[best];
+        cw[best] = tw;
+        const tj = cj[a];
+        cj[a] = cj[best];
+        cj[best] = tj;
+      }
+    }
     let kept = 0;
     for (let i = 0; i < len; i++) kept += cw[i];
     let m = 0;
     for (let i = 0; i < len; i++) {
       const w = Math.fround(kept > 0 ? cw[i] / kept : 0);
-      const code = encodeWeightU16(w);
+      // encodeWeightU16 (quantize), written out
+      const code = w !== w ? 0 : Math.max(0, Math.min(65535, Math.round(w * 65535)));
       if (code === 0) continue;
       const j = cj[i];
       const b = j < nj ? boneOfJoint[j] : -1;

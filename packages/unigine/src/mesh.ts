@@ -240,6 +240,33 @@ export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
   }
 }
 
+/** Weight records packed into one buffer (count byte, then int16 bone + u16 weight each). */
+function weightRecords(
+  weightCounts: Uint8Array,
+  weightStarts: Uint32Array,
+  weightBones: Int16Array,
+  weightValues: Uint16Array,
+): Uint8Array {
+  const nw = weightCounts.length;
+  const total = weightStarts[nw] ?? 0;
+  const rec = new Uint8Array(nw + total * 4);
+  let o = 0;
+  for (let i = 0; i < nw; i++) {
+    rec[o++] = weightCounts[i];
+    const end = weightStarts[i + 1];
+    for (let k = weightStarts[i]; k < end; k++) {
+      const b = weightBones[k];
+      const v = weightValues[k];
+      rec[o] = b;
+      rec[o + 1] = b >> 8;
+      rec[o + 2] = v;
+      rec[o + 3] = v >> 8;
+      o += 4;
+    }
+  }
+  return rec.subarray(0, o);
+}
+
 /**
  * Writes a {@link MeshFile} as ms11 bytes. `writeMesh(readMesh(b))` equals `b`.
  *
@@ -300,24 +327,7 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
     w.i16Array(s.tangents);
     const nw = s.weightCounts.length;
     writeInt2(w, nw);
-    // Weight records packed into one buffer (count byte, then int16 bone + u16 weight each).
-    const total = s.weightStarts[nw] ?? 0;
-    const rec = new Uint8Array(nw + total * 4);
-    const { weightCounts, weightStarts, weightBones, weightValues } = s;
-    let o = 0;
-    for (let i = 0; i < nw; i++) {
-      rec[o++] = weightCounts[i];
-      for (let k = weightStarts[i]; k < weightStarts[i + 1]; k++) {
-        const b = weightBones[k];
-        const v = weightValues[k];
-        rec[o] = b;
-        rec[o + 1] = b >> 8;
-        rec[o + 2] = v;
-        rec[o + 3] = v >> 8;
-        o += 4;
-      }
-    }
-    w.bytes(rec.subarray(0, o));
+    w.bytes(weightRecords(s.weightCounts, s.weightStarts, s.weightBones, s.weightValues));
     writeInt2(w, s.uv0.length / 2);
     w.f32Array(s.uv0);
     writeInt2(w, s.uv1.length / 2);

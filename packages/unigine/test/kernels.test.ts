@@ -1,4 +1,4 @@
-import { readInfluences } from '@gltf-legacy/core';
+import { readInfluences, sortInfluencesDesc } from '@gltf-legacy/core';
 import { encodeWeightU16 } from '@gltf-legacy/quantize';
 import { Document } from '@gltf-transform/core';
 import fc from 'fast-check';
@@ -80,7 +80,74 @@ describe('export kernels', () => {
   });
 });
 
+/** The import loop before the kernel (core's sortInfluencesDesc), for one vertex per record. */
+function referenceImport(
+  counts: Uint8Array,
+  starts: Uint32Array,
+  bones: Int16Array,
+  values: Uint16Array,
+  boneCount: number,
+) {
+  const n = counts.length;
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  const cj = new Float64Array(256);
+  const cw = new Float64Array(256);
+  for (let v = 0; v < n; v++) {
+    let m = 0;
+    for (let k = 0; k < counts[v]; k++) {
+      const b = bones[starts[v] + k];
+      const w = values[starts[v] + k];
+      if (b < 0 || b >= boneCount || w === 0) continue;
+      let at = 0;
+      while (at < m && cj[at] !== b) at++;
+      if (at < m) cw[at] += w;
+      else {
+        cj[m] = b;
+        cw[m++] = w;
+      }
+    }
+    const k4 = Math.min(4, m);
+    sortInfluencesDesc(cw, cj, m, k4);
+    let sum = 0;
+    for (let k = 0; k < k4; k++) sum += cw[k];
+    if (sum > 0)
+      for (let k = 0; k < k4; k++) {
+        joints[v * 4 + k] = cj[k];
+        weights[v * 4 + k] = cw[k] / sum;
+      }
+    else weights[v * 4] = 1;
+  }
+  return { joints, weights };
+}
+
 describe('import kernels', () => {
+  it('vertexInfluences equals the loop with core sortInfluencesDesc (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.tuple(fc.integer({ min: -2, max: 9 }), fc.integer({ min: 0, max: 65535 })), {
+            maxLength: 9,
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (records) => {
+          const counts = Uint8Array.from(records, (r) => r.length);
+          const starts = new Uint32Array(records.length + 1);
+          for (let i = 0; i < records.length; i++) starts[i + 1] = starts[i] + records[i].length;
+          const flat = records.flat();
+          const bones = Int16Array.from(flat, (r) => r[0]);
+          const values = Uint16Array.from(flat, (r) => (r[1] % 7 === 0 ? 0 : r[1]));
+          const at = Uint32Array.from(records, (_, i) => i);
+          const got = vertexInfluences(counts, starts, bones, values, at, records.length, 8);
+          const want = referenceImport(counts, starts, bones, values, 8);
+          expect(got.joints).toEqual(want.joints);
+          expect(got.weights).toEqual(want.weights);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
   it('coordOfTriVerts: one coordinate vertex per triangle vertex, else null', () => {
     const tri = Uint32Array.from([0, 1, 2, 2, 1, 0]);
     expect(coordOfTriVerts(tri, Uint32Array.from([5, 6, 7, 7, 6, 5]), 3)).toEqual(Int32Array.from([5, 6, 7]));
