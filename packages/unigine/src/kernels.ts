@@ -429,7 +429,7 @@ export function quantizeInfluences4(
     for (let i = 0; i < len; i++) {
       const w = Math.fround(kept > 0 ? cw[i] / kept : 0);
       // encodeWeightU16 (quantize), written out
-      const code = w !== w ? 0 : Math.max(0, Math.min(65535, Math.round(w * 65535)));
+      const code = Number.isNaN(w) ? 0 : Math.max(0, Math.min(65535, Math.round(w * 65535)));
       if (code === 0) continue;
       const j = cj[i];
       const b = j < nj ? boneOfJoint[j] : -1;
