@@ -17,7 +17,6 @@ import {
 } from '@gltf-legacy/core';
 import {
   encodeRangeU16,
-  encodeSnorm16,
   encodeWeightU16,
   decodeRangeU16,
   decodeSnorm16,
@@ -266,24 +265,34 @@ function f32Bounds(min: number[], max: number[], center: number[], radius: numbe
 function computeBounds(p: Float32Array): Float32Array {
   const n = p.length / 3;
   if (n === 0) return f32Bounds([0, 0, 0], [0, 0, 0], [0, 0, 0], 0);
-  const min = [p[0], p[1], p[2]];
-  const max = [p[0], p[1], p[2]];
+  let x0 = p[0];
+  let y0 = p[1];
+  let z0 = p[2];
+  let x1 = x0;
+  let y1 = y0;
+  let z1 = z0;
   for (let i = 0; i < p.length; i += 3) {
-    for (let c = 0; c < 3; c++) {
-      const v = p[i + c];
-      if (v < min[c]) min[c] = v;
-      if (v > max[c]) max[c] = v;
-    }
+    const x = p[i];
+    const y = p[i + 1];
+    const z = p[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
-  const center = [0, 1, 2].map((c) => Math.fround((min[c] + max[c]) / 2));
+  const cx = Math.fround((x0 + x1) / 2);
+  const cy = Math.fround((y0 + y1) / 2);
+  const cz = Math.fround((z0 + z1) / 2);
   let r2 = 0;
   for (let i = 0; i < p.length; i += 3) {
-    const dx = p[i] - center[0];
-    const dy = p[i + 1] - center[1];
-    const dz = p[i + 2] - center[2];
+    const dx = p[i] - cx;
+    const dy = p[i + 1] - cy;
+    const dz = p[i + 2] - cz;
     r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
   }
-  return f32Bounds(min, max, center, Math.sqrt(r2));
+  return f32Bounds([x0, y0, z0], [x1, y1, z1], [cx, cy, cz], Math.sqrt(r2));
 }
 
 /** Keeps stored bounds when their box still matches the data (they carry the sphere exactly). */
@@ -390,6 +399,33 @@ function generateNormals(pos: Float32Array, idx: Uint32Array): Float32Array {
   return out;
 }
 
+/** Component c of one triangle's tangent and bitangent, added to its three vertices. */
+function accumulateTangent(
+  pos: Float32Array,
+  i0: number,
+  i1: number,
+  i2: number,
+  du1: number,
+  dv1: number,
+  du2: number,
+  dv2: number,
+  r: number,
+  t: Float64Array,
+  b: Float64Array,
+  c: number,
+): void {
+  const e1 = pos[i1 * 3 + c] - pos[i0 * 3 + c];
+  const e2 = pos[i2 * 3 + c] - pos[i0 * 3 + c];
+  const tc = (e1 * dv2 - e2 * dv1) * r;
+  const bc = (e2 * du1 - e1 * du2) * r;
+  t[i0 * 3 + c] += tc;
+  t[i1 * 3 + c] += tc;
+  t[i2 * 3 + c] += tc;
+  b[i0 * 3 + c] += bc;
+  b[i1 * 3 + c] += bc;
+  b[i2 * 3 + c] += bc;
+}
+
 /** Per-vertex tangents (xyz + handedness) from per-triangle UV derivatives, accumulated. */
 function generateTangents(
   pos: Float32Array,
@@ -412,18 +448,9 @@ function generateTangents(
       const det = du1 * dv2 - du2 * dv1;
       if (Math.abs(det) < 1e-20) continue;
       const r = 1 / det;
-      for (let c = 0; c < 3; c++) {
-        const e1 = pos[i1 * 3 + c] - pos[i0 * 3 + c];
-        const e2 = pos[i2 * 3 + c] - pos[i0 * 3 + c];
-        const tc = (e1 * dv2 - e2 * dv1) * r;
-        const bc = (e2 * du1 - e1 * du2) * r;
-        t[i0 * 3 + c] += tc;
-        t[i1 * 3 + c] += tc;
-        t[i2 * 3 + c] += tc;
-        b[i0 * 3 + c] += bc;
-        b[i1 * 3 + c] += bc;
-        b[i2 * 3 + c] += bc;
-      }
+      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 0);
+      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 1);
+      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 2);
     }
   }
   const out = new Float32Array(n * 4);
@@ -462,6 +489,12 @@ function generateTangents(
     out[v * 4 + 3] = cx * b[v * 3] + cy * b[v * 3 + 1] + cz * b[v * 3 + 2] < 0 ? -1 : 1;
   }
   return out;
+}
+
+/** quantize's encodeSnorm16, local so the per-vertex loop inlines it. */
+function snorm16(v: number): number {
+  if (Number.isNaN(v)) return 0;
+  return Math.max(-32768, Math.min(32767, Math.round(v * 32767)));
 }
 
 /**
@@ -523,10 +556,10 @@ export function encodeTangentFrames(
     const bz = nx * ty - ny * tx;
     quatFromBasis(tx, ty, tz, bx, by, bz, nx, ny, nz, q);
     const s = (q[3] < 0 ? -1 : 1) === h ? 1 : -1;
-    out[v * 4] = encodeSnorm16(q[0] * s);
-    out[v * 4 + 1] = encodeSnorm16(q[1] * s);
-    out[v * 4 + 2] = encodeSnorm16(q[2] * s);
-    let w = encodeSnorm16(q[3] * s);
+    out[v * 4] = snorm16(q[0] * s);
+    out[v * 4 + 1] = snorm16(q[1] * s);
+    out[v * 4 + 2] = snorm16(q[2] * s);
+    let w = snorm16(q[3] * s);
     if (w === 0) w = h; // keep the handedness bit
     out[v * 4 + 3] = w;
   }
@@ -1091,6 +1124,192 @@ function hexValue(c: number): number {
 }
 
 /**
+ * Frames `0 … frames−1` of one bone (tracks or rest pose, through the parent fix), converted to
+ * file axes, into T/R/S; rotations an an10 reader would normalize are written normalized (zero or
+ * NaN ones as the identity). Returns how many of its tracks had to be resampled.
+ */
+function sampleBoneFrames(
+  tr: Track | null | undefined,
+  r0: number[],
+  fix: M4 | null,
+  frames: number,
+  fps: number,
+  T: Float64Array,
+  R: Float64Array,
+  S: Float64Array,
+  m: Float64Array,
+): number {
+  // Rest values are in file axes; channel values in glTF axes: bring rest to glTF first.
+  const restT = Float64Array.of(r0[0], r0[1], r0[2]);
+  const restR = Float64Array.of(r0[3], r0[4], r0[5], r0[6]);
+  const restS = Float64Array.of(r0[7], r0[8], r0[9]);
+  convertVec3(UNIGINE_TO_GLTF, restT);
+  convertQuaternions(UNIGINE_TO_GLTF, restR);
+  convertScale(UNIGINE_TO_GLTF, restS);
+  let resampled = 0;
+  if (tr?.t?.times.length) resampled += sampleFrames(tr.t, frames, fps, T) ? 1 : 0;
+  else repeatValue(restT, 3, frames, T);
+  if (tr?.r?.times.length) resampled += sampleFrames(tr.r, frames, fps, R) ? 1 : 0;
+  else repeatValue(restR, 4, frames, R);
+  if (tr?.s?.times.length) resampled += sampleFrames(tr.s, frames, fps, S) ? 1 : 0;
+  else repeatValue(restS, 3, frames, S);
+  if (fix) {
+    for (let f = 0; f < frames; f++) {
+      const t = [T[f * 3], T[f * 3 + 1], T[f * 3 + 2]];
+      const r = [R[f * 4], R[f * 4 + 1], R[f * 4 + 2], R[f * 4 + 3]];
+      const sc = [S[f * 3], S[f * 3 + 1], S[f * 3 + 2]];
+      composeTRS(t, r, sc, m);
+      mat4.multiply(asMat(m), asMat(fix), asMat(m));
+      const d = decompose(m);
+      T.set(d.t, f * 3);
+      R.set(d.r, f * 4);
+      S.set(d.s, f * 3);
+    }
+  }
+  // glTF → file axes, in place, on the per-bone f64 tracks
+  convertVec3(GLTF_TO_UNIGINE, T.subarray(0, frames * 3));
+  convertQuaternions(GLTF_TO_UNIGINE, R.subarray(0, frames * 4));
+  convertScale(GLTF_TO_UNIGINE, S.subarray(0, frames * 3));
+  normalizeRotations(R, frames);
+  return resampled;
+}
+
+/** `out[f] = value` for f < frames (items of `size`). */
+function repeatValue(value: Float64Array, size: number, frames: number, out: Float64Array): void {
+  for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = value[k];
+}
+
+/** Rotations whose length is off by more than 1e-3 normalized (zero/NaN ones: the identity). */
+function normalizeRotations(R: Float64Array, frames: number): void {
+  for (let f = 0; f < frames; f++) {
+    const q = f * 4;
+    const l2 = R[q] * R[q] + R[q + 1] * R[q + 1] + R[q + 2] * R[q + 2] + R[q + 3] * R[q + 3];
+    if (Math.abs(Math.sqrt(l2) - 1) <= 1e-3) continue;
+    if (!(l2 > 1e-12) || !Number.isFinite(l2)) {
+      R[q] = 0;
+      R[q + 1] = 0;
+      R[q + 2] = 0;
+      R[q + 3] = 1;
+    } else {
+      const l = Math.sqrt(l2);
+      for (let c = 0; c < 4; c++) R[q + c] /= l;
+    }
+  }
+}
+
+/** Per-axis ranges of positions (lo/hi 0-2) and scales (3-5) over n frames; true when a scale ≠ 1. */
+function growRanges(
+  T: Float64Array,
+  S: Float64Array,
+  n: number,
+  lo: Float64Array,
+  hi: Float64Array,
+): boolean {
+  let differs = false;
+  for (let f = 0; f < n; f++) {
+    for (let c = 0; c < 3; c++) {
+      const p = T[f * 3 + c];
+      const v = S[f * 3 + c];
+      lo[c] = Math.min(lo[c], p);
+      hi[c] = Math.max(hi[c], p);
+      lo[3 + c] = Math.min(lo[3 + c], v);
+      hi[3 + c] = Math.max(hi[3 + c], v);
+      if (Math.abs(v - 1) > 1e-6) differs = true;
+    }
+  }
+  return differs;
+}
+
+/**
+ * Bone b's frames 0 … n−1 (T/R/S, file axes) → codes → flags into the block arrays. Unflagged
+ * components stay 0 (the file model mirrors the bytes). `code`/`last` hold this frame's and the
+ * previous stored frame's values (pos 0-2, rot 3-6, scale 7-9); `err` grows to the worst
+ * position/scale (0) and rotation (1) error.
+ */
+function encodeBoneFrames(
+  b: number,
+  nb: number,
+  n: number,
+  exact: boolean,
+  quantized: boolean,
+  mask: number,
+  T: Float64Array,
+  R: Float64Array,
+  S: Float64Array,
+  rawPos: (Uint16Array | null)[],
+  rawScale: (Uint16Array | null)[],
+  bx: Float32Array,
+  keptFlags: string | null,
+  code: Float64Array,
+  last: Float64Array,
+  flags: Uint8Array,
+  positions: Float32Array | Uint16Array,
+  rotations: Int16Array,
+  scales: Float32Array | Uint16Array,
+  err: Float64Array,
+): void {
+  let maxPosError = err[0];
+  let maxRotError = err[1];
+  for (let f = 0; f < n; f++) {
+    const e = f * nb + b;
+    if (exact && f > 0) {
+      let same = true;
+      for (let c = 0; c < 3 && same; c++)
+        if (T[f * 3 + c] !== T[f * 3 - 3 + c] || S[f * 3 + c] !== S[f * 3 - 3 + c]) same = false;
+      for (let c = 0; c < 4 && same; c++) if (R[f * 4 + c] !== R[f * 4 - 4 + c]) same = false;
+      if (same) continue;
+    }
+    for (let c = 0; c < 3; c++) {
+      const p = T[f * 3 + c];
+      const v = S[f * 3 + c];
+      if (quantized) {
+        const rp = rawPos[c];
+        const rs = rawScale[c];
+        const pq = rp ? rp[e] : encodeRangeU16(Math.fround(p), bx[c], bx[3 + c]);
+        const sq = rs ? rs[e] : encodeRangeU16(Math.fround(v), bx[6 + c], bx[9 + c]);
+        code[c] = pq;
+        code[7 + c] = sq;
+        if (mask & (1 << c))
+          maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(pq, bx[c], bx[3 + c]) - p));
+        if (mask & (16 << c))
+          maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(sq, bx[6 + c], bx[9 + c]) - v));
+      } else {
+        code[c] = Math.fround(p);
+        code[7 + c] = Math.fround(v);
+      }
+    }
+    for (let c = 0; c < 4; c++) {
+      const x = R[f * 4 + c];
+      const q = snorm16(x);
+      code[3 + c] = q;
+      maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - x));
+    }
+    let fl: number;
+    if (keptFlags)
+      fl = (hexValue(keptFlags.charCodeAt(e * 2)) << 4) | hexValue(keptFlags.charCodeAt(e * 2 + 1));
+    else if (f === 0) fl = mask;
+    else {
+      fl = 0;
+      for (let c = 0; c < 3; c++) {
+        if (code[c] !== last[c]) fl |= 1 << c;
+        if (code[7 + c] !== last[7 + c]) fl |= 16 << c;
+      }
+      for (let c = 3; c < 7; c++) if (code[c] !== last[c]) fl |= FLAG_ROT;
+      fl &= mask;
+    }
+    flags[e] = fl;
+    for (let c = 0; c < 3; c++) {
+      if (fl & (1 << c)) positions[e * 3 + c] = code[c];
+      if (fl & (16 << c)) scales[e * 3 + c] = code[7 + c];
+    }
+    if (fl & FLAG_ROT) for (let c = 0; c < 4; c++) rotations[e * 4 + c] = code[3 + c];
+    last.set(code);
+  }
+  err[0] = maxPosError;
+  err[1] = maxRotError;
+}
+
+/**
  * Builds an animated-bone block from glTF tracks. `quantized` selects the an10 variant (u16 in
  * range boxes); the float variant is the one embedded in ms11 meshes. Works bone by bone on
  * per-bone tracks (time and memory: the block itself plus one bone's frames), sampling twice
@@ -1115,64 +1334,15 @@ function buildBlock(
   const m = new Float64Array(16);
   // Bones whose every track holds one value (or none: the rest pose): every frame is frame 0
   // (a parent fix maps the same value to the same value).
-  const still = boneIdx.map(
-    (_, b) => constantTrack(tracks[b]?.t) && constantTrack(tracks[b]?.r) && constantTrack(tracks[b]?.s),
-  );
-  const constant = (b: number): boolean => still[b];
+  const still = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++)
+    still[b] =
+      constantTrack(tracks[b]?.t) && constantTrack(tracks[b]?.r) && constantTrack(tracks[b]?.s) ? 1 : 0;
   /** Bone `b`'s frames, file axes, into T/R/S (only frame 0 for a constant bone). */
   const sampleBone = (b: number, warn: boolean, full: boolean): void => {
-    const frames = constant(b) && !full ? Math.min(1, frameCount) : frameCount;
-    const tr = tracks[b];
-    const r0 = rest[b];
-    // Rest values are in file axes; channel values in glTF axes: bring rest to glTF first.
-    const restT = [r0[0], r0[1], r0[2]];
-    const restR = [r0[3], r0[4], r0[5], r0[6]];
-    const restS = [r0[7], r0[8], r0[9]];
-    convertVec3(UNIGINE_TO_GLTF, restT);
-    convertQuaternions(UNIGINE_TO_GLTF, restR);
-    convertScale(UNIGINE_TO_GLTF, restS);
-    const fill = (s: SamplerData | undefined, size: number, out: Float64Array, restV: number[]) => {
-      if (s?.times.length) {
-        if (sampleFrames(s, frames, fps, out) && warn) warnResampled();
-      } else for (let f = 0; f < frames; f++) for (let k = 0; k < size; k++) out[f * size + k] = restV[k];
-    };
-    fill(tr?.t, 3, T, restT);
-    fill(tr?.r, 4, R, restR);
-    fill(tr?.s, 3, S, restS);
-    const fix = parentFix[b];
-    if (fix) {
-      for (let f = 0; f < frames; f++) {
-        const t = [T[f * 3], T[f * 3 + 1], T[f * 3 + 2]];
-        const r = [R[f * 4], R[f * 4 + 1], R[f * 4 + 2], R[f * 4 + 3]];
-        const sc = [S[f * 3], S[f * 3 + 1], S[f * 3 + 2]];
-        composeTRS(t, r, sc, m);
-        mat4.multiply(asMat(m), asMat(fix), asMat(m));
-        const d = decompose(m);
-        T.set(d.t, f * 3);
-        R.set(d.r, f * 4);
-        S.set(d.s, f * 3);
-      }
-    }
-    // glTF → file axes, in place, on the per-bone f64 tracks
-    convertVec3(GLTF_TO_UNIGINE, T.subarray(0, frames * 3));
-    convertQuaternions(GLTF_TO_UNIGINE, R.subarray(0, frames * 4));
-    convertScale(GLTF_TO_UNIGINE, S.subarray(0, frames * 3));
-    // Rotations an an10 reader would normalize (as import does) are written normalized, and
-    // zero/NaN ones as the identity, so export → import → export is a fixed point.
-    for (let f = 0; f < frames; f++) {
-      const q = f * 4;
-      const l2 = R[q] * R[q] + R[q + 1] * R[q + 1] + R[q + 2] * R[q + 2] + R[q + 3] * R[q + 3];
-      if (Math.abs(Math.sqrt(l2) - 1) <= 1e-3) continue;
-      if (!(l2 > 1e-12) || !Number.isFinite(l2)) {
-        R[q] = 0;
-        R[q + 1] = 0;
-        R[q + 2] = 0;
-        R[q + 3] = 1;
-      } else {
-        const l = Math.sqrt(l2);
-        for (let c = 0; c < 4; c++) R[q + c] /= l;
-      }
-    }
+    const n = still[b] === 1 && !full ? Math.min(1, frameCount) : frameCount;
+    const resampled = sampleBoneFrames(tracks[b], rest[b], parentFix[b], n, fps, T, R, S, m);
+    if (warn) for (let k = 0; k < resampled; k++) warnResampled();
   };
   let hasScale = false;
   for (const tr of tracks) if (tr?.s) hasScale = true;
@@ -1184,18 +1354,8 @@ function buildBlock(
   const pass1 = quantized || (!explicitMask && hasScale);
   for (let b = 0; b < nb && pass1; b++) {
     sampleBone(b, true, false);
-    const n = constant(b) ? Math.min(1, frames) : frames;
-    for (let f = 0; f < n; f++) {
-      for (let c = 0; c < 3; c++) {
-        const p = T[f * 3 + c];
-        const v = S[f * 3 + c];
-        lo[c] = Math.min(lo[c], p);
-        hi[c] = Math.max(hi[c], p);
-        lo[3 + c] = Math.min(lo[3 + c], v);
-        hi[3 + c] = Math.max(hi[3 + c], v);
-        if (Math.abs(v - 1) > 1e-6) differs = true;
-      }
-    }
+    const n = still[b] === 1 ? Math.min(1, frames) : frames;
+    if (growRanges(T, S, n, lo, hi)) differs = true;
   }
   let mask: number;
   if (explicitMask) mask = (ex.componentMask as number) & 0x7f;
@@ -1270,67 +1430,37 @@ function buildBlock(
   // Pass 2: bone by bone, values → codes → flags; unflagged components stay 0 (the file model
   // mirrors the bytes).
   const exact = !keptFlags && !rawPos.some((r) => r) && !rawScale.some((r) => r);
+  const err = new Float64Array(2); // worst position/scale and rotation error
   for (let b = 0; b < nb; b++) {
     sampleBone(b, !pass1, !exact);
     // Frames equal to the previous one store nothing (flags 0): a constant bone is done after
     // frame 0, and repeated frames are skipped (values equal → codes equal).
-    const n = exact && constant(b) ? Math.min(1, frames) : frames;
-    for (let f = 0; f < n; f++) {
-      const e = f * nb + b;
-      if (exact && f > 0) {
-        let same = true;
-        for (let c = 0; c < 3 && same; c++)
-          if (T[f * 3 + c] !== T[f * 3 - 3 + c] || S[f * 3 + c] !== S[f * 3 - 3 + c]) same = false;
-        for (let c = 0; c < 4 && same; c++) if (R[f * 4 + c] !== R[f * 4 - 4 + c]) same = false;
-        if (same) continue;
-      }
-      for (let c = 0; c < 3; c++) {
-        const p = T[f * 3 + c];
-        const v = S[f * 3 + c];
-        if (quantized) {
-          const rp = rawPos[c];
-          const rs = rawScale[c];
-          const pq = rp ? rp[e] : encodeRangeU16(Math.fround(p), bx[c], bx[3 + c]);
-          const sq = rs ? rs[e] : encodeRangeU16(Math.fround(v), bx[6 + c], bx[9 + c]);
-          code[c] = pq;
-          code[7 + c] = sq;
-          if (mask & (1 << c))
-            maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(pq, bx[c], bx[3 + c]) - p));
-          if (mask & (16 << c))
-            maxPosError = Math.max(maxPosError, Math.abs(decodeRangeU16(sq, bx[6 + c], bx[9 + c]) - v));
-        } else {
-          code[c] = Math.fround(p);
-          code[7 + c] = Math.fround(v);
-        }
-      }
-      for (let c = 0; c < 4; c++) {
-        const x = R[f * 4 + c];
-        const q = encodeSnorm16(x);
-        code[3 + c] = q;
-        maxRotError = Math.max(maxRotError, Math.abs(decodeSnorm16(q) - x));
-      }
-      let fl: number;
-      if (keptFlags)
-        fl = (hexValue(keptFlags.charCodeAt(e * 2)) << 4) | hexValue(keptFlags.charCodeAt(e * 2 + 1));
-      else if (f === 0) fl = mask;
-      else {
-        fl = 0;
-        for (let c = 0; c < 3; c++) {
-          if (code[c] !== last[c]) fl |= 1 << c;
-          if (code[7 + c] !== last[7 + c]) fl |= 16 << c;
-        }
-        for (let c = 3; c < 7; c++) if (code[c] !== last[c]) fl |= FLAG_ROT;
-        fl &= mask;
-      }
-      flags[e] = fl;
-      for (let c = 0; c < 3; c++) {
-        if (fl & (1 << c)) positions[e * 3 + c] = code[c];
-        if (fl & (16 << c)) scales[e * 3 + c] = code[7 + c];
-      }
-      if (fl & FLAG_ROT) for (let c = 0; c < 4; c++) rotations[e * 4 + c] = code[3 + c];
-      last.set(code);
-    }
+    const n = exact && still[b] === 1 ? Math.min(1, frames) : frames;
+    encodeBoneFrames(
+      b,
+      nb,
+      n,
+      exact,
+      quantized,
+      mask,
+      T,
+      R,
+      S,
+      rawPos,
+      rawScale,
+      bx,
+      keptFlags,
+      code,
+      last,
+      flags,
+      positions,
+      rotations,
+      scales,
+      err,
+    );
   }
+  maxPosError = err[0];
+  maxRotError = err[1];
   return {
     block: {
       bones: Int16Array.from(boneIdx),
