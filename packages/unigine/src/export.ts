@@ -335,6 +335,19 @@ function unionBounds(list: Float32Array[]): Float32Array {
   return f32Bounds(min, max, c, r);
 }
 
+/** Position of the first index ≥ n, −1 when all are in range. */
+function firstIndexAtLeast(idx: Uint32Array, n: number): number {
+  for (let i = 0; i < idx.length; i++) if (idx[i] >= n) return i;
+  return -1;
+}
+
+function badIndex(label: string, value: number, at: number, n: number): ExportError {
+  return new ExportError(
+    'BAD_INDEX',
+    `${label}: index ${value} (indices[${at}]) is outside the primitive's ${n} vertices`,
+  );
+}
+
 function primitiveIndices(
   prim: Primitive,
   n: number,
@@ -342,22 +355,26 @@ function primitiveIndices(
   label: string,
 ): Uint32Array | null {
   const idx = prim.getIndices()?.getArray();
+  const mode = prim.getMode();
+  // The usual case in one pass: a triangle list of u32 indices, copied (the winding may be
+  // flipped in place) and range-checked together.
+  if (mode === 4 && idx instanceof Uint32Array) {
+    const bad = firstIndexAtLeast(idx, n);
+    if (bad >= 0) throw badIndex(label, idx[bad], bad, n);
+    return idx.slice(0, idx.length - (idx.length % 3));
+  }
   let raw: Uint32Array;
   if (idx) raw = new Uint32Array(idx);
   else {
     raw = new Uint32Array(n);
     for (let i = 0; i < n; i++) raw[i] = i;
   }
-  const mode = prim.getMode();
   // glTF requires every index < the vertex count; the mesh written from one outside would not
   // import back (coordIndices out of range).
-  if (mode >= 4)
-    for (let i = 0; i < raw.length; i++)
-      if (raw[i] >= n)
-        throw new ExportError(
-          'BAD_INDEX',
-          `${label}: index ${raw[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
-        );
+  if (mode >= 4) {
+    const bad = firstIndexAtLeast(raw, n);
+    if (bad >= 0) throw badIndex(label, raw[bad], bad, n);
+  }
   if (mode === 4) return raw.slice(0, raw.length - (raw.length % 3));
   if (mode === 5 || mode === 6) {
     const out = new Uint32Array(Math.max(0, raw.length - 2) * 3);
