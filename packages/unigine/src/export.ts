@@ -15,12 +15,7 @@ import {
   type SamplerData,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import {
-  encodeRangeU16,
-  encodeWeightU16,
-  decodeRangeU16,
-  decodeSnorm16,
-} from '@gltf-legacy/quantize';
+import { encodeRangeU16, encodeWeightU16, decodeRangeU16, decodeSnorm16 } from '@gltf-legacy/quantize';
 import type { Animation, Document, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { type AnimFile, writeAnim } from './anim.js';
