@@ -356,7 +356,8 @@ function primitiveIndices(
   if (mode === 4 && idx instanceof Uint32Array) {
     const bad = firstIndexAtLeast(idx, n);
     if (bad >= 0) throw badIndex(label, idx[bad], bad, n);
-    return idx.slice(0, idx.length - (idx.length % 3));
+    // A view: the caller copies before changing the winding.
+    return idx.subarray(0, idx.length - (idx.length % 3));
   }
   let raw: Uint32Array;
   if (idx) raw = new Uint32Array(idx);
@@ -728,26 +729,26 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     return null;
   }
   const n = posAcc.getCount();
-  const idx = primitiveIndices(prim, n, warnings, label);
+  let idx = primitiveIndices(prim, n, warnings, label);
   if (!idx) return null;
   const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
   // Positions and normals: static meshes are baked into model space.
-  const pos = new Float32Array(accessorFloats(posAcc));
-  let nrm: Float32Array | null = prim.getAttribute('NORMAL')
-    ? new Float32Array(
-        accessorFloats(prim.getAttribute('NORMAL') as NonNullable<ReturnType<Primitive['getAttribute']>>),
-      )
-    : null;
-  let tan: Float32Array | null = prim.getAttribute('TANGENT')
-    ? new Float32Array(
-        accessorFloats(prim.getAttribute('TANGENT') as NonNullable<ReturnType<Primitive['getAttribute']>>),
-      )
-    : null;
+  // The accessors' own arrays are only read; copies are made where values change.
+  const srcPos = accessorFloats(posAcc);
+  const pos = new Float32Array(srcPos);
+  let moved = false;
+  const nrmAcc = prim.getAttribute('NORMAL');
+  const tanAcc = prim.getAttribute('TANGENT');
+  let nrm: Float32Array | null = nrmAcc ? accessorFloats(nrmAcc) : null;
+  let tan: Float32Array | null = tanAcc ? accessorFloats(tanAcc) : null;
   if (nrm && nrm.length !== n * 3) nrm = null;
   if (tan && tan.length !== n * 4) tan = null;
   if (!skin) {
     const w = worldMatrix(node);
     if (!isIdentity(w)) {
+      moved = true;
+      if (nrm) nrm = new Float32Array(nrm);
+      if (tan) tan = new Float32Array(tan);
       const p = vec3.create();
       for (let v = 0; v < n; v++) {
         vec3.set(p, pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
@@ -773,6 +774,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
       dirs(nrm, 3, nm);
       dirs(tan, 4, asMat(w));
       if (mat4.determinant(asMat(w)) < 0) {
+        idx = idx.slice();
         for (let i = 0; i + 2 < idx.length; i += 3) {
           const t = idx[i + 1];
           idx[i + 1] = idx[i + 2];
@@ -918,8 +920,12 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     tangents = scatterI16x4(tbn, perTriSlots, new Int16Array(numTri * 4));
   } else {
     // glTF-space positions for generation (the frame is converted after).
-    const gpos = new Float32Array(pos);
-    convertVec3(UNIGINE_TO_GLTF, gpos);
+    // glTF-space positions: the accessor's own unless baked (the axis swap is bit-exact).
+    let gpos = srcPos;
+    if (moved) {
+      gpos = new Float32Array(pos);
+      convertVec3(UNIGINE_TO_GLTF, gpos);
+    }
     let normals = nrm;
     if (!normals) {
       normals = generateNormals(gpos, idx);

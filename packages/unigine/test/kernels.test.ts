@@ -171,3 +171,33 @@ describe('import kernels', () => {
     expect([r.raw, r.truncated, r.badBone]).toEqual([false, 1, 1]);
   });
 });
+
+describe('export reads the document without changing it', () => {
+  it('a mirrored static mesh: winding flipped and normals baked in the file, source arrays untouched', async () => {
+    const { exportUnigine, readMesh } = await import('../src/index.js');
+    const doc = new Document();
+    const pos = Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]);
+    const nrm = Float32Array.from([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]);
+    const idx = Uint32Array.from([0, 1, 2, 1, 3, 2]);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(pos.slice()))
+      .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(nrm.slice()))
+      .setIndices(doc.createAccessor().setArray(idx.slice()));
+    const node = doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)).setScale([-1, 1, 1]);
+    doc.createScene().addChild(node);
+    const a = exportUnigine(doc, { name: 'm' });
+    const b = exportUnigine(doc, { name: 'm' });
+    expect(a.files.get('m.mesh')).toEqual(b.files.get('m.mesh'));
+    expect(prim.getIndices()?.getArray()).toEqual(idx);
+    expect(prim.getAttribute('POSITION')?.getArray()).toEqual(pos);
+    expect(prim.getAttribute('NORMAL')?.getArray()).toEqual(nrm);
+    const s = readMesh(a.files.get('m.mesh') as Uint8Array).surfaces[0];
+    // winding flipped: the first triangle is (v0, v2, v1); mirrored x; glTF y up is file z
+    const p = s.targets[0];
+    const [c0, c1, c2] = s.coordIndices;
+    expect([Math.abs(p[c0 * 3]), p[c0 * 3 + 2]]).toEqual([0, 0]);
+    expect([Math.abs(p[c1 * 3]), p[c1 * 3 + 2]]).toEqual([0, 1]);
+    expect([p[c2 * 3], p[c2 * 3 + 2]]).toEqual([-1, 0]);
+  });
+});
