@@ -1,7 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Document } from '@gltf-transform/core';
 import {
   type DocumentStats,
@@ -209,9 +207,8 @@ async function loadDocuments(
   options: ConvertOptions,
   warnings: WarningCollector,
   record: ConvertRecord,
-): Promise<{ docs: Loaded[]; formats: readonly LegacyFormat[]; bytesRead: number }> {
+): Promise<{ docs: Loaded[]; formats: readonly LegacyFormat[] }> {
   const bytes = readBytes(input);
-  let bytesRead = bytes.length;
   const formats = options.formats ?? (await formatsFor(bytes, input, options));
   const kind = sniffFormat(bytes, input, formats);
   if (!kind) throw unknownFormat(input, bytes);
@@ -263,33 +260,10 @@ async function loadDocuments(
     }
   } else {
     const files = await gatherFiles(input, kind, bytes, options);
-    for (const [name, b] of files) if (name !== basename(input)) bytesRead += b.length;
     const document = await importLegacy(kind, files, basename(input), options, warnings);
     docs.push({ document, format: kind.id, base: outputBase(input, kind) });
   }
-  return { docs, formats, bytesRead };
-}
-
-/** Inputs from this size on are followed by a full garbage collection before encoding. */
-const COLLECT_AFTER_BYTES = 8 << 20;
-let gc: (() => void) | undefined;
-
-/**
- * A full garbage collection, so that the input's bytes and the importer's temporaries are
- * returned before the output is encoded: the encoder's peak (the Document plus two copies of
- * the output) then does not stack on garbage V8 has not collected yet (a 17 MB TSO mesh: peak
- * RSS ≈ 188 → 161 MB, median of 5). Uses V8's gc through `--expose-gc` set at run time (a no-op if refused).
- */
-function collectGarbage(): void {
-  if (!gc) {
-    try {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
-    } catch {
-      gc = () => {};
-    }
-  }
-  gc();
+  return { docs, formats };
 }
 
 /** A conversion done in memory: the record (outputs not yet written) and the files to write. */
@@ -317,7 +291,6 @@ export async function prepareConversion(
     const loaded = await loadDocuments(input, options, warnings, record);
     formats = loaded.formats;
     const { docs } = loaded;
-    if (loaded.bytesRead >= COLLECT_AFTER_BYTES) collectGarbage();
     const transform = options.transform ?? optimizeTransform(options.optimize);
     const targetId = options.to?.toLowerCase();
 
