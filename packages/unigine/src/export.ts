@@ -38,6 +38,7 @@ import { unpackF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix, quatFromBasis, quatToNormalTangent } from './math.js';
 import { composeTRS } from '@gltf-legacy/core';
 import {
+  CHUNK,
   quantizeInfluences4,
   copyIndices,
   cornerIndices,
@@ -258,18 +259,31 @@ function f32Bounds(min: number[], max: number[], center: number[], radius: numbe
 
 /** bbox + bounding sphere (bbox centre, farthest point) of packed positions. */
 function computeBounds(p: Float32Array): Float32Array {
-  const n = p.length / 3;
-  if (n === 0) return f32Bounds([0, 0, 0], [0, 0, 0], [0, 0, 0], 0);
-  let x0 = p[0];
-  let y0 = p[1];
-  let z0 = p[2];
-  let x1 = x0;
-  let y1 = y0;
-  let z1 = z0;
-  for (let i = 0; i < p.length; i += 3) {
-    const x = p[i];
-    const y = p[i + 1];
-    const z = p[i + 2];
+  const n = Math.floor(p.length / 3);
+  if (p.length / 3 === 0) return new Float32Array(10);
+  const box = Float64Array.of(p[0], p[1], p[2], p[0], p[1], p[2]);
+  for (let from = 0; from < n; from += CHUNK) boxRange(p, from, Math.min(n, from + CHUNK), box);
+  const cx = Math.fround((box[0] + box[3]) / 2);
+  const cy = Math.fround((box[1] + box[4]) / 2);
+  const cz = Math.fround((box[2] + box[5]) / 2);
+  let r2 = 0;
+  for (let from = 0; from < n; from += CHUNK)
+    r2 = farthestRange(p, from, Math.min(n, from + CHUNK), cx, cy, cz, r2);
+  return Float32Array.of(box[0], box[1], box[2], box[3], box[4], box[5], cx, cy, cz, Math.sqrt(r2));
+}
+
+/** Grows `box` (min xyz, max xyz) by points `from … to−1`. */
+function boxRange(p: Float32Array, from: number, to: number, box: Float64Array): void {
+  let x0 = box[0];
+  let y0 = box[1];
+  let z0 = box[2];
+  let x1 = box[3];
+  let y1 = box[4];
+  let z1 = box[5];
+  for (let v = from; v < to; v++) {
+    const x = p[v * 3];
+    const y = p[v * 3 + 1];
+    const z = p[v * 3 + 2];
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
@@ -277,17 +291,32 @@ function computeBounds(p: Float32Array): Float32Array {
     if (z < z0) z0 = z;
     if (z > z1) z1 = z;
   }
-  const cx = Math.fround((x0 + x1) / 2);
-  const cy = Math.fround((y0 + y1) / 2);
-  const cz = Math.fround((z0 + z1) / 2);
-  let r2 = 0;
-  for (let i = 0; i < p.length; i += 3) {
-    const dx = p[i] - cx;
-    const dy = p[i + 1] - cy;
-    const dz = p[i + 2] - cz;
-    r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
+  box[0] = x0;
+  box[1] = y0;
+  box[2] = z0;
+  box[3] = x1;
+  box[4] = y1;
+  box[5] = z1;
+}
+
+/** Largest squared distance from (cx, cy, cz) over points `from … to−1` and `r2`. */
+function farthestRange(
+  p: Float32Array,
+  from: number,
+  to: number,
+  cx: number,
+  cy: number,
+  cz: number,
+  r2: number,
+): number {
+  let m = r2;
+  for (let v = from; v < to; v++) {
+    const dx = p[v * 3] - cx;
+    const dy = p[v * 3 + 1] - cy;
+    const dz = p[v * 3 + 2] - cz;
+    m = Math.max(m, dx * dx + dy * dy + dz * dz);
   }
-  return f32Bounds([x0, y0, z0], [x1, y1, z1], [cx, cy, cz], Math.sqrt(r2));
+  return m;
 }
 
 /** Keeps stored bounds when their box still matches the data (they carry the sphere exactly). */
@@ -332,7 +361,15 @@ function unionBounds(list: Float32Array[]): Float32Array {
 
 /** Position of the first index ≥ n, −1 when all are in range. */
 function firstIndexAtLeast(idx: Uint32Array, n: number): number {
-  for (let i = 0; i < idx.length; i++) if (idx[i] >= n) return i;
+  for (let from = 0; from < idx.length; from += CHUNK) {
+    const at = indexAtLeastIn(idx, n, from, Math.min(idx.length, from + CHUNK));
+    if (at >= 0) return at;
+  }
+  return -1;
+}
+
+function indexAtLeastIn(idx: Uint32Array, n: number, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (idx[i] >= n) return i;
   return -1;
 }
 
@@ -449,25 +486,53 @@ function generateTangents(
   const n = pos.length / 3;
   const t = new Float64Array(n * 3);
   const b = new Float64Array(n * 3);
-  if (uv) {
-    for (let i = 0; i + 2 < idx.length; i += 3) {
-      const i0 = idx[i];
-      const i1 = idx[i + 1];
-      const i2 = idx[i + 2];
-      const du1 = uv[i1 * 2] - uv[i0 * 2];
-      const dv1 = uv[i1 * 2 + 1] - uv[i0 * 2 + 1];
-      const du2 = uv[i2 * 2] - uv[i0 * 2];
-      const dv2 = uv[i2 * 2 + 1] - uv[i0 * 2 + 1];
-      const det = du1 * dv2 - du2 * dv1;
-      if (Math.abs(det) < 1e-20) continue;
-      const r = 1 / det;
-      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 0);
-      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 1);
-      accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 2);
-    }
-  }
+  const nt = Math.floor(idx.length / 3);
+  if (uv)
+    for (let from = 0; from < nt; from += CHUNK)
+      accumulateTangents(pos, uv, idx, from, Math.min(nt, from + CHUNK), t, b);
   const out = new Float32Array(n * 4);
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK) finishTangents(nrm, t, b, from, Math.min(n, from + CHUNK), out);
+  return out;
+}
+
+/** Triangles `from … to−1`: UV-derived tangents and bitangents added to their vertices. */
+function accumulateTangents(
+  pos: Float32Array,
+  uv: Float32Array,
+  idx: Uint32Array,
+  from: number,
+  to: number,
+  t: Float64Array,
+  b: Float64Array,
+): void {
+  for (let tri = from; tri < to; tri++) {
+    const i = tri * 3;
+    const i0 = idx[i];
+    const i1 = idx[i + 1];
+    const i2 = idx[i + 2];
+    const du1 = uv[i1 * 2] - uv[i0 * 2];
+    const dv1 = uv[i1 * 2 + 1] - uv[i0 * 2 + 1];
+    const du2 = uv[i2 * 2] - uv[i0 * 2];
+    const dv2 = uv[i2 * 2 + 1] - uv[i0 * 2 + 1];
+    const det = du1 * dv2 - du2 * dv1;
+    if (Math.abs(det) < 1e-20) continue;
+    const r = 1 / det;
+    accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 0);
+    accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 1);
+    accumulateTangent(pos, i0, i1, i2, du1, dv1, du2, dv2, r, t, b, 2);
+  }
+}
+
+/** Vertices `from … to−1`: tangent orthogonalized against the normal, handedness from the bitangent. */
+function finishTangents(
+  nrm: Float32Array,
+  t: Float64Array,
+  b: Float64Array,
+  from: number,
+  to: number,
+  out: Float32Array,
+): void {
+  for (let v = from; v < to; v++) {
     const nx = nrm[v * 3];
     const ny = nrm[v * 3 + 1];
     const nz = nrm[v * 3 + 2];
@@ -501,7 +566,6 @@ function generateTangents(
     const cz = nx * ty - ny * tx;
     out[v * 4 + 3] = cx * b[v * 3] + cy * b[v * 3 + 1] + cz * b[v * 3 + 2] < 0 ? -1 : 1;
   }
-  return out;
 }
 
 /** quantize's encodeSnorm16, local so the per-vertex loop inlines it. */
@@ -525,8 +589,20 @@ export function encodeTangentFrames(
   count: number,
   out = new Int16Array(count * 4),
 ): Int16Array {
+  for (let from = 0; from < count; from += CHUNK)
+    encodeTangentRange(nrm, tan, from, Math.min(count, from + CHUNK), out);
+  return out;
+}
+
+function encodeTangentRange(
+  nrm: ArrayLike<number>,
+  tan: ArrayLike<number>,
+  from: number,
+  to: number,
+  out: Int16Array,
+): void {
   const q = new Float64Array(4);
-  for (let v = 0; v < count; v++) {
+  for (let v = from; v < to; v++) {
     let nx = nrm[v * 3];
     let ny = nrm[v * 3 + 1];
     let nz = nrm[v * 3 + 2];
@@ -576,7 +652,6 @@ export function encodeTangentFrames(
     if (w === 0) w = h; // keep the handedness bit
     out[v * 4 + 3] = w;
   }
-  return out;
 }
 
 function intArray(prim: Primitive, name: string, n: number): ArrayLike<number> | null {
@@ -664,9 +739,26 @@ function weldCoordinates(
   let cap = 16;
   while (cap < n * 2) cap *= 2;
   const table = new Int32Array(cap).fill(-1); // representative vertex of each slot
-  const hmask = cap - 1;
   let numCoord = 0;
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK)
+    numCoord = weldRange(bits, infl, triOf, coordOf, table, from, Math.min(n, from + CHUNK), numCoord);
+  return numCoord;
+}
+
+/** {@link weldCoordinates} for vertices `from … to−1`; returns the coordinate count so far. */
+function weldRange(
+  bits: Uint32Array,
+  infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null,
+  triOf: Uint32Array,
+  coordOf: Uint32Array,
+  table: Int32Array,
+  from: number,
+  to: number,
+  numCoord0: number,
+): number {
+  const hmask = table.length - 1;
+  let numCoord = numCoord0;
+  for (let v = from; v < to; v++) {
     if (triOf[v] === UNUSED) {
       coordOf[v] = UNUSED;
       continue;

@@ -9,6 +9,13 @@
  */
 import { quatToNormalTangent } from './math.js';
 
+/**
+ * Items per call of the loops that run once per import/export: called many times per
+ * import/export, a loop function is optimized with complete type feedback during the first one,
+ * instead of being compiled on stack replacement and then de-optimized over the next few calls.
+ */
+export const CHUNK = 4096;
+
 // ---------------------------------------------------------------- import
 
 /**
@@ -18,37 +25,71 @@ import { quatToNormalTangent } from './math.js';
 export function coordOfTriVerts(tri: Uint32Array, crd: Uint32Array, nt: number): Int32Array | null {
   const coordOf = new Int32Array(nt).fill(-1);
   const ni = tri.length;
-  for (let i = 0; i < ni; i++) {
+  for (let from = 0; from < ni; from += CHUNK)
+    if (!pairRange(tri, crd, from, Math.min(ni, from + CHUNK), coordOf)) return null;
+  for (let t = 0; t < nt; t++) if (coordOf[t] === -1) return null;
+  return coordOf;
+}
+
+function pairRange(
+  tri: Uint32Array,
+  crd: Uint32Array,
+  from: number,
+  to: number,
+  coordOf: Int32Array,
+): boolean {
+  for (let i = from; i < to; i++) {
     const t = tri[i];
     const c = crd[i];
     const o = coordOf[t];
     if (o === -1) coordOf[t] = c;
-    else if (o !== c) return null;
+    else if (o !== c) return false;
   }
-  for (let t = 0; t < nt; t++) if (coordOf[t] === -1) return null;
-  return coordOf;
+  return true;
 }
 
 /** `out[v] = src[at[v]]` for vec3 items. */
 export function gatherVec3(src: Float32Array, at: Uint32Array, n: number): Float32Array {
   const out = new Float32Array(n * 3);
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK) gatherVec3Range(src, at, from, Math.min(n, from + CHUNK), out);
+  return out;
+}
+
+function gatherVec3Range(
+  src: Float32Array,
+  at: Uint32Array,
+  from: number,
+  to: number,
+  out: Float32Array,
+): void {
+  for (let v = from; v < to; v++) {
     const c = at[v] * 3;
     out[v * 3] = src[c];
     out[v * 3 + 1] = src[c + 1];
     out[v * 3 + 2] = src[c + 2];
   }
-  return out;
 }
 
 /** `out[v] = src[at[v]]` for float items of `size` components. */
 export function gatherF32(src: Float32Array, at: Uint32Array, n: number, size: number): Float32Array {
   const out = new Float32Array(n * size);
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK)
+    gatherF32Range(src, at, from, Math.min(n, from + CHUNK), size, out);
+  return out;
+}
+
+function gatherF32Range(
+  src: Float32Array,
+  at: Uint32Array,
+  from: number,
+  to: number,
+  size: number,
+  out: Float32Array,
+): void {
+  for (let v = from; v < to; v++) {
     const o = at[v] * size;
     for (let k = 0; k < size; k++) out[v * size + k] = src[o + k];
   }
-  return out;
 }
 
 /** `out[v] = src[at[v]]` for byte items of `size` components. */
@@ -73,7 +114,20 @@ export function decodeTangentQuats(
   tan: Float32Array,
   tbn: Int16Array,
 ): void {
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK)
+    decodeTangentRange(q, at, from, Math.min(n, from + CHUNK), nrm, tan, tbn);
+}
+
+function decodeTangentRange(
+  q: Int16Array,
+  at: Uint32Array,
+  from: number,
+  to: number,
+  nrm: Float32Array,
+  tan: Float32Array,
+  tbn: Int16Array,
+): void {
+  for (let v = from; v < to; v++) {
     const o = at[v] * 4;
     const qx = q[o];
     const qy = q[o + 1];
@@ -117,22 +171,64 @@ export function vertexInfluences(
   n: number,
   boneCount: number,
 ): VertexInfluences {
-  const joints = new Uint16Array(n * 4);
-  const weights = new Float32Array(n * 4);
-  const wc = new Uint8Array(n);
-  const wb = new Int16Array(n * 4);
-  const wv = new Uint16Array(n * 4);
-  let raw = true;
-  let truncated = 0;
-  let badBone = 0;
+  const out: VertexInfluences = {
+    joints: new Uint16Array(n * 4),
+    weights: new Float32Array(n * 4),
+    wc: new Uint8Array(n),
+    wb: new Int16Array(n * 4),
+    wv: new Uint16Array(n * 4),
+    raw: true,
+    truncated: 0,
+    badBone: 0,
+  };
+  // stats: a record holds more than 4 (0/1), truncated vertices, bad bones
+  const stats = new Int32Array(3);
   // Merged influences of one vertex (a record holds at most 255).
   const cj = new Float64Array(256);
   const cw = new Float64Array(256);
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK)
+    influenceRange(
+      counts,
+      starts,
+      bones,
+      values,
+      at,
+      from,
+      Math.min(n, from + CHUNK),
+      boneCount,
+      out,
+      cj,
+      cw,
+      stats,
+    );
+  out.raw = stats[0] === 0;
+  out.truncated = stats[1];
+  out.badBone = stats[2];
+  return out;
+}
+
+function influenceRange(
+  counts: Uint8Array,
+  starts: Uint32Array,
+  bones: Int16Array,
+  values: Uint16Array,
+  at: Uint32Array,
+  from: number,
+  to: number,
+  boneCount: number,
+  out: VertexInfluences,
+  cj: Float64Array,
+  cw: Float64Array,
+  stats: Int32Array,
+): void {
+  const { joints, weights, wc, wb, wv } = out;
+  // (the counters are stored as they change: code after the loop would run without type
+  // feedback while the loop runs compiled on stack replacement, and de-optimize every call)
+  for (let v = from; v < to; v++) {
     const c = at[v];
     const start = starts[c];
     const count = counts[c];
-    if (count > 4) raw = false;
+    if (count > 4) stats[0] = 1;
     else {
       wc[v] = count;
       for (let k = 0; k < count; k++) {
@@ -145,7 +241,7 @@ export function vertexInfluences(
       const b = bones[start + k];
       const w = values[start + k];
       if (b < 0 || b >= boneCount) {
-        badBone++;
+        stats[2]++;
         continue;
       }
       if (w === 0) continue;
@@ -160,7 +256,7 @@ export function vertexInfluences(
     }
     // Keep the 4 largest (selection in place). Own renormalisation rule: bad bones are dropped
     // first and a vertex with no weight follows bone 0 with weight 1.
-    if (m > 4) truncated++;
+    if (m > 4) stats[1]++;
     const k4 = Math.min(m, 4);
     // The k4 largest first: core's sortInfluencesDesc(cw, cj, m, k4), written out (inlined).
     for (let a = 0; a < k4; a++) {
@@ -186,7 +282,6 @@ export function vertexInfluences(
       weights[v * 4] = 1;
     }
   }
-  return { joints, weights, wc, wb, wv, raw, truncated, badBone };
 }
 
 /** glTF morph deltas of vertex v from coordinate vertex `at[v]` (zero on zero keeps the target's sign). */
@@ -236,15 +331,30 @@ export function copyIndices(src: ArrayLike<number>, n: number, out: Uint32Array)
 export function numberUsed(idx: Uint32Array, n: number, triOf: Uint32Array, unused: number): number {
   triOf.fill(unused);
   const ni = idx.length;
-  for (let i = 0; i < ni; i++) triOf[idx[i]] = 0;
+  for (let from = 0; from < ni; from += CHUNK) markRange(idx, from, Math.min(ni, from + CHUNK), triOf);
   let count = 0;
-  for (let v = 0; v < n; v++) if (triOf[v] === 0) triOf[v] = count++;
+  for (let from = 0; from < n; from += CHUNK)
+    count = numberRange(triOf, from, Math.min(n, from + CHUNK), count);
   return count;
+}
+
+function markRange(idx: Uint32Array, from: number, to: number, mark: Uint32Array): void {
+  for (let i = from; i < to; i++) mark[idx[i]] = 0;
+}
+
+function numberRange(map: Uint32Array, from: number, to: number, count: number): number {
+  let c = count;
+  for (let v = from; v < to; v++) if (map[v] === 0) map[v] = c++;
+  return c;
 }
 
 /** For each slot `map[v]` (≠ `unused`): the last v mapped to it (`out` pre-filled with −1). */
 export function lastVertexOf(map: Uint32Array, n: number, out: Int32Array, unused: number): void {
-  for (let v = 0; v < n; v++) {
+  for (let from = 0; from < n; from += CHUNK) slotRange(map, from, Math.min(n, from + CHUNK), out, unused);
+}
+
+function slotRange(map: Uint32Array, from: number, to: number, out: Int32Array, unused: number): void {
+  for (let v = from; v < to; v++) {
     const s = map[v];
     if (s !== unused) out[s] = v;
   }
@@ -252,7 +362,11 @@ export function lastVertexOf(map: Uint32Array, n: number, out: Int32Array, unuse
 
 /** For each slot `map[v]` (≠ `unused`): the first v mapped to it (`out` pre-filled with −1). */
 export function firstVertexOf(map: Uint32Array, n: number, out: Int32Array, unused: number): void {
-  for (let v = n - 1; v >= 0; v--) {
+  for (let to = n; to > 0; to -= CHUNK) slotRangeBack(map, Math.max(0, to - CHUNK), to, out, unused);
+}
+
+function slotRangeBack(map: Uint32Array, from: number, to: number, out: Int32Array, unused: number): void {
+  for (let v = to - 1; v >= from; v--) {
     const s = map[v];
     if (s !== unused) out[s] = v;
   }
@@ -266,17 +380,39 @@ export function scatterF32(
   out: Float32Array,
 ): Float32Array {
   const nt = from.length;
-  for (let t = 0; t < nt; t++) {
+  for (let a = 0; a < nt; a += CHUNK) scatterF32Range(src, from, a, Math.min(nt, a + CHUNK), size, out);
+  return out;
+}
+
+function scatterF32Range(
+  src: ArrayLike<number>,
+  from: Int32Array,
+  a: number,
+  b: number,
+  size: number,
+  out: Float32Array,
+): void {
+  for (let t = a; t < b; t++) {
     const v = from[t];
     if (v >= 0) for (let k = 0; k < size; k++) out[t * size + k] = src[v * size + k];
   }
-  return out;
 }
 
 /** As {@link scatterF32} for vec3 positions out of a Float32Array. */
 export function scatterVec3(src: Float32Array, from: Int32Array, out: Float32Array): Float32Array {
   const nt = from.length;
-  for (let t = 0; t < nt; t++) {
+  for (let a = 0; a < nt; a += CHUNK) scatterVec3Range(src, from, a, Math.min(nt, a + CHUNK), out);
+  return out;
+}
+
+function scatterVec3Range(
+  src: Float32Array,
+  from: Int32Array,
+  a: number,
+  b: number,
+  out: Float32Array,
+): void {
+  for (let t = a; t < b; t++) {
     const v = from[t];
     if (v >= 0) {
       out[t * 3] = src[v * 3];
@@ -284,13 +420,23 @@ export function scatterVec3(src: Float32Array, from: Int32Array, out: Float32Arr
       out[t * 3 + 2] = src[v * 3 + 2];
     }
   }
-  return out;
 }
 
 /** As {@link scatterF32} for i16 × 4 items (tangent quaternions). */
 export function scatterI16x4(src: ArrayLike<number>, from: Int32Array, out: Int16Array): Int16Array {
   const nt = from.length;
-  for (let t = 0; t < nt; t++) {
+  for (let a = 0; a < nt; a += CHUNK) scatterI16x4Range(src, from, a, Math.min(nt, a + CHUNK), out);
+  return out;
+}
+
+function scatterI16x4Range(
+  src: ArrayLike<number>,
+  from: Int32Array,
+  a: number,
+  b: number,
+  out: Int16Array,
+): void {
+  for (let t = a; t < b; t++) {
     const v = from[t];
     if (v >= 0) {
       out[t * 4] = src[v * 4];
@@ -299,7 +445,6 @@ export function scatterI16x4(src: ArrayLike<number>, from: Int32Array, out: Int1
       out[t * 4 + 3] = src[v * 4 + 3];
     }
   }
-  return out;
 }
 
 /** Vertex colours (`size` components, the missing ones 1) → RGBA bytes per slot. */
@@ -337,17 +482,58 @@ export function packWeights(
   const weightCounts = new Uint8Array(nc);
   const weightStarts = new Uint32Array(nc + 1);
   let total = 0;
-  for (let c = 0; c < nc; c++) {
-    const v = from[c];
-    const k = v >= 0 ? count[v] : 0;
-    weightCounts[c] = k;
-    weightStarts[c] = total;
-    total += k;
-  }
+  for (let a = 0; a < nc; a += CHUNK)
+    total = countRange(count, from, a, Math.min(nc, a + CHUNK), weightCounts, weightStarts, total);
   weightStarts[nc] = total;
   const weightBones = new Int16Array(total);
   const weightValues = new Uint16Array(total);
-  for (let c = 0; c < nc; c++) {
+  for (let a = 0; a < nc; a += CHUNK)
+    packRange(
+      bones,
+      values,
+      from,
+      a,
+      Math.min(nc, a + CHUNK),
+      weightCounts,
+      weightStarts,
+      weightBones,
+      weightValues,
+    );
+  return { weightCounts, weightStarts, weightBones, weightValues };
+}
+
+function countRange(
+  count: Uint8Array,
+  from: Int32Array,
+  a: number,
+  b: number,
+  weightCounts: Uint8Array,
+  weightStarts: Uint32Array,
+  total: number,
+): number {
+  let sum = total;
+  for (let c = a; c < b; c++) {
+    const v = from[c];
+    const k = v >= 0 ? count[v] : 0;
+    weightCounts[c] = k;
+    weightStarts[c] = sum;
+    sum += k;
+  }
+  return sum;
+}
+
+function packRange(
+  bones: Int16Array,
+  values: Uint16Array,
+  from: Int32Array,
+  a: number,
+  b: number,
+  weightCounts: Uint8Array,
+  weightStarts: Uint32Array,
+  weightBones: Int16Array,
+  weightValues: Uint16Array,
+): void {
+  for (let c = a; c < b; c++) {
     const v = from[c];
     const s = weightStarts[c];
     const k = weightCounts[c];
@@ -356,7 +542,6 @@ export function packWeights(
       weightValues[s + i] = values[v * 4 + i];
     }
   }
-  return { weightCounts, weightStarts, weightBones, weightValues };
 }
 
 /** Coordinate and triangle index of every corner. */
@@ -368,7 +553,20 @@ export function cornerIndices(
   triIndices: Uint32Array,
 ): void {
   const ni = idx.length;
-  for (let i = 0; i < ni; i++) {
+  for (let from = 0; from < ni; from += CHUNK)
+    cornerRange(idx, coordOf, triOf, from, Math.min(ni, from + CHUNK), coordIndices, triIndices);
+}
+
+function cornerRange(
+  idx: Uint32Array,
+  coordOf: Uint32Array,
+  triOf: Uint32Array,
+  from: number,
+  to: number,
+  coordIndices: Uint32Array,
+  triIndices: Uint32Array,
+): void {
+  for (let i = from; i < to; i++) {
     const v = idx[i];
     coordIndices[i] = coordOf[v];
     triIndices[i] = triOf[v];
@@ -391,11 +589,27 @@ export function quantizeInfluences4(
   bones: Int16Array,
   values: Uint16Array,
 ): number {
+  let quantized = 0;
+  for (let from = 0; from < n; from += CHUNK)
+    quantized += quantizeRange(js, ws, boneOfJoint, from, Math.min(n, from + CHUNK), count, bones, values);
+  return quantized;
+}
+
+function quantizeRange(
+  js: Uint8Array | Uint16Array,
+  ws: Float32Array,
+  boneOfJoint: Int32Array,
+  from: number,
+  to: number,
+  count: Uint8Array,
+  bones: Int16Array,
+  values: Uint16Array,
+): number {
   const cj = new Float64Array(4);
   const cw = new Float64Array(4);
   const nj = boneOfJoint.length;
   let quantized = 0;
-  for (let v = 0; v < n; v++) {
+  for (let v = from; v < to; v++) {
     const base = v * 4;
     let len = 0;
     for (let k = 0; k < 4; k++) {

@@ -251,7 +251,33 @@ function weightRecords(
   const total = weightStarts[nw] ?? 0;
   const rec = new Uint8Array(nw + total * 4);
   let o = 0;
-  for (let i = 0; i < nw; i++) {
+  // In chunks: a loop function called many times is optimized during the first write.
+  for (let from = 0; from < nw; from += 4096)
+    o = recordRange(
+      weightCounts,
+      weightStarts,
+      weightBones,
+      weightValues,
+      from,
+      Math.min(nw, from + 4096),
+      rec,
+      o,
+    );
+  return rec.subarray(0, o);
+}
+
+function recordRange(
+  weightCounts: Uint8Array,
+  weightStarts: Uint32Array,
+  weightBones: Int16Array,
+  weightValues: Uint16Array,
+  from: number,
+  to: number,
+  rec: Uint8Array,
+  o0: number,
+): number {
+  let o = o0;
+  for (let i = from; i < to; i++) {
     rec[o++] = weightCounts[i];
     const end = weightStarts[i + 1];
     for (let k = weightStarts[i]; k < end; k++) {
@@ -264,7 +290,7 @@ function weightRecords(
       o += 4;
     }
   }
-  return rec.subarray(0, o);
+  return o;
 }
 
 /**
