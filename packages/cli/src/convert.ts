@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import {
@@ -12,7 +12,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
-import { writeFilesAtomic } from './files.js';
+import { readInput as readBytes, writeFilesAtomic } from './files.js';
 import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO, createWriterNodeIO, encodeGlb } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
@@ -90,16 +90,6 @@ async function importLegacy(
   const result = await format.import(files, { ...options.formatOptions, main });
   warnings.merge(result.warnings);
   return result.document;
-}
-
-/**
- * A whole file, read synchronously: one read(2) into a buffer of the file's size. The promise
- * API reads in 512 KiB chunks, each a trip through the thread pool: 1.5× the CPU and, on a busy
- * machine, a wait for every chunk (a 32 MB Unreal _a.3d: ~25 ms against ~40 ms of CPU).
- */
-function readBytes(path: string): Uint8Array {
-  const b = readFileSync(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Reads the companions of a legacy main file from its folder and `--with`. */

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInput } from './files.js';
 import { basename } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import {
@@ -101,7 +101,7 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
  * counts, names) followed by what the import produces.
  */
 export async function inspectFile(path: string, formats?: readonly LegacyFormat[]): Promise<InspectReport> {
-  const bytes = new Uint8Array(await readFile(path));
+  const bytes = readInput(path);
   formats ??= await formatsFor(bytes, path);
   const kind = sniffFormat(bytes, path, formats);
   if (!kind) throw new LegacyError('UNKNOWN_FORMAT', `${path}: not a format gltf-legacy reads`);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import {
@@ -11,7 +10,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { gatherFiles, outputBase, writeGltf } from './convert.js';
-import { writeFilesAtomic } from './files.js';
+import { readInput, writeFilesAtomic } from './files.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
 
@@ -120,7 +119,7 @@ export class LegacyIO {
 
   /** {@link read} plus the format, the files used and the warnings. */
   async readDetailed(path: string): Promise<LegacyReadResult> {
-    const bytes = new Uint8Array(await readFile(path));
+    const bytes = readInput(path);
     const kind = sniffFormat(bytes, path, this.formats);
     if (!kind)
       throw new LegacyError(
@@ -225,7 +224,7 @@ export class LegacyIO {
 
   /** Reads every model inside a container (`.pak`): entry name → document. */
   async readContainer(path: string): Promise<Map<string, Document>> {
-    const bytes = new Uint8Array(await readFile(path));
+    const bytes = readInput(path);
     const kind = sniffFormat(bytes, path, this.formats);
     const entries = typeof kind === 'object' ? tryUnpack(kind, bytes, path) : undefined;
     if (!entries)

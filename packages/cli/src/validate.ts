@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInput } from './files.js';
 import { dirname, join } from 'node:path';
 
 /** Summary of a Khronos glTF-Validator report. */
@@ -34,7 +34,7 @@ export async function validateGltfBytes(
     maxIssues: 500,
     externalResourceFunction: async (uri: string) => {
       if (!dir) throw new Error(`external resource ${uri} not available`);
-      return new Uint8Array(await readFile(join(dir, decodeURIComponent(uri))));
+      return readInput(join(dir, decodeURIComponent(uri)));
     },
   });
   return {
@@ -55,6 +55,6 @@ export async function validateGltfBytes(
 
 /** Validates a `.glb`/`.gltf` file on disk. */
 export async function validateFile(path: string): Promise<ValidationSummary> {
-  const bytes = new Uint8Array(await readFile(path));
+  const bytes = readInput(path);
   return validateGltfBytes(bytes, path, dirname(path));
 }
