@@ -87,7 +87,7 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
   else if (width === 2) out = new Uint32Array(r.u16Array(n, field));
   else out = new Uint32Array(r.u8Array(n, field));
   let max = 0;
-  for (let i = 0; i < n; i++) if (out[i] > max) max = out[i];
+  for (let from = 0; from < n; from += CHUNK) max = maxIn(out, from, Math.min(n, from + CHUNK), max);
   if (max < vertexCount) return out;
   for (let i = 0; i < n; i++) {
     if (out[i] >= vertexCount) {
@@ -100,6 +100,12 @@ function readIndices(r: ByteReader, n: number, vertexCount: number, field: strin
     }
   }
   return out;
+}
+
+function maxIn(a: Uint32Array, from: number, to: number, max0: number): number {
+  let max = max0;
+  for (let i = from; i < to; i++) if (a[i] > max) max = a[i];
+  return max;
 }
 
 function writeIndices(w: ByteWriter, idx: Uint32Array, vertexCount: number): void {
@@ -115,20 +121,22 @@ function readWeights(
   const n = readCount(r, 1, 'numWeights');
   const counts = new Uint8Array(n);
   const starts = new Uint32Array(n + 1);
-  // First pass: the counts (bounds-checked), to size the influence arrays.
+  // First pass: the counts (bounds-checked), to size the influence arrays. Both passes run in
+  // chunks: a loop function called many times is optimized during the first read.
   let o = r.offset;
   let total = 0;
   const end = r.length;
-  for (let i = 0; i < n; i++) {
-    if (o >= end) {
+  const b = r.bytes;
+  for (let from = 0; from < n; from += CHUNK) {
+    const to = Math.min(n, from + CHUNK);
+    const stop = countRecords(b, end, from, to, o, total, counts, starts);
+    const after = stop > from ? starts[stop - 1] + counts[stop - 1] : total;
+    o += stop - from + 4 * (after - total);
+    total = after;
+    if (stop < to) {
       r.offset = o;
-      r.need(1, `weights[${i}].count`);
+      r.need(1, `weights[${stop}].count`);
     }
-    const c = r.bytes[o];
-    counts[i] = c;
-    starts[i] = total;
-    total += c;
-    o += 1 + c * 4;
   }
   starts[n] = total;
   if (o > end) {
@@ -138,18 +146,60 @@ function readWeights(
   const bones = new Int16Array(total);
   const values = new Uint16Array(total);
   o = r.offset;
-  const b = r.bytes;
-  for (let i = 0; i < n; i++) {
-    const c = counts[i];
-    o++;
-    for (let k = 0, s = starts[i]; k < c; k++, s++) {
-      bones[s] = b[o] | (b[o + 1] << 8); // int16 little-endian (the typed array wraps the sign)
-      values[s] = b[o + 2] | (b[o + 3] << 8);
-      o += 4;
-    }
-  }
+  for (let from = 0; from < n; from += CHUNK)
+    o = decodeRecords(b, counts, starts, from, Math.min(n, from + CHUNK), o, bones, values);
   r.offset = o;
   return { weightCounts: counts, weightStarts: starts, weightBones: bones, weightValues: values };
+}
+
+const CHUNK = 4096;
+
+/** Counts of records `from … to−1` starting at byte `o`; returns the record at which the bytes ran out (or `to`). */
+function countRecords(
+  b: Uint8Array,
+  end: number,
+  from: number,
+  to: number,
+  o: number,
+  total: number,
+  counts: Uint8Array,
+  starts: Uint32Array,
+): number {
+  let p = o;
+  let t = total;
+  for (let i = from; i < to; i++) {
+    if (p >= end) return i;
+    const c = b[p];
+    counts[i] = c;
+    starts[i] = t;
+    t += c;
+    p += 1 + c * 4;
+  }
+  return to;
+}
+
+/** Influences of records `from … to−1` starting at byte `o`; returns the byte after them. */
+function decodeRecords(
+  b: Uint8Array,
+  counts: Uint8Array,
+  starts: Uint32Array,
+  from: number,
+  to: number,
+  o: number,
+  bones: Int16Array,
+  values: Uint16Array,
+): number {
+  let p = o;
+  for (let i = from; i < to; i++) {
+    const c = counts[i];
+    p++;
+    for (let k = 0, s = starts[i]; k < c; k++, s++) {
+      bones[s] = b[p] | (b[p + 1] << 8); // int16 little-endian (the typed array wraps the sign)
+      values[s] = b[p + 2] | (b[p + 3] << 8);
+      p += 4;
+    }
+  }
+  return p;
 }
 
 function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): MeshFile {
