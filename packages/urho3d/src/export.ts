@@ -1565,6 +1565,16 @@ function exportAnimation(
       scales,
     });
   }
+  // An animation without a single key cannot come back: import makes no channel for an empty
+  // track and drops an animation without channels (glTF needs ≥ 1). Its empty tracks would be
+  // written, then the whole .ani lost on re-import, so it is not written at all.
+  if (!tracks.some((t) => t.keyCount > 0)) {
+    warnings.warn(
+      'ANIMATION_DROPPED',
+      `animation "${anim.getName()}" has no keys left (empty or invalid sampler inputs); not written`,
+    );
+    return null;
+  }
   if (resampled) {
     warnings.warn(
       'ANIMATION_RESAMPLED',

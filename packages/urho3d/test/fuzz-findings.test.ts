@@ -1,7 +1,8 @@
 // Regression tests for the fuzz notes in test-assets/fuzz-regressions/urho3d (glTF → Urho3D).
 import { isLegacyError } from '@gltf-legacy/core';
-import { firstByteDiff } from '@gltf-legacy/test-utils';
-import { Document } from '@gltf-transform/core';
+import { firstByteDiff, regressionInput } from '@gltf-legacy/test-utils';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
 import { exportUrhoModel, legacyFormat, readAni } from '../src/index.js';
 
@@ -191,6 +192,66 @@ describe('fuzz findings (glTF → Urho3D)', () => {
     expect([...again.files.keys()].sort()).toEqual([...first.files.keys()].sort());
     for (const [name, bytes] of first.files)
       expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
+  });
+
+  // 0d2a963f46127375 (FIXED_POINT, "fuzz_Wheels.ani present in only one export"): CesiumMilkTruck
+  // with the "Wheels" time accessor's count mutated to 1e-30: glTF-Transform reads 0 key times for
+  // both rotation channels. Export wrote fuzz_Wheels.ani with two 0-key tracks; import makes no
+  // channel for an empty track and drops an animation with no channel (glTF needs ≥ 1), so the
+  // second export had no .ani. Now an animation left without any key is not written
+  // (ANIMATION_DROPPED); empty tracks next to tracks with keys still round-trip via extras.
+  function keyedAnimation(doc: Document, timesPerBone: number[][]) {
+    const buf = doc.getRoot().listBuffers()[0];
+    const joints = doc.getRoot().listSkins()[0].listJoints();
+    const anim = doc.createAnimation('Wheels');
+    timesPerBone.forEach((times, b) => {
+      const s = doc
+        .createAnimationSampler()
+        .setInput(doc.createAccessor().setType('SCALAR').setArray(new Float32Array(times)).setBuffer(buf))
+        .setOutput(
+          doc
+            .createAccessor()
+            .setType('VEC4')
+            .setArray(new Float32Array(Math.max(times.length, 31) * 4).map((_, i) => (i % 4 === 3 ? 1 : 0)))
+            .setBuffer(buf),
+        );
+      anim
+        .addSampler(s)
+        .addChannel(
+          doc.createAnimationChannel().setTargetNode(joints[b]).setTargetPath('rotation').setSampler(s),
+        );
+    });
+    return doc;
+  }
+  it('0d2a963f: an animation whose samplers have 0 key times is not written (ANIMATION_DROPPED)', async () => {
+    const { first, again } = await exportTwice(keyedAnimation(tri(2), [[], []]));
+    expect([...first.files.keys()]).toEqual(['fuzz.mdl']);
+    expect(first.warnings).toContainEqual(
+      expect.objectContaining({ code: 'ANIMATION_DROPPED', message: expect.stringContaining('"Wheels"') }),
+    );
+    expect([...again.files.keys()]).toEqual(['fuzz.mdl']);
+    expect(firstByteDiff(again.files.get('fuzz.mdl')!, first.files.get('fuzz.mdl')!)).toBe(-1);
+  });
+  it('0d2a963f: an empty track next to a keyed one is still written and survives import → export', async () => {
+    const { first, again } = await exportTwice(keyedAnimation(tri(2), [[], [0, 0.5, 1]]));
+    const ani = readAni(first.files.get('fuzz_Wheels.ani')!);
+    expect(ani.tracks.map((t) => [t.name, t.keyCount])).toEqual([
+      ['bone0', 0],
+      ['bone1', 3],
+    ]);
+    expect(first.warnings.map((w) => w.code)).not.toContain('ANIMATION_DROPPED');
+    expect([...again.files.keys()].sort()).toEqual([...first.files.keys()].sort());
+    for (const [name, bytes] of first.files)
+      expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
+  });
+  it('0d2a963f: the stored mutated CesiumMilkTruck exports the same files twice', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('urho3d', '0d2a963f46127375', io));
+    const { first, again } = await exportTwice(doc);
+    expect(first.warnings.map((w) => w.code)).toContain('ANIMATION_DROPPED');
+    expect([...first.files.keys()]).toEqual(['fuzz.mdl']);
+    expect([...again.files.keys()]).toEqual(['fuzz.mdl']);
+    expect(firstByteDiff(again.files.get('fuzz.mdl')!, first.files.get('fuzz.mdl')!)).toBe(-1);
   });
 
   // f64172e001896fe5 (TIMEOUT): a generated skinned LINES primitive of 65 537 vertices over 272
