@@ -388,8 +388,8 @@ function primitiveIndices(
 ): Uint32Array | null {
   const idx = prim.getIndices()?.getArray();
   const mode = prim.getMode();
-  // The usual case in one pass: a triangle list of u32 indices, copied (the winding may be
-  // flipped in place) and range-checked together.
+  // The usual case: a triangle list of u32 indices, range-checked and returned as a view (no
+  // copy; buildSurface copies before flipping the winding of a mirrored static mesh).
   if (mode === 4 && idx instanceof Uint32Array) {
     const bad = firstIndexAtLeast(idx, n);
     if (bad >= 0) throw badIndex(label, idx[bad], bad, n);
