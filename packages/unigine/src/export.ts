@@ -1715,15 +1715,6 @@ export function exportUnigine(
     g.push({ anim, ex });
     fileGroups.set(file, g);
   }
-  // Without a mesh, a single .anim is the main file and is named NAME.anim (as the branch above
-  // names a re-imported standalone .anim), so that export → import → export keeps the name.
-  if (!surfaces.length && fileGroups.size === 1) {
-    const [[file, g]] = [...fileGroups];
-    if (file !== `${name}.anim`) {
-      fileGroups.delete(file);
-      fileGroups.set(`${name}.anim`, g);
-    }
-  }
   let maxPos = 0;
   let maxRot = 0;
   let lossy = false;
@@ -1899,8 +1890,13 @@ export function exportUnigine(
       animations: blocks,
     };
     anims.push({ file, anim: animFile });
-    files.set(file, writeAnim(animFile));
   }
+  // Without a mesh, a single .anim is the main file and is named NAME.anim (as the branch above
+  // names a re-imported standalone .anim), so that export → import → export keeps the name. This
+  // looks at the files actually written: groups dropped above (no skeleton, no animated bone)
+  // must not keep the survivor at NAME_<animation>.anim.
+  if (!mesh && anims.length === 1) anims[0].file = `${name}.anim`;
+  for (const { file, anim } of anims) files.set(file, writeAnim(anim));
   if (resampled)
     warnings.warn(
       'ANIMATION_RESAMPLED',

@@ -135,6 +135,61 @@ describe('fuzz regressions', () => {
     expect(firstDiff(e2.get('fuzz.anim')!, e1.get('fuzz.anim')!)).toBe(-1);
   });
 
+  // 4eadcb0cbd2f4bf0 (generated document: a points primitive, which is skipped, and three
+  // animations of which two animate no bone and are dropped): the lone-.anim naming was decided
+  // before the drops, with three files still planned, so the one file written was
+  // NAME_<animation>.anim; re-imported alone it came back as NAME.anim.
+  it('a single .anim left after dropped animations is written as NAME.anim both times', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const acc = (type: 'SCALAR' | 'VEC3' | 'VEC4', a: Float32Array) =>
+      doc.createAccessor().setType(type).setArray(a).setBuffer(buffer);
+    const joint = doc.createNode('bone');
+    const prop = doc.createNode('prop');
+    doc.createSkin('skin').addJoint(joint);
+    doc.createScene('s').addChild(joint).addChild(prop);
+    const times = acc('SCALAR', new Float32Array([0, 1]));
+    const clip = (animName: string, node: typeof joint) => {
+      const sampler = doc
+        .createAnimationSampler()
+        .setInput(times)
+        .setOutput(acc('VEC3', new Float32Array([0, 0, 0, 1, 2, 3])));
+      doc
+        .createAnimation(animName)
+        .addSampler(sampler)
+        .addChannel(
+          doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(sampler),
+        );
+    };
+    clip('prop_a', prop);
+    clip('walk', joint);
+    clip('prop_b', prop);
+
+    const r1 = exportUnigine(doc, { name: 'lone' });
+    expect(r1.warnings.filter((w) => w.code === 'ANIMATION_DROPPED').length).toBe(2);
+    expect([...r1.files.keys()]).toEqual(['lone.anim']);
+    expect(r1.anims.map((a) => a.file)).toEqual(['lone.anim']);
+    expect(readAnim(r1.files.get('lone.anim')!).animationNames).toEqual(['walk']);
+    const e2 = exportUnigine(importUnigine(r1.files, { main: 'lone.anim' }).document, { name: 'lone' }).files;
+    expect([...e2.keys()]).toEqual(['lone.anim']);
+    expect(firstDiff(e2.get('lone.anim')!, r1.files.get('lone.anim')!)).toBe(-1);
+  });
+
+  it('the generated GLB with dropped animations (4eadcb0c) exports to a fixed point', async () => {
+    const bin = fileURLToPath(
+      new URL('../../../test-assets/fuzz-regressions/unigine/4eadcb0cbd2f4bf0.bin', import.meta.url),
+    );
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(new Uint8Array(readFileSync(bin)));
+    const r1 = exportUnigine(doc, { name: 'fuzz' });
+    expect(r1.warnings.find((w) => w.code === 'PRIMITIVE_SKIPPED')?.count).toBe(1);
+    expect(r1.warnings.filter((w) => w.code === 'ANIMATION_DROPPED').length).toBe(2);
+    expect([...r1.files.keys()]).toEqual(['fuzz.anim']);
+    const e2 = exportUnigine(importUnigine(r1.files, { main: 'fuzz.anim' }).document, { name: 'fuzz' }).files;
+    expect([...e2.keys()]).toEqual(['fuzz.anim']);
+    expect(firstDiff(e2.get('fuzz.anim')!, r1.files.get('fuzz.anim')!)).toBe(-1);
+  });
+
   // 07bd58ef876652c9 (SimpleSkin with POSITION count set to 0): indices past the vertices were
   // written, and the .mesh failed to import (coordIndices out of range).
   it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', () => {
