@@ -8,6 +8,7 @@ import {
   checkBoneParents,
   expectVersion,
   readBones,
+  readBindPose,
   readBounds,
   readNames,
   writeBones,
@@ -38,7 +39,7 @@ function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding:
   checkBoneParents(bones, fileName, 'bones');
   const animationNames = readNames(r, 'numAnimations', 'animationNames', encoding);
   r.expectMagic(ANIM_MAGIC, 'headerEndMagic');
-  const bindPose = r.f32Array(bones.length * TRS_FLOATS, 'bindPose', true);
+  const bindPose = readBindPose(r, bones.length * TRS_FLOATS);
   const animations: AnimationBlock[] = new Array(animationNames.length);
   for (let a = 0; a < animationNames.length; a++) {
     animations[a] = r.scope(`animations[${a}]`, () => readBlock(r, true));

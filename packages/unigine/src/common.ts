@@ -167,3 +167,28 @@ export function checkBoneParents(
     for (const k of path) state[k] = 2;
   }
 }
+
+/**
+ * Reads the `numBones × 10` bind pose and rejects non-finite floats: a bone transform holding
+ * NaN or ±Infinity has no meaning, and glTF node transforms cannot hold one (import would set a
+ * NaN rotation; see fuzz note 1a12b46025c01540).
+ *
+ * ```ts
+ * const bindPose = readBindPose(r, bones.length * TRS_FLOATS);
+ * ```
+ */
+export function readBindPose(r: ByteReader, count: number): Float32Array {
+  const start = r.offset;
+  const bindPose = r.f32Array(count, 'bindPose', true);
+  for (let i = 0; i < count; i++) {
+    const v = bindPose[i];
+    if (v - v !== 0)
+      throw r.error(
+        `bone ${Math.floor(i / TRS_FLOATS)} has a bind pose value of ${v}; bind poses must be finite`,
+        `bindPose[${i}]`,
+        'BAD_BIND_POSE',
+        start + i * 4,
+      );
+  }
+  return bindPose;
+}

@@ -165,6 +165,8 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
   const bindWorld = new Map<Node, M4>();
   // The inverse bind matrix each joint's bind pose came from (float32, as stored).
   const bindIBM = new Map<Node, Float32Array>();
+  // Joints whose inverse bind matrix gives no finite float32 transform: their node TRS is used.
+  const unusable = new Set<Node>();
   for (const skin of doc.getRoot().listSkins()) {
     const joints = skin.listJoints();
     const ibm = skin.getInverseBindMatrices();
@@ -179,8 +181,15 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
         if (ibmData && ibmData.length >= (i + 1) * 16) {
           const raw = ibmData.subarray(i * 16, i * 16 + 16);
           const m = new Float64Array(raw);
-          if (mat4.invert(asMat(w), asMat(m))) bindIBM.set(j, raw);
-          else w.set(worldMatrix(j));
+          if (mat4.invert(asMat(w), asMat(m))) {
+            // A bind pose must be finite in float32 (readers reject others): a matrix whose
+            // inverse overflows (a column of ~1e-43) or holds NaN is no bind transform.
+            if (finiteF32(raw) && finiteF32(w)) bindIBM.set(j, raw);
+            else {
+              w.set(worldMatrix(j));
+              unusable.add(j);
+            }
+          } else w.set(worldMatrix(j));
         } else w.set(worldMatrix(j));
         bindWorld.set(j, w);
       }
@@ -234,10 +243,13 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
       same = true;
       for (let i = 0; i < 16; i++) if (Math.abs(local[i] - want[i]) > 1e-4 * scale) same = false;
     }
-    if (same) bind.push(nodeBind(node));
-    else {
+    const fromIBM = same ? null : toFileTRS(decompose(want));
+    if (fromIBM && finiteF32(fromIBM)) {
       derived++;
-      bind.push(toFileTRS(decompose(want)));
+      bind.push(fromIBM);
+    } else {
+      if (fromIBM) unusable.add(node);
+      bind.push(nodeBind(node));
     }
     // Root bones: animation keys are relative to the node's parent, which UNIGINE does not have.
     const pn = node.getParentNode();
@@ -250,7 +262,36 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
       'bone bind poses were taken from the inverse bind matrices (the joint nodes were not in bind pose)',
       derived,
     );
+  if (unusable.size)
+    warnings.warn(
+      'BIND_POSE_FROM_NODE',
+      `inverse bind matrices of ${[...unusable].map((n) => `"${n.getName()}"`).join(', ')} give no finite float32 bind transform; the joint nodes' TRS was used`,
+      unusable.size,
+    );
   return { nodes, index, bones, bind, parentFix };
+}
+
+/** True when every value is finite once stored as a float32 (no NaN, no ±Infinity, no overflow). */
+function finiteF32(a: ArrayLike<number>): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const v = Math.fround(a[i]);
+    if (v - v !== 0) return false;
+  }
+  return true;
+}
+
+/** Our readers reject non-finite bind poses, so export must never write one. */
+function assertFiniteBindPose(bindPose: Float32Array, bones: readonly UnigineBone[], file: string): void {
+  for (let i = 0; i < bindPose.length; i++) {
+    const v = bindPose[i];
+    if (v - v !== 0) {
+      const b = bones[Math.floor(i / TRS_FLOATS)];
+      throw new ExportError(
+        'BAD_BIND_POSE',
+        `${file}: bone "${b?.name}" has a bind pose value of ${v} (its node transform is not finite); UNIGINE bind poses must be finite`,
+      );
+    }
+  }
 }
 
 function f32Bounds(min: number[], max: number[], center: number[], radius: number): Float32Array {
@@ -1843,6 +1884,7 @@ export function exportUnigine(
       bindPose,
       animations: blocks,
     };
+    assertFiniteBindPose(bindPose, skel.bones, `${name}.mesh`);
     files.set(`${name}.mesh`, writeMesh(mesh));
   }
   const anims: { file: string; anim: AnimFile }[] = [];
@@ -1889,6 +1931,7 @@ export function exportUnigine(
       bindPose,
       animations: blocks,
     };
+    assertFiniteBindPose(bindPose, bones, file);
     anims.push({ file, anim: animFile });
   }
   // Without a mesh, a single .anim is the main file and is named NAME.anim (as the branch above

@@ -8,6 +8,7 @@ import {
   checkBoneParents,
   expectVersion,
   readBones,
+  readBindPose,
   readBounds,
   readNames,
   writeBones,
@@ -222,7 +223,7 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
     });
   }
   r.expectMagic(MESH_MAGIC, 'headerEndMagic');
-  const bindPose = r.f32Array(bones.length ? bones.length * TRS_FLOATS : 0, 'bindPose', true);
+  const bindPose = readBindPose(r, bones.length ? bones.length * TRS_FLOATS : 0);
   const animations: AnimationBlock[] = new Array(animationNames.length);
   for (let a = 0; a < animationNames.length; a++) {
     animations[a] = r.scope(`animations[${a}]`, () => readBlock(r, false));

@@ -4,12 +4,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ExportError } from '@gltf-legacy/core';
+import { ExportError, FormatError } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { regressionInput } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type AnimFile, exportUnigine, importUnigine, readAnim, readMesh, writeAnim } from '../src/index.js';
+import {
+  type AnimFile,
+  exportUnigine,
+  importUnigine,
+  readAnim,
+  readMesh,
+  writeAnim,
+  writeMesh,
+} from '../src/index.js';
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
 function firstDiff(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -283,5 +300,131 @@ describe('fuzz regressions', () => {
     expect([...e2.keys()].sort()).toEqual([...e1.keys()].sort());
     for (const [name, bytes] of e1)
       expect({ name, diff: firstDiff(e2.get(name)!, bytes) }).toEqual({ name, diff: -1 });
+  });
+
+  // 1a12b46025c01540 (corpus arm.anim, bone 1's bind rotation z set to +Infinity): import
+  // normalized the rotation by its infinite length, giving the node the rotation (−0, 0, NaN, 0)
+  // (invalid glTF); export wrote those floats, and re-import replaced the NaN quaternion by the
+  // identity, so the second export differed (at the −0 first). A non-finite bind pose means
+  // nothing and glTF cannot hold it: the readers reject it.
+  it('a non-finite bind pose value is a FormatError BAD_BIND_POSE (.anim and .mesh)', () => {
+    const anim: AnimFile = {
+      magic: 'an10',
+      encoding: 'utf8',
+      bounds: Float32Array.from([1e9, 1e9, 1e9, -1e9, -1e9, -1e9, 0, 0, 0, -1]),
+      bones: [
+        { name: 'root', parent: -1 },
+        { name: 'arm', parent: 0 },
+      ],
+      animationNames: [],
+      bindPose: Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0.1, Infinity, 1, 1, 1, 1]),
+      animations: [],
+    };
+    const bytes = writeAnim(anim);
+    const err = thrown(() => readAnim(bytes, 'inf.anim')) as FormatError;
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.code).toBe('BAD_BIND_POSE');
+    expect(err.field).toBe('bindPose[15]');
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    expect(view.getFloat32(err.offset!, true)).toBe(Infinity);
+    const viaImport = thrown(() => importUnigine(new Map([['inf.anim', bytes]]), { main: 'inf.anim' }));
+    expect(viaImport).toBeInstanceOf(FormatError);
+    expect((viaImport as FormatError).code).toBe('BAD_BIND_POSE');
+
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const joint = doc.createNode('j');
+    const skin = doc.createSkin('s').addJoint(joint);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+          .setBuffer(buffer),
+      )
+      .setAttribute(
+        'JOINTS_0',
+        doc.createAccessor().setType('VEC4').setArray(new Uint16Array(12)).setBuffer(buffer),
+      )
+      .setAttribute(
+        'WEIGHTS_0',
+        doc
+          .createAccessor()
+          .setType('VEC4')
+          .setArray(new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]))
+          .setBuffer(buffer),
+      );
+    const meshNode = doc.createNode('m').setMesh(doc.createMesh('m').addPrimitive(prim)).setSkin(skin);
+    doc.createScene('s').addChild(joint).addChild(meshNode);
+    const mesh = readMesh(exportUnigine(doc, { name: 'nan' }).files.get('nan.mesh')!);
+    mesh.bindPose[4] = Number.NaN;
+    const meshErr = thrown(() => readMesh(writeMesh(mesh), 'nan.mesh')) as FormatError;
+    expect(meshErr).toBeInstanceOf(FormatError);
+    expect(meshErr.code).toBe('BAD_BIND_POSE');
+    expect(meshErr.field).toBe('bindPose[4]');
+  });
+
+  it('the mutated arm.anim (1a12b460, infinite bind rotation) is rejected at read', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const bytes = await regressionInput('unigine', '1a12b46025c01540', io);
+    const err = thrown(() =>
+      importUnigine(new Map([['arm.anim', bytes]]), { main: 'arm.anim' }),
+    ) as FormatError;
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.code).toBe('BAD_BIND_POSE');
+    expect(err.field).toBe('bindPose[15]');
+    expect(err.offset).toBe(744);
+  });
+
+  // c3504d02fba5ddf3 (quad_skin.glb with its BIN overwritten): one inverse bind matrix has a
+  // column of ~2.5e-43, so its inverse holds ~4e42 (> float32 max). The bind pose derived from it
+  // (BIND_POSE_FROM_IBM) had scales ±Infinity and a NaN rotation; re-import turned those into
+  // other floats (−0 → +0 first). Export now uses the joint node's TRS for such a joint.
+  it('a joint whose inverse bind matrix overflows float32 exports its node TRS (fixed point)', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const acc = (type: 'VEC3' | 'VEC4' | 'MAT4', a: Float32Array | Uint16Array) =>
+      doc.createAccessor().setType(type).setArray(a).setBuffer(buffer);
+    const j0 = doc.createNode('j0');
+    const j1 = doc.createNode('j1').setTranslation([0, 1, 0]);
+    j0.addChild(j1);
+    const ibm = new Float32Array(32);
+    for (const j of [0, 1]) for (const d of [0, 5, 10, 15]) ibm[j * 16 + d] = 1;
+    ibm[16 + 13] = -1;
+    ibm[16 + 5] = 2.5e-43; // j1: y column almost zero, inverse ≈ 4e42
+    const skin = doc.createSkin('s').setInverseBindMatrices(acc('MAT4', ibm)).addJoint(j0).addJoint(j1);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', acc('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])))
+      .setAttribute('JOINTS_0', acc('VEC4', new Uint16Array([1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])))
+      .setAttribute('WEIGHTS_0', acc('VEC4', new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])));
+    const meshNode = doc.createNode('m').setMesh(doc.createMesh('m').addPrimitive(prim)).setSkin(skin);
+    doc.createScene('s').addChild(j0).addChild(meshNode);
+
+    const r1 = exportUnigine(doc, { name: 'tiny' });
+    expect(r1.warnings.find((w) => w.code === 'BIND_POSE_FROM_NODE')?.count).toBe(1);
+    const mesh1 = r1.files.get('tiny.mesh')!;
+    const bind1 = readMesh(mesh1).bindPose;
+    // j1: its node TRS in file axes (x, −z, y): translation (0, 0, 1), identity rotation, unit scale.
+    expect(Array.from(bind1.subarray(10, 20))).toEqual([0, -0, 1, 0, -0, 0, 1, 1, 1, 1]);
+    const r2 = exportUnigine(importUnigine(r1.files, { main: 'tiny.mesh' }).document, { name: 'tiny' });
+    expect(r2.warnings.some((w) => w.code.startsWith('BIND_POSE'))).toBe(false);
+    expect(firstDiff(r2.files.get('tiny.mesh')!, mesh1)).toBe(-1);
+  });
+
+  it('the mutated quad_skin GLB (c3504d02) exports to a fixed point with finite bind poses', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('unigine', 'c3504d02fba5ddf3', io));
+    const r1 = exportUnigine(doc, { name: 'fuzz' });
+    expect(r1.warnings.find((w) => w.code === 'BIND_POSE_FROM_NODE')?.message).toContain('"Bone.007"');
+    const e1 = r1.files;
+    expect([...e1.keys()]).toEqual(['fuzz.mesh']);
+    expect(readMesh(e1.get('fuzz.mesh')!).bindPose.every(Number.isFinite)).toBe(true);
+    const e2 = exportUnigine(importUnigine(e1, { main: 'fuzz.mesh' }).document, { name: 'fuzz' }).files;
+    expect([...e2.keys()]).toEqual(['fuzz.mesh']);
+    expect(firstDiff(e2.get('fuzz.mesh')!, e1.get('fuzz.mesh')!)).toBe(-1);
   });
 });
