@@ -180,16 +180,17 @@ function buildSkeleton(doc: Document, warnings: WarningCollector): Skeleton {
         const w = new Float64Array(16);
         if (ibmData && ibmData.length >= (i + 1) * 16) {
           const raw = ibmData.subarray(i * 16, i * 16 + 16);
+          // Kept even when singular: float32 can flush a huge bind pose's matrix to rank < 4,
+          // and import still wrote exactly that matrix (exact check below).
+          bindIBM.set(j, raw);
           const m = new Float64Array(raw);
-          if (mat4.invert(asMat(w), asMat(m))) {
-            // A bind pose must be finite in float32 (readers reject others): a matrix whose
-            // inverse overflows (a column of ~1e-43) or holds NaN is no bind transform.
-            if (finiteF32(raw) && finiteF32(w)) bindIBM.set(j, raw);
-            else {
-              w.set(worldMatrix(j));
-              unusable.add(j);
-            }
-          } else w.set(worldMatrix(j));
+          if (!mat4.invert(asMat(w), asMat(m))) w.set(worldMatrix(j));
+          else if (!finiteF32(raw) || !finite64(w)) {
+            // A matrix holding NaN/±Infinity, or whose inverse does, is no bind transform. (World
+            // matrices may exceed float32 range; bind poses decomposed from them are checked below.)
+            w.set(worldMatrix(j));
+            unusable.add(j);
+          }
         } else w.set(worldMatrix(j));
         bindWorld.set(j, w);
       }
@@ -277,6 +278,11 @@ function finiteF32(a: ArrayLike<number>): boolean {
     const v = Math.fround(a[i]);
     if (v - v !== 0) return false;
   }
+  return true;
+}
+
+function finite64(a: ArrayLike<number>): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] - a[i] !== 0) return false;
   return true;
 }
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { ExportError, FormatError } from '@gltf-legacy/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
-import { regressionInput } from '@gltf-legacy/test-utils';
+import { corpusFiles, readBytes, regressionInput } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   type AnimFile,
@@ -426,5 +426,62 @@ describe('fuzz regressions', () => {
     const e2 = exportUnigine(importUnigine(e1, { main: 'fuzz.mesh' }).document, { name: 'fuzz' }).files;
     expect([...e2.keys()]).toEqual(['fuzz.mesh']);
     expect(firstDiff(e2.get('fuzz.mesh')!, e1.get('fuzz.mesh')!)).toBe(-1);
+  });
+
+  // Campaign seed 9503, iteration 3993 (fp2_QBZ95_long.mesh, byte 188 = 0xff; no note stored):
+  // the root bone's bind scale y became −3.4e38 (−FLT_MAX). The inverse bind matrices import
+  // computes for its children then flush to rank < 4 in float32, so export could not invert them,
+  // missed that they are bit for bit what import writes from the node TRS, and derived garbage
+  // bind poses (~1e23) from the other matrices; the second export differed. Export now compares
+  // singular stored matrices too.
+  it('a bind scale of −FLT_MAX on the root bone re-exports byte for byte', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const acc = (type: 'VEC3' | 'VEC4', a: Float32Array | Uint16Array) =>
+      doc.createAccessor().setType(type).setArray(a).setBuffer(buffer);
+    const j0 = doc.createNode('j0');
+    const j1 = doc.createNode('j1');
+    j0.addChild(j1);
+    const skin = doc.createSkin('s').addJoint(j0).addJoint(j1);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', acc('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])))
+      .setAttribute('JOINTS_0', acc('VEC4', new Uint16Array([1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])))
+      .setAttribute('WEIGHTS_0', acc('VEC4', new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])));
+    const meshNode = doc.createNode('m').setMesh(doc.createMesh('m').addPrimitive(prim)).setSkin(skin);
+    doc.createScene('s').addChild(j0).addChild(meshNode);
+    const model = readMesh(exportUnigine(doc, { name: 'huge' }).files.get('huge.mesh')!);
+    // The bind poses of the mutated corpus file's root and first child (file axes).
+    model.bindPose.set([
+      -0.19815373420715332, -10.328128814697266, -19.00670051574707, -0.49944767355918884,
+      -0.49944770336151123, -0.5005516409873962, 0.5005516409873962, 0.9999999403953552,
+      -3.4028234663852886e38, 0.9999999403953552, -2.372035026550293, 7.141225069062784e-7,
+      5.4803056716918945, 6.892342696573905e-8, -0.5076409578323364, -2.5879842269205255e-8,
+      0.8615686893463135, 0.9999999403953552, 1.0000001192092896, 0.9999999403953552,
+    ]);
+    const bytes = writeMesh(model);
+    const imported = importUnigine(new Map([['huge.mesh', bytes]]), { main: 'huge.mesh' }).document;
+    const ibm = imported.getRoot().listSkins()[0].getInverseBindMatrices()!.getArray() as Float32Array;
+    // j1's matrix has a zero column in float32: it cannot be inverted.
+    expect([0, 1, 2, 3].some((c) => [0, 1, 2, 3].every((r) => ibm[16 + c * 4 + r] === 0))).toBe(true);
+    const r1 = exportUnigine(imported, { name: 'huge' });
+    expect(r1.warnings.some((w) => w.code.startsWith('BIND_POSE'))).toBe(false);
+    expect(firstDiff(r1.files.get('huge.mesh')!, bytes)).toBe(-1);
+  });
+
+  it('the mutated fp2_QBZ95_long.mesh (root bind scale −FLT_MAX) round-trips byte for byte', () => {
+    const [meshPath] = corpusFiles('unigine', ['fp2_QBZ95_long.mesh']);
+    const [animPath] = corpusFiles('unigine', ['fp2_QBZ95_long.anim']);
+    const bytes = readBytes(meshPath).slice();
+    bytes[188] = 0xff;
+    expect(readMesh(bytes).bindPose[8]).toBe(-3.4028234663852886e38);
+    const files = new Map([
+      ['fuzz.mesh', bytes],
+      ['fuzz.anim', readBytes(animPath)],
+    ]);
+    const r1 = exportUnigine(importUnigine(files, { main: 'fuzz.mesh' }).document, { name: 'fuzz' });
+    expect(r1.warnings.some((w) => w.code.startsWith('BIND_POSE'))).toBe(false);
+    for (const [name, b] of files)
+      expect({ name, diff: firstDiff(r1.files.get(name)!, b) }).toEqual({ name, diff: -1 });
   });
 });
