@@ -297,8 +297,9 @@ export function morphDeltas(
     for (let k = 0; k < 3; k++) {
       const x = target[c + k];
       const b = base[c + k];
-      // -0 - -0 would give +0 and the written target would lose its -0.
-      d[v * 3 + k] = x === 0 && b === 0 ? x : x - b;
+      // Unchanged coordinates keep their bits through export's base + delta: -0 - -0 would give
+      // +0 (the written target would lose its -0), and ∞ - ∞ NaN (fuzz, campaign 31337).
+      d[v * 3 + k] = x === b ? (x === 0 ? x : 0) : x - b;
     }
   }
   return d;

@@ -484,4 +484,35 @@ describe('fuzz regressions', () => {
     for (const [name, b] of files)
       expect({ name, diff: firstDiff(r1.files.get(name)!, b) }).toEqual({ name, diff: -1 });
   });
+
+  // Campaign seed 31337, iteration 2467 (AnimatedMorphSphere with a POSITION float set to −∞; no
+  // note stored): the morph targets written at that vertex are −∞ + delta = −∞. Import stored the
+  // delta −∞ − (−∞) = NaN, and the second export wrote NaN there. Unchanged coordinates now get a
+  // zero delta. (A finite target over an infinite base still cannot survive: glTF deltas cannot
+  // express it; such a POSITION is invalid glTF anyway.)
+  it('an infinite base coordinate keeps its morph target values through import → export', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = new Float32Array([Number.NEGATIVE_INFINITY, 0, 0, 1, 0, 0, 0, 1, 0]);
+    const delta = new Float32Array([0.5, 0, 0, 0, 0.25, 0, 0, 0, 0]);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buffer))
+      .addTarget(
+        doc
+          .createPrimitiveTarget('t')
+          .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(delta).setBuffer(buffer)),
+      );
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
+    const mesh1 = exportUnigine(doc, { name: 'inf' }).files.get('inf.mesh')!;
+    expect(readMesh(mesh1).surfaces[0].targets[1][0]).toBe(Number.NEGATIVE_INFINITY);
+    const mesh2 = exportUnigine(
+      importUnigine(new Map([['inf.mesh', mesh1]]), { main: 'inf.mesh' }).document,
+      {
+        name: 'inf',
+      },
+    ).files.get('inf.mesh')!;
+    expect(readMesh(mesh2).surfaces[0].targets[1][0]).toBe(Number.NEGATIVE_INFINITY);
+    expect(firstDiff(mesh2, mesh1)).toBe(-1);
+  });
 });
