@@ -867,6 +867,11 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
     warnings.warn('PRIMITIVE_SKIPPED', `${label}: no POSITION; skipped`);
     return null;
   }
+  if (posAcc.getType() !== 'VEC3') {
+    // Invalid glTF (a mutated accessor type): its array is not n × 3 floats.
+    warnings.warn('PRIMITIVE_SKIPPED', `${label}: POSITION is ${posAcc.getType()}, not VEC3; skipped`);
+    return null;
+  }
   const n = posAcc.getCount();
   let idx = primitiveIndices(prim, n, warnings, label);
   if (!idx) return null;
@@ -1127,7 +1132,7 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
   const targetNames = [names[0] ?? ''];
   for (let t = 0; t < realCount; t++) {
     const acc = gTargets[t].getAttribute('POSITION');
-    if (!acc || acc.getCount() !== n) {
+    if (!acc || acc.getCount() !== n || acc.getType() !== 'VEC3') {
       warnings.warn(
         'MORPH_TARGET_DROPPED',
         `${label}: morph target ${t} has no POSITION for every vertex; dropped`,

@@ -515,4 +515,55 @@ describe('fuzz regressions', () => {
     expect(readMesh(mesh2).surfaces[0].targets[1][0]).toBe(Number.NEGATIVE_INFINITY);
     expect(firstDiff(mesh2, mesh1)).toBe(-1);
   });
+
+  // Campaign seed 2718, iteration 299 (BoxTextured.glb with its POSITION accessor's type made
+  // SCALAR; no note stored): export copied n × 3 floats out of an n-value array (RangeError in
+  // buildSurface). A POSITION (or morph target POSITION) that is not VEC3 is now skipped/dropped.
+  it('a POSITION accessor that is not VEC3 skips the primitive instead of crashing', () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const good = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+          .setBuffer(buffer),
+      )
+      .addTarget(
+        doc
+          .createPrimitiveTarget('flat')
+          .setAttribute(
+            'POSITION',
+            doc.createAccessor().setType('VEC2').setArray(new Float32Array(6)).setBuffer(buffer),
+          ),
+      );
+    const bad = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Float32Array([0, 1, 2, 3, 4, 5]))
+          .setBuffer(buffer),
+      )
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Uint16Array([0, 1, 2, 3, 4, 5]))
+          .setBuffer(buffer),
+      );
+    const mesh = doc.createMesh('m').addPrimitive(good).addPrimitive(bad);
+    doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh));
+    const r = exportUnigine(doc, { name: 'scalar' });
+    expect(r.warnings.find((w) => w.code === 'PRIMITIVE_SKIPPED')?.message).toContain('POSITION is SCALAR');
+    expect(r.warnings.some((w) => w.code === 'MORPH_TARGET_DROPPED')).toBe(true);
+    const surfaces = readMesh(r.files.get('scalar.mesh')!).surfaces;
+    expect(surfaces.length).toBe(1);
+    expect(surfaces[0].targets.length).toBe(1);
+  });
 });
