@@ -39,23 +39,34 @@ export function attributeFor(e: { type: number; semantic: number; index: number 
   return [rawAttributeName(e), 'raw'];
 }
 
-/** Application-specific attribute holding an element's file values unconverted. */
+/**
+ * Application-specific attribute holding an element's file values unconverted:
+ * `_URHO_<SEMANTIC><index>_<TYPE>` (e.g. `_URHO_BINORMAL0_VECTOR3`), or for a semantic byte the
+ * engine does not name `_URHO_SEMANTIC<semantic>_<index>_<TYPE>` (the separator keeps semantic 20
+ * index 1 apart from semantic 201 index 0).
+ */
 export function rawAttributeName(e: { type: number; semantic: number; index: number }): string {
-  const sem = SEMANTIC_NAMES[e.semantic] ?? `SEMANTIC${e.semantic}`;
-  return `_URHO_${sem}${e.index}_${TYPE_NAMES[e.type]}`;
+  const sem = SEMANTIC_NAMES[e.semantic];
+  const type = TYPE_NAMES[e.type];
+  return sem ? `_URHO_${sem}${e.index}_${type}` : `_URHO_SEMANTIC${e.semantic}_${e.index}_${type}`;
 }
 
-/** Parses a name made by {@link rawAttributeName}. */
+/**
+ * Parses a name made by {@link rawAttributeName}; null for any other name (only the canonical
+ * spelling of an element with byte-sized semantic and index parses, so that
+ * `rawAttributeName(parseRawAttributeName(n)) === n`).
+ */
 export function parseRawAttributeName(
   name: string,
 ): { type: number; semantic: number; index: number } | null {
-  const m = /^_URHO_([A-Z]+?)(\d+)_([A-Z0-9_]+)$/.exec(name);
+  const m = /^_URHO_(?:SEMANTIC(\d+)_|([A-Z]+?))(\d+)_([A-Z0-9_]+)$/.exec(name);
   if (!m) return null;
-  let semantic = (SEMANTIC_NAMES as readonly string[]).indexOf(m[1]);
-  if (semantic < 0 && m[1].startsWith('SEMANTIC')) semantic = Number(m[1].slice(8));
-  const type = (TYPE_NAMES as readonly string[]).indexOf(m[3]);
-  if (semantic < 0 || type < 0) return null;
-  return { type, semantic, index: Number(m[2]) };
+  const semantic = m[1] !== undefined ? Number(m[1]) : (SEMANTIC_NAMES as readonly string[]).indexOf(m[2]);
+  const index = Number(m[3]);
+  const type = (TYPE_NAMES as readonly string[]).indexOf(m[4]);
+  if (semantic < 0 || semantic > 255 || index > 255 || type < 0) return null;
+  const e = { type, semantic, index };
+  return rawAttributeName(e) === name ? e : null;
 }
 
 /** Components per element of a type (INT is carried as two u16). */

@@ -1425,7 +1425,10 @@ function deriveElements(p: VPrim, warnings: WarningCollector): VertexElement[] {
     if (!k.startsWith('_URHO_')) continue;
     const e = parseRawAttributeName(k);
     const a = p.attrs.get(k)!;
-    if (e && a.values.BYTES_PER_ELEMENT * a.comps === ELEMENT_TYPE_SIZES[e.type]) els.push(e);
+    // Only a canonical name parses (see rawAttributeName), so elementValues finds it again; an
+    // element already written from a standard attribute is not written twice.
+    const dup = e && els.some((x) => x.type === e.type && x.semantic === e.semantic && x.index === e.index);
+    if (e && !dup && a.values.BYTES_PER_ELEMENT * a.comps === ELEMENT_TYPE_SIZES[e.type]) els.push(e);
     else warnings.warn('ATTRIBUTE_DROPPED', `attribute ${k} has no Urho3D vertex element; dropped`);
   }
   let offset = 0;

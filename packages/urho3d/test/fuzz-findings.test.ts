@@ -4,7 +4,19 @@ import { firstByteDiff, regressionInput } from '@gltf-legacy/test-utils';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { exportUrhoModel, legacyFormat, readAni } from '../src/index.js';
+import {
+  ElementType,
+  elementsFromDescriptors,
+  exportUrhoModel,
+  legacyFormat,
+  type MdlModel,
+  parseRawAttributeName,
+  rawAttributeName,
+  readAni,
+  readMdl,
+  Semantic,
+  writeMdl,
+} from '../src/index.js';
 
 /** One triangle per node-less primitive; `bones` joints chained along X, all vertices on bone 0. */
 function tri(bones = 0) {
@@ -275,4 +287,122 @@ describe('fuzz findings (glTF → Urho3D)', () => {
     for (const [name, bytes] of first.files)
       expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
   }, 120_000);
+});
+
+/** A one-triangle UMD2 model: POSITION plus the given extra `[type, semantic, index]` elements. */
+function umd2(extra: [number, number, number][]): Uint8Array {
+  const descriptors = Uint32Array.from(
+    [[ElementType.VECTOR3, Semantic.POSITION, 0], ...extra],
+    ([t, s, i]) => (t | (s << 8) | (i << 16)) >>> 0,
+  );
+  const elements = elementsFromDescriptors(descriptors);
+  const stride = elements.reduce((n, e) => n + (e.type === ElementType.VECTOR3 ? 12 : 8), 0);
+  const floats = Float32Array.from({ length: (3 * stride) / 4 }, (_, i) => (i * 7) % 5);
+  const model: MdlModel = {
+    magic: 'UMD2',
+    vertexBuffers: [
+      {
+        vertexCount: 3,
+        elementMask: 0,
+        descriptors,
+        elements,
+        stride,
+        morphRangeStart: 0,
+        morphRangeCount: 0,
+        data: new Uint8Array(floats.buffer),
+      },
+    ],
+    indexBuffers: [{ indexCount: 3, indexSize: 2, data: new Uint8Array(new Uint16Array([0, 1, 2]).buffer) }],
+    geometries: [
+      {
+        boneMapping: new Uint32Array(0),
+        lods: [
+          { distance: 0, primitiveType: 0, vertexBuffer: 0, indexBuffer: 0, indexStart: 0, indexCount: 3 },
+        ],
+      },
+    ],
+    morphs: [],
+    bones: [],
+    bounds: new Float32Array([0, 0, 0, 4, 4, 4]),
+    geometryCenters: new Float32Array(3),
+    trailing: new Uint8Array(0),
+  };
+  return writeMdl(model);
+}
+
+describe('fuzz findings (Urho3D → glTF)', () => {
+  // 649a057dd3cba24a (CRASH at export, TypeError in elementValues): a mutated Mutant.mdl had a
+  // vertex element with semantic byte 20, index 1. Import named its attribute
+  // `_URHO_SEMANTIC201_VECTOR2`, which export parsed back as semantic 0 (POSITION) index 201 and
+  // then looked up `_URHO_POSITION201_VECTOR2`: undefined.values. Names of semantics the engine
+  // does not name now carry a separator (`_URHO_SEMANTIC20_1_VECTOR2`), only canonical names parse,
+  // and export drops (ATTRIBUTE_DROPPED) any `_URHO_` name that does not.
+  it('649a057d: raw attribute names of unnamed semantics are unambiguous and parse back', () => {
+    const a = { type: ElementType.VECTOR2, semantic: 20, index: 1 };
+    const b = { type: ElementType.VECTOR2, semantic: 201, index: 0 };
+    expect(rawAttributeName(a)).toBe('_URHO_SEMANTIC20_1_VECTOR2');
+    expect(rawAttributeName(a)).not.toBe(rawAttributeName(b));
+    expect(parseRawAttributeName(rawAttributeName(a))).toEqual(a);
+    expect(parseRawAttributeName(rawAttributeName(b))).toEqual(b);
+    const c = { type: ElementType.VECTOR3, semantic: Semantic.BINORMAL, index: 0 };
+    expect(parseRawAttributeName('_URHO_BINORMAL0_VECTOR3')).toEqual(c);
+    for (const bad of ['_URHO_SEMANTIC201_VECTOR2', '_URHO_POSITION01_VECTOR2', '_URHO_SEMANTIC2_256_INT'])
+      expect(parseRawAttributeName(bad), bad).toBeNull();
+  });
+  it('649a057d: elements with semantic bytes 20 (index 1) and 201 import and export byte-exact', async () => {
+    const bytes = umd2([
+      [ElementType.VECTOR2, 20, 1],
+      [ElementType.VECTOR2, 201, 0],
+    ]);
+    const { document } = await legacyFormat.import(new Map([['t.mdl', bytes]]), { main: 't.mdl' });
+    const prim = document.getRoot().listMeshes()[0].listPrimitives()[0];
+    expect(prim.listSemantics()).toEqual([
+      'POSITION',
+      '_URHO_SEMANTIC20_1_VECTOR2',
+      '_URHO_SEMANTIC201_0_VECTOR2',
+    ]);
+    const out = await legacyFormat.export(document, { name: 't' });
+    expect(firstByteDiff(out.files.get('t.mdl')!, bytes)).toBe(-1);
+    // without the import hints too (the layout derived from the attribute names alone)
+    for (const n of document.getRoot().listNodes()) n.setExtras({});
+    const derived = exportUrhoModel(document, { name: 't' }).model!;
+    expect(derived.vertexBuffers[0].elements.map((e) => [e.type, e.semantic, e.index])).toEqual([
+      [ElementType.VECTOR3, Semantic.POSITION, 0],
+      [ElementType.VECTOR2, 20, 1],
+      [ElementType.VECTOR2, 201, 0],
+    ]);
+  });
+  it('649a057d: a foreign `_URHO_` attribute whose name is not canonical is dropped with a warning', async () => {
+    const doc = tri();
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    prim.setAttribute(
+      '_URHO_SEMANTIC201_VECTOR2',
+      doc
+        .createAccessor()
+        .setType('VEC2')
+        .setArray(new Float32Array(6))
+        .setBuffer(doc.getRoot().listBuffers()[0]),
+    );
+    const { files, warnings } = await legacyFormat.export(doc, { name: 'f' });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'ATTRIBUTE_DROPPED',
+        message: expect.stringContaining('_URHO_SEMANTIC201_VECTOR2'),
+      }),
+    );
+    expect(readMdl(files.get('f.mdl')!).vertexBuffers[0].elements.map((e) => e.semantic)).toEqual([
+      Semantic.POSITION,
+    ]);
+  });
+  it('649a057d: the stored mutated Mutant.mdl imports and exports without a TypeError', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const bytes = await regressionInput('urho3d', '649a057dd3cba24a', io);
+    const { document } = await legacyFormat.import(new Map([['Mutant.mdl', bytes]]), { main: 'Mutant.mdl' });
+    const names = document.getRoot().listMeshes()[0].listPrimitives()[0].listSemantics();
+    expect(names).toContain('_URHO_SEMANTIC20_1_VECTOR2');
+    const out = await legacyFormat.export(document, { name: 'Mutant' });
+    const vb = readMdl(out.files.get('Mutant.mdl')!).vertexBuffers[0];
+    expect(vb.elements.some((e) => e.semantic === 20 && e.index === 1)).toBe(true);
+    expect(vb.vertexCount).toBe(readMdl(bytes).vertexBuffers[0].vertexCount);
+  });
 });
