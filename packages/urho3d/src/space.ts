@@ -66,17 +66,38 @@ export function mat4ToMatrix3x4(
   return out;
 }
 
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const CANONICAL_NAN = 0x7fc00000;
+
 /**
  * A float for JSON extras: -0, NaN and ±Infinity (which JSON cannot hold) become strings so the
- * exact value survives a .glb round trip. {@link floatFromJson} reverses it.
+ * exact value survives a .glb round trip. A NaN whose float32 bits are not the canonical
+ * 0x7fc00000 (e.g. 0xffc00000, what x86 gives for Infinity - Infinity) keeps its bits:
+ * `"NaN:ffc00000"`. {@link floatFromJson} reverses it.
  */
 export function floatToJson(x: number): number | string {
+  if (Number.isNaN(x)) {
+    f32[0] = x;
+    const bits = u32[0];
+    return bits === CANONICAL_NAN ? 'NaN' : `NaN:${bits.toString(16).padStart(8, '0')}`;
+  }
   return Object.is(x, -0) || !Number.isFinite(x) ? String(Object.is(x, -0) ? '-0' : x) : x;
 }
 
-/** Reverses {@link floatToJson} (other values pass through; non-numbers become NaN). */
+/**
+ * Reverses {@link floatToJson} (other values pass through; non-numbers become NaN). A `"NaN:<bits>"`
+ * gives the NaN that stores as those float32 bits (quiet NaNs keep sign and payload in a
+ * Float32Array; that is what lets a written .mdl survive import → export byte for byte).
+ */
 export function floatFromJson(x: unknown): number {
-  return typeof x === 'number' ? x : Number(x);
+  if (typeof x === 'number') return x;
+  const m = typeof x === 'string' ? /^NaN:([0-9a-f]{8})$/.exec(x) : null;
+  if (m) {
+    u32[0] = Number.parseInt(m[1], 16);
+    return Number.isNaN(f32[0]) ? f32[0] : Number.NaN;
+  }
+  return Number(x);
 }
 
 /** {@link floatToJson} over an array. */

@@ -8,6 +8,8 @@ import {
   ElementType,
   elementsFromDescriptors,
   exportUrhoModel,
+  floatFromJson,
+  floatToJson,
   legacyFormat,
   type MdlModel,
   parseRawAttributeName,
@@ -264,6 +266,53 @@ describe('fuzz findings (glTF → Urho3D)', () => {
     expect([...first.files.keys()]).toEqual(['fuzz.mdl']);
     expect([...again.files.keys()]).toEqual(['fuzz.mdl']);
     expect(firstByteDiff(again.files.get('fuzz.mdl')!, first.files.get('fuzz.mdl')!)).toBe(-1);
+  });
+
+  // a11ebc5f4771d588 (FIXED_POINT, "fuzz.mdl differs at byte 273591"): CesiumMilkTruck with a
+  // mutated accessor had ±Infinity positions, so a geometry centre was (-Inf + Inf) / 2: a NaN that
+  // x86 makes with the sign bit set (float32 0xffc00000). Import kept it in extras as "NaN" and the
+  // second export wrote the canonical NaN 0x7fc00000. Extras now keep a non-canonical NaN's bits.
+  it('a11ebc5f: floatToJson keeps the float32 bits of a NaN', () => {
+    const bits = (x: number) => new Uint32Array(Float32Array.of(x).buffer)[0];
+    const negNaN = new Float32Array(new Uint32Array([0xffc00000]).buffer)[0];
+    expect(floatToJson(negNaN)).toBe('NaN:ffc00000');
+    expect(floatToJson(Number.NaN)).toBe('NaN');
+    expect(floatToJson(-0)).toBe('-0');
+    for (const b of [0xffc00000, 0x7fc00000, 0x7fc12345, 0xffd00001]) {
+      const x = new Float32Array(new Uint32Array([b]).buffer)[0];
+      expect(bits(floatFromJson(JSON.parse(JSON.stringify(floatToJson(x)))))).toBe(b);
+    }
+    expect(Number.isNaN(floatFromJson('NaN:3f800000'))).toBe(true); // not a NaN's bits
+  });
+  it('a11ebc5f: a geometry with ±Infinity positions (NaN centre) is a fixed point of import → export', async () => {
+    const doc = tri();
+    const pos = doc.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+    pos.setArray(new Float32Array([Number.NEGATIVE_INFINITY, 0, 0, Number.POSITIVE_INFINITY, 0, 0, 0, 1, 0]));
+    const { first, again } = await exportTwice(doc);
+    const centre = readMdl(first.files.get('fuzz.mdl')!).geometryCenters;
+    expect(Number.isNaN(centre[0])).toBe(true);
+    expect(firstByteDiff(again.files.get('fuzz.mdl')!, first.files.get('fuzz.mdl')!)).toBe(-1);
+  });
+  it('a11ebc5f: a .mdl whose geometry centre is the NaN 0xffc00000 survives import → .glb → export', async () => {
+    const mutated = umd2([]).slice();
+    // geometry centre x: the last 3 floats of the file
+    new DataView(mutated.buffer).setUint32(mutated.length - 12, 0xffc00000, true);
+    expect(Number.isNaN(readMdl(mutated).geometryCenters[0])).toBe(true);
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const { document } = await legacyFormat.import(new Map([['c.mdl', mutated]]), { main: 'c.mdl' });
+    const back = await io.readBinary(await io.writeBinary(document));
+    const out = await legacyFormat.export(back, { name: 'c' });
+    expect(firstByteDiff(out.files.get('c.mdl')!, mutated)).toBe(-1);
+  });
+  it('a11ebc5f: the stored mutated CesiumMilkTruck exports the same .mdl twice', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('urho3d', 'a11ebc5f4771d588', io));
+    const { first, again } = await exportTwice(doc);
+    const m = readMdl(first.files.get('fuzz.mdl')!);
+    expect([...m.bounds]).toEqual([-1, -1, -1, 1, 1, 1].map((s) => s * Number.POSITIVE_INFINITY));
+    expect([...first.files.keys()].sort()).toEqual([...again.files.keys()].sort());
+    for (const [name, bytes] of first.files)
+      expect(firstByteDiff(again.files.get(name)!, bytes), name).toBe(-1);
   });
 
   // f64172e001896fe5 (TIMEOUT): a generated skinned LINES primitive of 65 537 vertices over 272
