@@ -565,6 +565,32 @@ export function polyTypeFor(m: Material | null): number {
 
 // ------------------------------------------------------------------ baked path
 
+/**
+ * Every vertex attribute, index and morph target accessor must hold a whole number of elements.
+ * NodeIO accepts a fractional `count` (invalid glTF; fuzz d309734b: POSITION count 623.33), whose
+ * array then ends mid-element: the vertex count became fractional and the .3d frame size 21 bytes,
+ * a file our own import rejects. ExportError BAD_ACCESSOR instead.
+ */
+function assertWholeAccessors(doc: Document): void {
+  for (const mesh of doc.getRoot().listMeshes()) {
+    for (const prim of mesh.listPrimitives()) {
+      const named: [string, ReturnType<Primitive['getIndices']>][] = [['indices', prim.getIndices()]];
+      for (const s of prim.listSemantics()) named.push([s, prim.getAttribute(s)]);
+      prim.listTargets().forEach((t, i) => {
+        for (const s of t.listSemantics()) named.push([`target ${i} ${s}`, t.getAttribute(s)]);
+      });
+      for (const [what, acc] of named) {
+        const len = acc?.getArray()?.length ?? 0;
+        if (acc && len % acc.getElementSize() !== 0)
+          throw new ExportError(
+            'BAD_ACCESSOR',
+            `mesh "${mesh.getName()}": the ${what} accessor holds ${len} values, not a whole number of ${acc.getType()} elements (invalid glTF)`,
+          );
+      }
+    }
+  }
+}
+
 function tooManyVertices(nv: number, layout: AnivLayout): ExportError {
   return new ExportError(
     'TOO_MANY_VERTICES',
@@ -932,6 +958,7 @@ export function exportUnrealModel(
   warnings = new WarningCollector(),
 ): UnrealExportModel {
   assertNodeTrees(doc);
+  assertWholeAccessors(doc);
   const native = options.bake ? null : findNativeMesh(doc);
   const E = native?.extras as (UnrealMeshExtras & { fileBase?: string }) | undefined;
   const name = options.name ?? E?.fileBase ?? UNREAL_EXPORT_DEFAULTS.name;

@@ -158,4 +158,26 @@ describe('98199017deb21533 (REIMPORT, campaign 515)', () => {
     const err = await exportError(doc);
     expect(err.code).toBe('NO_GEOMETRY');
   });
+
+  it('d309734b0cc8b061: a POSITION accessor that is not a whole number of VEC3s is BAD_ACCESSOR, not a 21-byte frame', async () => {
+    const doc = new Document();
+    const buf = doc.createBuffer();
+    // 7 floats: two whole vertices and a third cut short (NodeIO gives this for a fractional count)
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1]))
+      .setBuffer(buf);
+    const prim = doc.createPrimitive().setAttribute('POSITION', pos);
+    doc.createScene().addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
+    await expect(exportUnreal(doc, { name: 'fuzz' })).rejects.toMatchObject({ code: 'BAD_ACCESSOR' });
+    // the stored input (Mesh_PrimitiveMode_11 with POSITION count 623.33), in a buffer of its own:
+    // the campaign's worker got the GLB at offset 0, where the export wrote the bad frame size
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const bytes = new Uint8Array(await regressionInput('unreal3d', 'd309734b0cc8b061', io));
+    const found = await io.readBinary(bytes);
+    await expect(exportUnreal(found, { name: 'fuzz' })).rejects.toThrow(
+      /POSITION accessor holds \d+ values, not a whole number of VEC3/,
+    );
+  });
 });
