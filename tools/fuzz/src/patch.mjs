@@ -78,8 +78,16 @@ export function applyPatch(ops, sources) {
       throw new Error(`patch copy ${JSON.stringify(op)} is outside its source`);
     return src.subarray(start, start + length);
   });
-  const out = Buffer.concat(parts);
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  // A buffer of its own, at offset 0, as the campaign's inputs are: Buffer.concat would place a
+  // small input inside Node's shared 8 KiB pool, and a reader given a view with spare bytes after
+  // it can behave differently (fuzz d309734b replayed clean from a pooled buffer).
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /** Literal (stored) bytes of a patch. */
