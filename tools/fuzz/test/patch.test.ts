@@ -16,9 +16,9 @@ describe('byte patches (regression inputs stored without seed bytes)', () => {
         fc.array(fc.uint8Array({ maxLength: 400 }), { maxLength: 3 }),
         (x, srcs) => {
           const back = applyPatch(diff(x, srcs), srcs);
-        expect(back).toEqual(x);
-        // its own buffer, as campaign inputs are (not a view into Node's shared pool)
-        expect([back.byteOffset, back.buffer.byteLength]).toEqual([0, x.length]);
+          expect(back).toEqual(x);
+          // its own buffer, as campaign inputs are (not a view into Node's shared pool)
+          expect([back.byteOffset, back.buffer.byteLength]).toEqual([0, x.length]);
         },
       ),
       { numRuns: 300 },
