@@ -7,6 +7,7 @@
  * optimized after their first hot loop and stay monomorphic (typed-array arguments, no
  * closures, no per-vertex objects).
  */
+import { sortInfluencesDesc } from '@gltf-legacy/core';
 import { quatToNormalTangent } from './math.js';
 
 /**
@@ -258,19 +259,8 @@ function influenceRange(
     // first and a vertex with no weight follows bone 0 with weight 1.
     if (m > 4) stats[1]++;
     const k4 = Math.min(m, 4);
-    // The k4 largest first: core's sortInfluencesDesc(cw, cj, m, k4), written out (inlined).
-    for (let a = 0; a < k4; a++) {
-      let best = a;
-      for (let b = a + 1; b < m; b++) if (cw[b] > cw[best]) best = b;
-      if (best !== a) {
-        const tw = cw[a];
-        cw[a] = cw[best];
-        cw[best] = tw;
-        const tj = cj[a];
-        cj[a] = cj[best];
-        cj[best] = tj;
-      }
-    }
+    // The k4 largest first.
+    sortInfluencesDesc(cw, cj, m, k4);
     let sum = 0;
     for (let k = 0; k < k4; k++) sum += cw[k];
     if (sum > 0) {
@@ -625,19 +615,8 @@ function quantizeRange(
         cw[len++] = wt;
       }
     }
-    // Selection sort by weight, descending (core's sortInfluencesDesc, written out: inlined).
-    for (let a = 0; a + 1 < len; a++) {
-      let best = a;
-      for (let b = a + 1; b < len; b++) if (cw[b] > cw[best]) best = b;
-      if (best !== a) {
-        const tw = cw[a];
-        cw[a] = cw[best];
-        cw[best] = tw;
-        const tj = cj[a];
-        cj[a] = cj[best];
-        cj[best] = tj;
-      }
-    }
+    // All of them by weight, descending.
+    sortInfluencesDesc(cw, cj, len, len);
     let kept = 0;
     for (let i = 0; i < len; i++) kept += cw[i];
     let m = 0;
