@@ -1,11 +1,16 @@
 import type { Document } from '@gltf-transform/core';
 import type { Warning } from './errors.js';
+import type { ResourceOptions } from './resources.js';
 
 /** File name → bytes. Names are base names (no directories) unless a format says otherwise. */
 export type FileSet = Map<string, Uint8Array>;
 
-/** Options every importer accepts; formats add their own (documented in their README). */
-export interface ImportOptions {
+/**
+ * Options every importer accepts; formats add their own (documented in their README).
+ * `resources`/`resourcePath` (see `ResourceOptions`) give the importer the folder tree it may read
+ * textures and material files from; without them it reads only `files`.
+ */
+export interface ImportOptions extends ResourceOptions {
   /** The main file of the set (default: the first entry). Companions are the others. */
   main?: string;
   /** Format-specific options. */
@@ -73,6 +78,13 @@ export interface LegacyFormat {
    * more than they end up using; the importer reports unused ones as warnings.
    */
   companions?(name: string, siblings: string[]): string[];
+  /**
+   * The folder a conversion of `path` (a `/`-separated absolute or input-relative path of a main
+   * file) may read textures and material files from: an ancestor folder of it, the way the game
+   * lays out its data (Unreal: the package folder above `Models/`; Grimrock: the folder holding
+   * `mod_assets`). Default: the main file's own folder. `--resource-dir` overrides it.
+   */
+  resourceRoot?(path: string): string;
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;

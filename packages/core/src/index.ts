@@ -8,3 +8,5 @@ export * from './base64.js';
 export * from './sniff.js';
 export * from './math.js';
 export * from './normals.js';
+export * from './resources.js';
+export * from './source-files.js';

@@ -1,0 +1,16 @@
+/**
+ * @gltf-legacy/textures — the game texture files of all five formats ⇄ RGBA ⇄ the images glTF
+ * holds. Knows no game and no glTF document: format packages call it from their mapping layer.
+ *
+ * API CONTRACT (fixed; implementations live in one file per codec):
+ * - `RgbaImage`: `{ width, height, data }`, `data` is RGBA8, rows top-down, length w*h*4.
+ * - `sniffTexture(bytes, name?)` → `TextureKind | undefined` (by magic first, extension second).
+ * - `decodeTexture(bytes, name?)` → `RgbaImage` of the first (largest) mip; throws FormatError.
+ * - `encodeTexture(image, kind, options?)` → bytes of that kind.
+ * - `toGltfImage(bytes, name?)` → `{ bytes, mimeType, image? }`: PNG/JPEG/WebP pass through
+ *   unchanged; PCX/BMP/TGA/DDS are decoded and encoded as PNG (`image` is the decoded RGBA).
+ * - `fromGltfImage(bytes, mimeType)` → `RgbaImage` (PNG, JPEG).
+ * - `alphaUse(image)` → 'opaque' | 'mask' | 'blend'.
+ */
+export * from './types.js';
+export * from './api.js';
