@@ -3,6 +3,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MemoryResources } from '@gltf-legacy/core';
 import { validateBytes, type ValidatorReport } from 'gltf-validator';
 
 export type { ValidatorReport };
@@ -91,6 +92,29 @@ export async function regressionInput(format: string, hash: string, io: unknown)
   // @ts-expect-error plain ES module without type declarations
   const { storedInput } = await import('../../fuzz/src/stored-input.mjs');
   return storedInput(join(REPO_ROOT, 'test-assets', 'fuzz-regressions', format), hash, async () => io);
+}
+
+/**
+ * Every file below `dir` as a `MemoryResources` (root-relative `/` paths), for importers that read
+ * textures and material files; `textured/...` folders of the corpus are small enough to hold.
+ *
+ * ```ts
+ * const root = join(corpusRoot(), 'textured/unreal3d/MushMatch');
+ * const { document } = await unreal3d.import(files, { main: 'Sporifier_d.3d', resources: folderResources(root), resourcePath: 'Models/Sporifier_d.3d' });
+ * ```
+ */
+export function folderResources(dir: string): MemoryResources {
+  const files: [string, Uint8Array][] = [];
+  const walk = (d: string, rel: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(p).isDirectory()) walk(p, r);
+      else files.push([r, readBytes(p)]);
+    }
+  };
+  walk(dir, '');
+  return new MemoryResources(files, dir);
 }
 
 /** Reads a file as a Uint8Array. */
