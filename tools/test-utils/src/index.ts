@@ -3,6 +3,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+// resolved by the Vitest alias to packages/core/src (no package dependency: core tests use test-utils)
 import { MemoryResources } from '@gltf-legacy/core';
 import { validateBytes, type ValidatorReport } from 'gltf-validator';
 
