@@ -14,6 +14,7 @@ import {
   type Warning,
 } from '@gltf-legacy/core';
 import { FORMATS, formatById, sniff, unpackContainer } from './registry.js';
+import { isResourceKey, poolResources } from './resource-pool.js';
 
 /** Files the user dropped (name → bytes), containers already unpacked. */
 export type FilePool = Map<string, Uint8Array>;
@@ -63,6 +64,10 @@ export function addToPool(
 ): string[] {
   const added: string[] = [];
   for (const [name, bytes] of files) {
+    if (isResourceKey(name)) {
+      pool.set(name, bytes);
+      continue;
+    }
     const kind = sniff(bytes, name, formats);
     const entries = typeof kind === 'object' ? unpackContainer(kind, bytes, name) : undefined;
     if (entries) {
@@ -89,6 +94,7 @@ export function listModels(pool: FilePool, formats: readonly LegacyFormat[] = FO
   const out: ModelEntry[] = [];
   const loose: ModelEntry[] = [];
   for (const [name, bytes] of pool) {
+    if (isResourceKey(name)) continue;
     const kind = sniff(bytes, name, formats);
     if (kind === 'glb' || kind === 'gltf') out.push({ name, format: kind });
     else if (kind) {
@@ -168,12 +174,13 @@ export async function convertModel(
   }
   if (!kind) throw new Error(`${name}: not a format the viewer knows (sniffed by content, not extension)`);
   const files: FileSet = new Map([[name, bytes]]);
-  const siblings = [...pool.keys()].filter((n) => n !== name);
+  const siblings = [...pool.keys()].filter((n) => n !== name && !isResourceKey(n));
   for (const c of kind.companions?.(name, siblings) ?? []) {
     const b = pool.get(c);
     if (b && !files.has(c)) files.set(c, b);
   }
-  const { document, warnings } = await kind.import(files, { main: name });
+  // textures and material files: the resource tree sent with the model, else the dropped files
+  const { document, warnings } = await kind.import(files, { main: name, ...poolResources(pool, name) });
   const glb = await io.writeBinary(document);
   return {
     name,

@@ -17,6 +17,8 @@ export interface PreviewOptions {
   executablePath?: string;
   /** Time limit per model, ms. */
   timeoutMs?: number;
+  /** The folder textures and material files are read from (default: each format's own rule). */
+  resourceDir?: string;
   /** Called after each input (for progress lines). */
   onResult?: (result: PreviewResult) => void;
 }
@@ -74,7 +76,7 @@ export async function previewFiles(inputs: string[], options: PreviewOptions): P
     for (const input of inputs) {
       const result: PreviewResult = { input, outputs: [], warnings: [] };
       try {
-        const files = await gatherInput(input);
+        const files = await gatherInput(input, { resourceDir: options.resourceDir });
         server.files.clear();
         for (const [n, b] of files) server.files.set(n, b);
         await page.evaluate(() => (window as unknown as Win).__viewer.reset());

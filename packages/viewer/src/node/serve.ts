@@ -9,6 +9,8 @@ export interface ServeOptions {
   port?: number;
   /** Open the page in the system's browser (xdg-open / open / start). */
   open?: boolean;
+  /** The folder textures and material files are read from (default: each format's own rule). */
+  resourceDir?: string;
 }
 
 export const SERVE_DEFAULTS = { port: 0, open: false } as const;
@@ -35,7 +37,9 @@ export async function serveViewer(files: string[], options: ServeOptions = {}): 
   const server = await startServer(options.port ?? SERVE_DEFAULTS.port);
   try {
     // the inputs first, so the page shows the first input
-    const gathered = await Promise.all(files.map((f) => gatherInput(f)));
+    const gathered = await Promise.all(
+      files.map((f, group) => gatherInput(f, { resourceDir: options.resourceDir, group })),
+    );
     for (const set of gathered) for (const [n, b] of set) if (!server.files.has(n)) server.files.set(n, b);
     for (const f of files)
       server.files.set(basename(f), gathered[files.indexOf(f)].get(basename(f)) as Uint8Array);
