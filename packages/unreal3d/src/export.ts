@@ -51,6 +51,7 @@ import {
   ucNumber,
   writeUc,
 } from './uc.js';
+import { writeSkins } from './skin-export.js';
 
 /** Options of {@link exportUnreal}. */
 export interface UnrealExportOptions {
@@ -90,6 +91,12 @@ export interface UnrealExportModel {
   ucText: string;
   /** Encoding of `ucText` when written (`latin1` when the original class file was). */
   ucEncoding?: 'utf8' | 'latin1';
+  /** The original class file's name, when `ucText` is its text unchanged (`Sporifier.uc`). */
+  ucFile?: string;
+  /** True when `ucText` is the imported `.uc` text unchanged (skins go back to their original paths). */
+  ucVerbatim?: boolean;
+  /** The material of each texture slot (for writing the skins). */
+  slotMaterials?: Map<number, Material | null>;
 }
 
 const fromB64 = (s: string | undefined) => (s ? decodeBase64(s) : new Uint8Array(0));
@@ -492,7 +499,25 @@ function exportNative(
     });
     ucText = writeUc(ucm, { fileBase: name, extraDirectives: extra });
   }
-  return { data, aniv, uc: ucm, ucText, ucEncoding: E.uc?.encoding ?? 'utf8' };
+  const slotMaterials = new Map<number, Material | null>();
+  prims.forEach((p, i) => {
+    const num = primData[i].ex.textureNum ?? 0;
+    if (!slotMaterials.has(num) || (!slotMaterials.get(num)?.getBaseColorTexture() && p.getMaterial()))
+      slotMaterials.set(num, p.getMaterial());
+  });
+  const model: UnrealExportModel = {
+    data,
+    aniv,
+    uc: ucm,
+    ucText,
+    ucEncoding: E.uc?.encoding ?? 'utf8',
+    slotMaterials,
+  };
+  if (ucText === E.uc?.text) {
+    model.ucVerbatim = true;
+    if (E.uc?.file) model.ucFile = E.uc.file;
+  }
+  return model;
 }
 
 /** Raw Unreal X, Y, Z of the file vertices `vs` from glTF position + delta (glTF Y/Z swapped back). */
@@ -543,12 +568,38 @@ function defaultTextures(materials: (Material | null)[], slots: number[]): UcTex
 
 function textureFor(m: Material | null, num: number): UcTexture {
   const ex = (m?.getExtras() as { unreal3d?: { texture?: string; file?: string } } | undefined)?.unreal3d;
+  const tex = m?.getBaseColorTexture();
   const name = unrealName(ex?.texture ?? m?.getName() ?? '', `Skin${num}`);
   const t: UcTexture = { num, name };
-  const uri = m?.getBaseColorTexture()?.getURI();
-  const file = ex?.file ?? (uri ? uri.split(/[\\/]/).pop() : undefined);
+  let file = ex?.file ?? tex?.getURI().split(/[\\/]/).pop();
+  // UCC imports PCX and BMP only: a glTF image is written as NAME.pcx.
+  if (tex && !(file && /\.(pcx|bmp)$/i.test(file))) file = `${name}.pcx`;
   if (file) t.file = file;
   return t;
+}
+
+/** Renames a slot's texture when another slot already uses its name for a different image. */
+function uniqueSkinName(
+  t: UcTexture,
+  m: Material | null,
+  textures: UcTexture[],
+  slotMaterials: Map<number, Material | null>,
+): UcTexture {
+  const tex = m?.getBaseColorTexture() ?? null;
+  const clash = (n: string) =>
+    tex !== null &&
+    textures.some(
+      (o) =>
+        o.name.toLowerCase() === n.toLowerCase() &&
+        (slotMaterials.get(o.num)?.getBaseColorTexture() ?? null) !== tex,
+    );
+  if (!clash(t.name)) return t;
+  let k = t.num;
+  let name = `${t.name}_${k}`;
+  while (clash(name)) name = `${t.name}_${++k}`;
+  const out: UcTexture = { num: t.num, name };
+  if (t.file) out.file = tex ? `${name}.pcx` : t.file;
+  return out;
 }
 
 /** Poly `type` byte for a material (extras win; else from doubleSided / alpha mode / unlit). */
@@ -815,7 +866,7 @@ function exportBaked(
   // Materials → texture slots.
   const slots = new Map<Material | null, number>();
   const textures: UcTexture[] = [];
-  let droppedImages = 0;
+  const slotMaterials = new Map<number, Material | null>();
   for (const it of items) {
     const m = it.prim.getMaterial();
     if (slots.has(m)) continue;
@@ -825,15 +876,11 @@ function exportBaked(
     if (num > 255)
       throw new ExportError('TOO_MANY_MATERIALS', 'an Unreal mesh has at most 256 texture slots');
     slots.set(m, num);
-    if (!textures.some((t) => t.num === num)) textures.push(textureFor(m, num));
-    if (m?.getBaseColorTexture()) droppedImages++;
+    if (!textures.some((t) => t.num === num)) {
+      textures.push(uniqueSkinName(textureFor(m, num), m, textures, slotMaterials));
+      slotMaterials.set(num, m);
+    }
   }
-  if (droppedImages)
-    warnings.warn(
-      'TEXTURE_DROPPED',
-      'texture images are not written: the .uc names them (TEXTURE IMPORT); convert them to .pcx/.bmp yourself',
-      droppedImages,
-    );
 
   // Triangles.
   let tris = 0;
@@ -941,7 +988,7 @@ function exportBaked(
     textures,
     directives: [],
   };
-  return { data, aniv, uc: ucm, ucText: writeUc(ucm, { fileBase: name }) };
+  return { data, aniv, uc: ucm, ucText: writeUc(ucm, { fileBase: name }), slotMaterials };
 }
 
 /**
@@ -998,6 +1045,7 @@ export async function exportUnreal(doc: Document, options: UnrealExportOptions =
   const files = new Map<string, Uint8Array>();
   files.set(`${name}_d.3d`, writeData(model.data));
   files.set(`${name}_a.3d`, writeAniv(model.aniv));
-  files.set(`${name}.uc`, encodeText(model.ucText, model.ucEncoding ?? 'utf8'));
+  files.set(model.ucFile ?? `${name}.uc`, encodeText(model.ucText, model.ucEncoding ?? 'utf8'));
+  await writeSkins(model, files, warnings);
   return { files, warnings: warnings.list() };
 }

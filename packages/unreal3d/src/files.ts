@@ -5,7 +5,7 @@ import { baseName, decodeText, FormatError, type FileSet, type WarningCollector 
 import { readAniv, type UnrealAniv } from './aniv.js';
 import { looksLikeData, readData, type UnrealData } from './data.js';
 import type { UnrealMeshFiles } from './import.js';
-import { parseUc, ucMesh, ucMeshForFile, ucParam } from './uc.js';
+import { parseUc, type UcFile, ucMesh, ucMeshForFile, ucParam } from './uc.js';
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -40,6 +40,23 @@ export function unrealCompanions(name: string, siblings: string[]): string[] {
   return out;
 }
 
+/** A `.uc` found outside the FileSet (in the package's `Classes/`), root-relative path. */
+export interface ExtraUc {
+  file: string;
+  bytes: Uint8Array;
+  text: string;
+  parsed: UcFile;
+}
+
+/** A `.uc` that imports the mesh: `file` is a FileSet key (`inFileSet`) or a root-relative path. */
+export interface UcSourceFile {
+  file: string;
+  text: string;
+  meshName: string;
+  parsed: UcFile;
+  inFileSet: boolean;
+}
+
 function find(files: FileSet, name: string | undefined): [string, Uint8Array] | undefined {
   if (!name) return undefined;
   const l = lower(baseName(name));
@@ -51,7 +68,12 @@ function find(files: FileSet, name: string | undefined): [string, Uint8Array] | 
  * Picks and parses the data, aniv and `.uc` files of the mesh whose main file is `main`.
  * An `_a.3d` or a `.uc` naming no present data file is a `NEEDS_DATA_FILE` FormatError.
  */
-export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCollector): UnrealMeshFiles {
+export function loadMeshFiles(
+  files: FileSet,
+  main: string,
+  warnings: WarningCollector,
+  extraUcs: ExtraUc[] = [],
+): UnrealMeshFiles & { ucSources: UcSourceFile[] } {
   let mainName = main;
   let mainBytes = files.get(main);
   if (!mainBytes) throw new FormatError(`file set has no "${main}"`, { code: 'MISSING_FILE', file: main });
@@ -93,9 +115,9 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
   const base = meshBase(mainName);
 
   // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
-  let ucInfo:
-    | { file: string; text: string; meshName: string; parsed: ReturnType<typeof parseUc> }
-    | undefined;
+  // Every .uc of the set (and the package's, found by the caller) that imports this data file
+  // describes it; the first is the primary (its text is kept for export), the others are merged.
+  const ucSources: UcSourceFile[] = [];
   const ordered = [...ucs].sort(
     (a, b) =>
       Number(lower(baseName(b[0])) === `${lower(base)}.uc`) -
@@ -104,15 +126,21 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
   for (const [file, text] of ordered) {
     const parsed = parseUc(text);
     const meshName = ucMeshForFile(parsed, baseName(mainName));
-    if (meshName) {
-      ucInfo = { file, text, meshName, parsed };
-      break;
-    }
-  }
-  for (const [file] of ucs) {
-    if (file !== ucInfo?.file)
+    if (meshName) ucSources.push({ file, text, meshName, parsed, inFileSet: true });
+    else
       warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
   }
+  for (const x of extraUcs) {
+    const same = ucSources.some(
+      (s) => s.inFileSet && lower(baseName(s.file)) === lower(baseName(x.file)) && s.text === x.text,
+    );
+    if (!same) {
+      const meshName = ucMeshForFile(x.parsed, baseName(mainName));
+      if (meshName)
+        ucSources.push({ file: x.file, text: x.text, meshName, parsed: x.parsed, inFileSet: false });
+    }
+  }
+  const ucInfo = ucSources[0];
   const uc = ucInfo ? ucMesh(ucInfo.parsed, ucInfo.meshName) : undefined;
 
   const anivEntry = find(files, uc?.anivFile) ?? find(files, `${base}_a.3d`);
@@ -129,7 +157,9 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     numVertices: data.header.numVertices,
     warnings,
   });
-  const ucBytes = ucInfo ? files.get(ucInfo.file) : undefined;
+  const ucBytes = ucInfo
+    ? (files.get(ucInfo.file) ?? extraUcs.find((x) => x.file === ucInfo.file)?.bytes)
+    : undefined;
   const ucEncoding: 'latin1' | undefined = ucBytes && !isUtf8(ucBytes) ? 'latin1' : undefined;
   return {
     data,
@@ -137,6 +167,8 @@ export function loadMeshFiles(files: FileSet, main: string, warnings: WarningCol
     uc,
     ucText: ucInfo?.text,
     ucEncoding,
+    ucFile: ucInfo ? baseName(ucInfo.file) : undefined,
+    ucSources,
     name: uc?.name ?? base,
     dataFile: baseName(mainName),
     anivFile: baseName(anivEntry[0]),

@@ -19,9 +19,18 @@ export interface UnrealImportOptions {
    * target normal deltas). Default true; false writes no NORMAL (viewers shade flat).
    */
   normals?: boolean;
+  /**
+   * Read the skins the `.uc` names and embed them as base colour textures (default true; used by
+   * `importUnrealFiles`, which has the files to read).
+   */
+  textures?: boolean;
 }
 
-export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = { frames: 'all', normals: true };
+export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
+  frames: 'all',
+  normals: true,
+  textures: true,
+};
 
 /**
  * Area-weighted smooth normals of ONE frame per file vertex, in glTF axes, unit length
@@ -148,6 +157,8 @@ export interface UnrealMeshFiles {
   ucText?: string;
   /** `latin1` when the `.uc` bytes are not valid UTF-8. */
   ucEncoding?: 'latin1';
+  /** File name of the `.uc` (`Sporifier.uc` for the mesh `Sporifier3P`): export writes it back under it. */
+  ucFile?: string;
   /** Base name used when there is no `.uc` (e.g. `box` for `box_d.3d`). */
   name: string;
   dataFile?: string;
@@ -205,6 +216,8 @@ export interface UnrealMeshExtras {
   uc?: {
     text?: string;
     encoding?: 'latin1';
+    /** File name of the class file the text came from (written back under it when unchanged). */
+    file?: string;
     directives: string[];
     unmirror: boolean;
     zeroTex: boolean;
@@ -575,6 +588,7 @@ export function importUnreal(
     };
     if (files.ucText !== undefined) extras.uc.text = files.ucText;
     if (files.ucEncoding) extras.uc.encoding = files.ucEncoding;
+    if (files.ucFile && files.ucText !== undefined) extras.uc.file = files.ucFile;
   }
   mesh.setExtras({ ...mesh.getExtras(), unreal3d: extras });
 

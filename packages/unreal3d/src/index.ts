@@ -3,7 +3,11 @@
  * to glTF 2.0 and back.
  */
 import {
+  baseName,
   decodeText,
+  dirOf,
+  joinPath,
+  MemoryResources,
   type FileSet,
   FormatError,
   type ImportOptions,
@@ -15,12 +19,18 @@ import {
 import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions } from './export.js';
-import { loadMeshFiles, unrealCompanions } from './files.js';
+import { findClassFiles, unrealPackageDir } from './discovery.js';
+import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
+import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
 import { parseUc, ucMesh, ucMeshNames } from './uc.js';
 
 export * from './aniv.js';
 export * from './data.js';
+export * from './discovery.js';
+export * from './skin-image.js';
+export * from './skin-import.js';
+export * from './skins.js';
 export * from './export.js';
 export * from './files.js';
 export * from './import.js';
@@ -37,7 +47,16 @@ export * from './uc.js';
 export async function importUnrealFiles(files: FileSet, options: ImportOptions & UnrealImportOptions = {}) {
   const warnings = new WarningCollector();
   const [main] = mainFile(files, options);
-  const mesh = loadMeshFiles(files, main, warnings);
+  // Without a resource reader the FileSet itself is the folder (keys may be `Textures/X.pcx`).
+  const resources = options.resources ?? new MemoryResources(files, 'the given files');
+  const resourcePath = (options.resourcePath ?? main).replace(/\\/g, '/');
+  const dataGuess = /\.uc$/i.test(main) ? undefined : `${meshBase(main)}_d.3d`;
+  const found = dataGuess ? await findClassFiles(resources, resourcePath, dataGuess, warnings) : [];
+  const modelDir = dirOf(resourcePath);
+  const extra = found
+    .filter((f) => !(dirOf(f.path).toLowerCase() === modelDir.toLowerCase() && files.has(baseName(f.path))))
+    .map((f) => ({ file: f.path, bytes: f.bytes, text: f.text, parsed: f.parsed }));
+  const mesh = loadMeshFiles(files, main, warnings, extra);
   const document = importUnreal(
     mesh,
     {
@@ -46,6 +65,15 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
     },
     warnings,
   );
+  if (options.textures !== false) {
+    const packageDir = unrealPackageDir(resourcePath);
+    const sources = mesh.ucSources.map((s) => ({
+      path: s.inFileSet ? joinPath(modelDir, s.file) : s.file,
+      parsed: s.parsed,
+      meshName: s.meshName,
+    }));
+    await attachSkins(document, { resources, packageDir, sources }, warnings);
+  }
   return { document, warnings: warnings.list() };
 }
 
@@ -191,6 +219,7 @@ export const legacyFormat: LegacyFormat = {
     return looksLikeData(bytes);
   },
   companions: unrealCompanions,
+  resourceRoot: unrealPackageDir,
   import: (files, options) => importUnrealFiles(files, options),
   export: (document, options) => exportUnreal(document, (options ?? {}) as UnrealExportOptions),
   inspect: inspectUnreal,

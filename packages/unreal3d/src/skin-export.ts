@@ -1,0 +1,109 @@
+/**
+ * Export mapping of skins: the base colour texture of each texture slot's material → the texture
+ * file the `.uc` imports (8-bit paletted PCX, or BMP when the `.uc` names a `.bmp`), written at
+ * the path the `.uc` names. An image unchanged since import is written as its original bytes.
+ */
+import {
+  FormatError,
+  resolveReference,
+  textureSourcePath,
+  unchangedTextureSource,
+  type WarningCollector,
+} from '@gltf-legacy/core';
+import type { Texture } from '@gltf-transform/core';
+import { alphaUse, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import type { UnrealExportModel } from './export.js';
+
+/** Options of {@link writeSkins}. */
+export interface WriteSkinsOptions {
+  /** Folder (relative to the output folder) new skins are written to. Default `Textures`. */
+  folder?: string;
+}
+
+export const WRITE_SKINS_DEFAULTS: Required<WriteSkinsOptions> = { folder: 'Textures' };
+
+/**
+ * A file key relative to the output folder: `/`-separated, no `..`, no absolute path (else the
+ * base name under `folder`).
+ *
+ * ```ts
+ * outputKey('Textures\\JSporifier.pcx', 'Textures'); // 'Textures/JSporifier.pcx'
+ * outputKey('..\\..\\x.pcx', 'Textures');            // 'Textures/x.pcx'
+ * ```
+ */
+export function outputKey(path: string, folder: string): string {
+  try {
+    return resolveReference(path, '');
+  } catch {
+    const base = path.replace(/\\/g, '/').split('/').pop() || 'skin.pcx';
+    return folder ? `${folder}/${base}` : base;
+  }
+}
+
+/**
+ * Writes the skins of an exported model into `files` (`Textures/NAME.pcx` or the original path).
+ * Images that cannot be decoded or encoded are left out with `TEXTURE_DROPPED`.
+ *
+ * ```ts
+ * const model = exportUnrealModel(doc, { name: 'Fox' });
+ * await writeSkins(model, files, warnings); // files: Textures/Fox_mat.pcx, …
+ * ```
+ */
+export async function writeSkins(
+  model: UnrealExportModel,
+  files: Map<string, Uint8Array>,
+  warnings: WarningCollector,
+  options: WriteSkinsOptions = {},
+): Promise<void> {
+  const folder = options.folder ?? WRITE_SKINS_DEFAULTS.folder;
+  const textures: Texture[] = [];
+  for (const m of model.slotMaterials?.values() ?? []) {
+    const t = m?.getBaseColorTexture();
+    if (t && !textures.includes(t)) textures.push(t);
+  }
+  const encoded = new Map<string, Uint8Array>();
+  for (const [num, m] of model.slotMaterials ?? []) {
+    const tex = m?.getBaseColorTexture();
+    if (!m || !tex) continue;
+    const t = model.uc.textures.find((x) => x.num === num);
+    const skin = (m.getExtras() as { unreal3d?: { skin?: { file?: string } } }).unreal3d?.skin;
+    // Where the .uc will look: the original path when the .uc is written back as it was.
+    const original = model.ucVerbatim ? (textureSourcePath(tex) ?? skin?.file) : undefined;
+    const fileName = t?.file ?? `${t?.name ?? `Skin${num}`}.pcx`;
+    const key = outputKey(original ?? `${folder}/${fileName}`, folder);
+    if (files.has(key)) continue;
+    const kept = await unchangedTextureSource(tex);
+    if (kept && kept.path.split('.').pop()?.toLowerCase() === key.split('.').pop()?.toLowerCase()) {
+      files.set(key, kept.bytes);
+      continue;
+    }
+    const image = tex.getImage();
+    if (!image) continue;
+    const bmp = /\.bmp$/i.test(key);
+    const masked = m.getAlphaMode() !== 'OPAQUE';
+    // Materials sharing one image (and one cut-out rule) share its encoding.
+    const cacheKey = `${textures.indexOf(tex)}|${bmp}|${masked}`;
+    const cached = encoded.get(cacheKey);
+    if (cached) {
+      files.set(key, cached);
+      continue;
+    }
+    try {
+      const rgba = fromGltfImage(image, tex.getMimeType());
+      const cut = masked && alphaUse(rgba) !== 'opaque';
+      const bytes = encodeTexture(
+        rgba,
+        bmp ? 'bmp' : 'pcx',
+        bmp ? { bitsPerPixel: 8, maskIndex0: cut } : { maskIndex0: cut },
+      );
+      encoded.set(cacheKey, bytes);
+      files.set(key, bytes);
+    } catch (e) {
+      if (!(e instanceof FormatError) && !(e instanceof RangeError) && !(e instanceof TypeError)) throw e;
+      warnings.warn(
+        'TEXTURE_DROPPED',
+        `${key} (material ${m.getName()}) was not written: ${(e as Error).message}`,
+      );
+    }
+  }
+}

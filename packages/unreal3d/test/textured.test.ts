@@ -1,0 +1,290 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { MemoryResources, ResourceError } from '@gltf-legacy/core';
+import { decodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import {
+  corpusRoot,
+  firstByteDiff,
+  folderResources,
+  readBytes,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
+import { type Document, NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { describe, expect, it } from 'vitest';
+import { exportUnreal, importUnrealFiles, legacyFormat } from '../src/index.js';
+
+const pkg = join(corpusRoot(), 'textured', 'unreal3d', 'MushMatch');
+const models = readdirSync(join(pkg, 'Models')).filter((f) => f.endsWith('_d.3d'));
+const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const tmp = mkdtempSync(join(tmpdir(), 'unreal3d-textured-'));
+const resources = folderResources(pkg);
+
+/** The skin each model's class file gives it (MESHMAP SETTEXTURE NUM=0 → TEXTURE IMPORT FILE=). */
+const SKINS: Record<string, { uc: string; pcx: string }> = {
+  MBeaconWeap: { uc: 'MushBeacon.uc', pcx: 'Textures/JMBeaconWeap.pcx' },
+  Sporifier: { uc: 'Sporifier.uc', pcx: 'Textures/JSporifier.pcx' },
+  Sporifier3P: { uc: 'Sporifier.uc', pcx: 'Textures/JSporifier.pcx' },
+  SporeProj: { uc: 'SporeProj.uc', pcx: 'Textures/JSporeProj.pcx' },
+  SporeCanister: { uc: 'SporeCanister.uc', pcx: 'Textures/JSporeCanister.pcx' },
+};
+
+/** The FileSet the CLI builds from the Models folder (no .uc there), plus the package as resources. */
+function modelFiles(main: string): Map<string, Uint8Array> {
+  const files = new Map([[main, readBytes(join(pkg, 'Models', main))]]);
+  for (const c of legacyFormat.companions?.(main, readdirSync(join(pkg, 'Models'))) ?? [])
+    files.set(c, readBytes(join(pkg, 'Models', c)));
+  return files;
+}
+
+async function importModel(main: string, res = resources) {
+  return importUnrealFiles(modelFiles(main), { main, resources: res, resourcePath: `Models/${main}` });
+}
+
+async function throughDisk(doc: Document, name: string): Promise<Document> {
+  const path = join(tmp, `${name}.glb`);
+  writeFileSync(path, await io.writeBinary(doc));
+  return io.read(path);
+}
+
+function baseColorRgba(doc: Document, materialIndex = 0) {
+  const tex = doc.getRoot().listMaterials()[materialIndex]?.getBaseColorTexture();
+  expect(tex, 'material has a base colour texture').toBeTruthy();
+  return fromGltfImage(tex?.getImage() as Uint8Array, tex?.getMimeType() as string);
+}
+
+describe('resourceRoot and .uc discovery', () => {
+  it('the package folder is the parent of Models/ (any case), else the model folder', () => {
+    expect(legacyFormat.resourceRoot?.('MushMatch/Models/Sporifier_d.3d')).toBe('MushMatch');
+    expect(legacyFormat.resourceRoot?.('a/MushMatch/MODELS/Sporifier_d.3d')).toBe('a/MushMatch');
+    expect(legacyFormat.resourceRoot?.('Models/x_d.3d')).toBe('');
+    expect(legacyFormat.resourceRoot?.('stuff/box_d.3d')).toBe('stuff');
+    expect(legacyFormat.resourceRoot?.('box_d.3d')).toBe('');
+  });
+});
+
+describe('MushMatch: every model gets the skin its class file names', () => {
+  for (const main of models) {
+    const base = main.replace(/_d\.3d$/, '');
+    it(`${main}: .uc found in Classes/, ${SKINS[base]?.pcx} embedded, pixels equal, 0 validator errors`, async () => {
+      const skin = SKINS[base];
+      expect(skin).toBeDefined();
+      const { document, warnings } = await importModel(main);
+      expect(warnings.filter((w) => /TEXTURE|UC_MISSING/.test(w.code))).toEqual([]);
+      const glb = await io.writeBinary(document);
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const back = await io.readBinary(glb);
+      const material = back.getRoot().listMaterials()[0];
+      expect(material.getMetallicFactor()).toBe(0);
+      expect(material.getBaseColorTexture()?.getMimeType()).toBe('image/png');
+      const got = baseColorRgba(back);
+      const want = decodeTexture(readBytes(join(pkg, skin.pcx)), skin.pcx);
+      expect([got.width, got.height]).toEqual([want.width, want.height]);
+      expect(firstByteDiff(got.data, want.data)).toBe(-1);
+      const ex = (material.getExtras() as { unreal3d: { skin: { uc: string; line: string } } }).unreal3d.skin;
+      expect(ex.uc).toBe(`Classes/${skin.uc}`);
+      expect(ex.line.toLowerCase()).toContain('settexture');
+    });
+
+    it(`${main} → .glb on disk → Unreal: _d.3d, _a.3d, ${SKINS[base]?.uc} and the .pcx byte for byte`, async () => {
+      const skin = SKINS[base];
+      const { document } = await importModel(main);
+      const back = await throughDisk(document, base);
+      const { files, warnings } = await exportUnreal(back);
+      expect(warnings).toEqual([]);
+      expect([...files.keys()].sort()).toEqual([`${base}_a.3d`, `${base}_d.3d`, skin.uc, skin.pcx].sort());
+      expect(
+        firstByteDiff(files.get(`${base}_d.3d`) as Uint8Array, readBytes(join(pkg, 'Models', main))),
+      ).toBe(-1);
+      expect(
+        firstByteDiff(
+          files.get(`${base}_a.3d`) as Uint8Array,
+          readBytes(join(pkg, 'Models', `${base}_a.3d`)),
+        ),
+      ).toBe(-1);
+      expect(firstByteDiff(files.get(skin.uc) as Uint8Array, readBytes(join(pkg, 'Classes', skin.uc)))).toBe(
+        -1,
+      );
+      expect(firstByteDiff(files.get(skin.pcx) as Uint8Array, readBytes(join(pkg, skin.pcx)))).toBe(-1);
+      // The written folder converts again, with the same skin.
+      const again = await importUnrealFiles(files, {
+        main: `${base}_d.3d`,
+        resources: new MemoryResources(files),
+      });
+      expect(again.warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
+      const want = decodeTexture(readBytes(join(pkg, skin.pcx)), skin.pcx);
+      expect(firstByteDiff(baseColorRgba(again.document).data, want.data)).toBe(-1);
+    });
+  }
+});
+
+describe('missing and hostile references', () => {
+  it('a skin that is not there: TEXTURE_MISSING naming the path tried; name and .uc line kept', async () => {
+    const withoutTextures = new MemoryResources(
+      [...readdirSync(join(pkg, 'Classes'))].map((f) => [`Classes/${f}`, readBytes(join(pkg, 'Classes', f))]),
+    );
+    const { document, warnings } = await importModel('Sporifier_d.3d', withoutTextures);
+    const missing = warnings.filter((w) => w.code === 'TEXTURE_MISSING');
+    expect(missing).toHaveLength(1);
+    expect(missing[0].message).toContain('Textures/JSporifier.pcx');
+    const m = document.getRoot().listMaterials()[0];
+    expect(m.getName()).toBe('JSporifier');
+    expect(m.getBaseColorTexture()).toBeNull();
+    const skin = (m.getExtras() as { unreal3d: { skin: Record<string, unknown> } }).unreal3d.skin;
+    expect(skin).toMatchObject({ texture: 'JSporifier', file: 'Textures\\JSporifier.pcx', missing: true });
+    expect(skin.line).toBe('#exec meshmap settexture meshmap=Sporifier num=0 texture=JSporifier');
+    const glb = await io.writeBinary(document);
+    expect((await validateGlb(glb)).issues.numErrors).toBe(0);
+  });
+
+  for (const file of ['..\\..\\..\\etc\\passwd', 'C:\\x.pcx']) {
+    it(`FILE=${file} in a class file → ResourceError PATH_ESCAPE naming the .uc`, async () => {
+      const evil = [
+        '#exec MESH IMPORT MESH=Sporifier ANIVFILE=Models\\Sporifier_a.3d DATAFILE=Models\\Sporifier_d.3d',
+        `#exec TEXTURE IMPORT NAME=Evil FILE=${file} GROUP=Skins`,
+        '#exec MESHMAP SETTEXTURE MESHMAP=Sporifier NUM=0 TEXTURE=Evil',
+      ].join('\r\n');
+      const res = new MemoryResources([['Pkg/Classes/Evil.uc', new TextEncoder().encode(evil)]]);
+      const run = importUnrealFiles(modelFiles('Sporifier_d.3d'), {
+        main: 'Sporifier_d.3d',
+        resources: res,
+        resourcePath: 'Pkg/Models/Sporifier_d.3d',
+      });
+      await expect(run).rejects.toBeInstanceOf(ResourceError);
+      await expect(run).rejects.toMatchObject({ code: 'PATH_ESCAPE', file: 'Pkg/Classes/Evil.uc' });
+    });
+  }
+
+  it('two .uc describe the mesh: the texture that resolves to a file wins', async () => {
+    const files = modelFiles('Sporifier_d.3d');
+    const beside = [
+      '#exec MESH IMPORT MESH=Sporifier ANIVFILE=Models\\Sporifier_a.3d DATAFILE=Models\\Sporifier_d.3d',
+      '#exec TEXTURE IMPORT NAME=Gone FILE=Textures\\Gone.pcx',
+      '#exec MESHMAP SETTEXTURE MESHMAP=Sporifier NUM=0 TEXTURE=Gone',
+    ].join('\n');
+    files.set('Sporifier.uc', new TextEncoder().encode(beside));
+    const { document, warnings } = await importUnrealFiles(files, {
+      main: 'Sporifier_d.3d',
+      resources,
+      resourcePath: 'Models/Sporifier_d.3d',
+    });
+    expect(warnings.filter((w) => w.code === 'TEXTURE_MISSING')).toEqual([]);
+    const want = decodeTexture(readBytes(join(pkg, 'Textures/JSporifier.pcx')));
+    expect(firstByteDiff(baseColorRgba(document).data, want.data)).toBe(-1);
+  });
+});
+
+describe('defaultproperties and poly flags', () => {
+  const uc = (extra: string, props: string) =>
+    new TextEncoder().encode(
+      [
+        '#exec MESH IMPORT MESH=Sporifier ANIVFILE=Models\\Sporifier_a.3d DATAFILE=Models\\Sporifier_d.3d',
+        '#exec TEXTURE IMPORT NAME=JSporifier FILE=Textures\\JSporifier.pcx',
+        '#exec TEXTURE IMPORT NAME=Proj FILE=textures\\JSPOREPROJ.PCX',
+        extra,
+        'defaultproperties',
+        '{',
+        "    Mesh=LodMesh'Sporifier'",
+        props,
+        '}',
+      ].join('\r\n'),
+    );
+  const run = (bytes: Uint8Array) => {
+    const res = new MemoryResources([
+      ['Classes/Sporifier.uc', bytes],
+      ['Textures/JSporifier.pcx', readBytes(join(pkg, 'Textures/JSporifier.pcx'))],
+      ['Textures/JSporeProj.pcx', readBytes(join(pkg, 'Textures/JSporeProj.pcx'))],
+    ]);
+    return importModel('Sporifier_d.3d', res);
+  };
+  const proj = () => decodeTexture(readBytes(join(pkg, 'Textures/JSporeProj.pcx')));
+
+  it("Skin=Texture'Pkg.Skins.Proj' overrides SETTEXTURE on slot 0 (any case in FILE=)", async () => {
+    const { document } = await run(
+      uc(
+        '#exec MESHMAP SETTEXTURE MESHMAP=Sporifier NUM=0 TEXTURE=JSporifier',
+        "    Skin=Texture'MushMatch.Skins.Proj'",
+      ),
+    );
+    expect(firstByteDiff(baseColorRgba(document).data, proj().data)).toBe(-1);
+  });
+
+  it('MultiSkins(0)= and MultiSkins[0]= set slot 0 when the class has no SETTEXTURE', async () => {
+    for (const p of ["    MultiSkins(0)=Texture'Proj'", '    MultiSkins[0]=Proj']) {
+      const { document, warnings } = await run(uc('', p));
+      expect(warnings.filter((w) => w.code === 'TEXTURE_MISSING')).toEqual([]);
+      expect(firstByteDiff(baseColorRgba(document).data, proj().data)).toBe(-1);
+    }
+  });
+
+  it('a masked texture import (FLAGS=2): alphaMode MASK, palette index 0 transparent', async () => {
+    const bytes = uc(
+      '#exec TEXTURE IMPORT NAME=M FILE=Textures\\JSporeProj.pcx FLAGS=2\r\n#exec MESHMAP SETTEXTURE MESHMAP=Sporifier NUM=0 TEXTURE=M',
+      '',
+    );
+    const { document } = await run(bytes);
+    const m = document.getRoot().listMaterials()[0];
+    expect(m.getAlphaMode()).toBe('MASK');
+    const got = baseColorRgba(document);
+    const want = proj();
+    const pcx = readBytes(join(pkg, 'Textures/JSporeProj.pcx'));
+    const pal0 = pcx.subarray(pcx.length - 768, pcx.length - 765);
+    let cut = 0;
+    for (let i = 0; i < got.data.length; i += 4) {
+      // RGB unchanged; alpha 0 only where the colour is palette entry 0's.
+      expect(got.data[i]).toBe(want.data[i]);
+      if (got.data[i + 3] === 0) {
+        cut++;
+        expect([got.data[i], got.data[i + 1], got.data[i + 2]]).toEqual([...pal0]);
+      } else expect(got.data[i + 3]).toBe(255);
+    }
+    expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe('a glTF made elsewhere exports its textures as PCX the importer reads back', () => {
+  const gltf = join(corpusRoot(), 'gltf');
+  for (const path of [join(gltf, 'BoxTextured.glb'), join(gltf, 'CesiumMilkTruck', 'CesiumMilkTruck.gltf')]) {
+    it(basename(path), async () => {
+      const doc = await io.read(path);
+      const { files, warnings } = await exportUnreal(doc, { name: 'm', fps: 2 });
+      expect(warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
+      const pcx = [...files.keys()].filter((k) => k.endsWith('.pcx'));
+      const textured = doc
+        .getRoot()
+        .listMaterials()
+        .filter((m) => m.getBaseColorTexture());
+      expect(pcx.length).toBeGreaterThan(0);
+      expect(pcx.every((k) => k.startsWith('Textures/') && !k.includes('..'))).toBe(true);
+      for (const k of pcx) {
+        const b = files.get(k) as Uint8Array;
+        expect(b[0]).toBe(0x0a); // PCX
+        expect(b[3]).toBe(8); // 8-bit paletted
+        expect(b[b.length - 769]).toBe(0x0c);
+      }
+      const back = await importUnrealFiles(files, { main: 'm_d.3d', normals: false });
+      expect(back.warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
+      const withTex = back.document
+        .getRoot()
+        .listMaterials()
+        .filter((m) => m.getBaseColorTexture());
+      expect(withTex.length).toBeGreaterThan(0);
+      // The re-imported image is the PCX's pixels; the PCX is the glTF image within palette error.
+      const m0 = withTex[0];
+      const name = (m0.getExtras() as { unreal3d: { skin: { path: string } } }).unreal3d.skin.path;
+      const pixels = decodeTexture(files.get(name) as Uint8Array);
+      const got = fromGltfImage(m0.getBaseColorTexture()?.getImage() as Uint8Array, 'image/png');
+      expect(firstByteDiff(got.data, pixels.data)).toBe(-1);
+      const src = textured[0].getBaseColorTexture();
+      const orig = fromGltfImage(src?.getImage() as Uint8Array, src?.getMimeType() as string);
+      expect([pixels.width, pixels.height]).toEqual([orig.width, orig.height]);
+      let err = 0;
+      for (let i = 0; i < orig.data.length; i++)
+        if (i % 4 !== 3) err += Math.abs(orig.data[i] - pixels.data[i]);
+      expect(err / ((orig.data.length / 4) * 3)).toBeLessThan(8); // mean error per channel, 0–255
+    });
+  }
+});
