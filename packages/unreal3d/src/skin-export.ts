@@ -10,7 +10,7 @@ import {
   unchangedTextureSource,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import type { Texture } from '@gltf-transform/core';
+import type { Material, Texture } from '@gltf-transform/core';
 import { alphaUse, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import type { UnrealExportModel } from './export.js';
 
@@ -64,7 +64,11 @@ export async function writeSkins(
   const encoded = new Map<string, Uint8Array>();
   for (const [num, m] of model.slotMaterials ?? []) {
     const tex = m?.getBaseColorTexture();
-    if (!m || !tex) continue;
+    if (!tex) {
+      if (!model.ucVerbatim) flatSkin(model, num, m, files, folder, warnings);
+      continue;
+    }
+    if (!m) continue;
     const t = model.uc.textures.find((x) => x.num === num);
     const skin = (m.getExtras() as { unreal3d?: { skin?: { file?: string } } }).unreal3d?.skin;
     // Where the .uc will look: the original path when the .uc is written back as it was.
@@ -105,5 +109,50 @@ export async function writeSkins(
         `${key} (material ${m.getName()}) was not written: ${(e as Error).message}`,
       );
     }
+  }
+}
+
+/** Side of the one-colour skin written for a material without a texture. */
+const FLAT_SKIN_SIZE = 8;
+
+const toSrgb = (v: number) => {
+  const c = Math.min(1, Math.max(0, v));
+  const s = c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055;
+  return Math.round(s * 255);
+};
+
+/**
+ * A glTF material without a base colour texture, exported with a fresh `.uc` (which imports a skin
+ * for every slot, and UCC stops at a missing file): an 8×8 PCX of its base colour.
+ */
+function flatSkin(
+  model: UnrealExportModel,
+  num: number,
+  m: Material | null,
+  files: Map<string, Uint8Array>,
+  folder: string,
+  warnings: WarningCollector,
+): void {
+  if (m && (m.getExtras() as { unreal3d?: unknown }).unreal3d) return; // imported: its skin lives elsewhere
+  const t = model.uc.textures.find((x) => x.num === num);
+  if (!t) return;
+  const key = outputKey(`${folder}/${t.file ?? `${t.name}.pcx`}`, folder);
+  if (files.has(key) || !/\.pcx$/i.test(key)) return;
+  const [r, g, b] = (m?.getBaseColorFactor() ?? [1, 1, 1, 1]).map(toSrgb);
+  const data = new Uint8Array(FLAT_SKIN_SIZE * FLAT_SKIN_SIZE * 4);
+  for (let i = 0; i < data.length; i += 4) {
+    data[i] = r;
+    data[i + 1] = g;
+    data[i + 2] = b;
+    data[i + 3] = 255;
+  }
+  try {
+    files.set(key, encodeTexture({ width: FLAT_SKIN_SIZE, height: FLAT_SKIN_SIZE, data }, 'pcx'));
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      `${key} (material ${m?.getName() ?? 'none'}) was not written: ${e.message}`,
+    );
   }
 }

@@ -288,3 +288,97 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
     });
   }
 });
+
+describe('poly type flags of the _d.3d', () => {
+  /** Sporifier_d.3d with every triangle's type byte set to `type`. */
+  function withType(type: number): Map<string, Uint8Array> {
+    const files = modelFiles('Sporifier_d.3d');
+    const d = (files.get('Sporifier_d.3d') as Uint8Array).slice();
+    const n = d[0] | (d[1] << 8);
+    for (let i = 0; i < n; i++) d[48 + 16 * i + 6] = type;
+    files.set('Sporifier_d.3d', d);
+    return files;
+  }
+  const opts = { main: 'Sporifier_d.3d', resources, resourcePath: 'Models/Sporifier_d.3d' };
+
+  it('masked (3): alphaMode MASK, index 0 cut out, and the round trip stays byte for byte', async () => {
+    const files = withType(3);
+    const { document } = await importUnrealFiles(files, opts);
+    const m = document.getRoot().listMaterials()[0];
+    expect(m.getAlphaMode()).toBe('MASK');
+    const rgba = baseColorRgba(document);
+    const want = decodeTexture(readBytes(join(pkg, 'Textures/JSporifier.pcx')));
+    let cut = 0;
+    for (let i = 0; i < rgba.data.length; i += 4) {
+      if (rgba.data[i + 3] === 0) cut++;
+      expect(rgba.data[i]).toBe(want.data[i]);
+    }
+    expect(cut).toBeGreaterThan(0);
+    const glb = await io.writeBinary(document);
+    expect((await validateGlb(glb)).issues.numErrors).toBe(0);
+    const out = await exportUnreal(await throughDisk(document, 'masked'));
+    expect(
+      firstByteDiff(out.files.get('Sporifier_d.3d') as Uint8Array, files.get('Sporifier_d.3d') as Uint8Array),
+    ).toBe(-1);
+    expect(
+      firstByteDiff(
+        out.files.get('Textures/JSporifier.pcx') as Uint8Array,
+        readBytes(join(pkg, 'Textures/JSporifier.pcx')),
+      ),
+    ).toBe(-1);
+  });
+
+  it('translucent + unlit (0x12): BLEND and KHR_materials_unlit, texture kept', async () => {
+    const { document } = await importUnrealFiles(withType(0x12), opts);
+    const m = document.getRoot().listMaterials()[0];
+    expect(m.getAlphaMode()).toBe('BLEND');
+    expect(m.getExtension('KHR_materials_unlit')).toBeTruthy();
+    expect(m.getDoubleSided()).toBe(true);
+    expect(m.getBaseColorTexture()).toBeTruthy();
+    const glb = await io.writeBinary(document);
+    expect((await validateGlb(glb)).issues.numErrors).toBe(0);
+  });
+
+  it('no-smooth (0x80): nearest filtering', async () => {
+    const { document } = await importUnrealFiles(withType(0x80), opts);
+    const info = document.getRoot().listMaterials()[0].getBaseColorTextureInfo();
+    expect(info?.getMagFilter()).toBe(9728); // NEAREST
+  });
+});
+
+describe('export of changed and missing images', () => {
+  it('an edited skin is encoded as an 8-bit PCX at the path the .uc names', async () => {
+    const { document } = await importModel('SporeProj_d.3d');
+    const tex = document.getRoot().listTextures()[0];
+    const rgba = fromGltfImage(tex.getImage() as Uint8Array, 'image/png');
+    for (let i = 0; i < rgba.width * 4 * 8; i += 4) rgba.data.set([255, 0, 255, 255], i); // 8 magenta rows
+    const { encodeTexture } = await import('@gltf-legacy/textures');
+    tex.setImage(encodeTexture(rgba, 'png'));
+    const { files, warnings } = await exportUnreal(await throughDisk(document, 'edited'));
+    expect(warnings).toEqual([]);
+    const pcx = files.get('Textures/JSporeProj.pcx') as Uint8Array;
+    expect(firstByteDiff(pcx, readBytes(join(pkg, 'Textures/JSporeProj.pcx')))).not.toBe(-1);
+    expect([pcx[0], pcx[3], pcx[pcx.length - 769]]).toEqual([0x0a, 8, 0x0c]);
+    const back = decodeTexture(pcx);
+    expect([...back.data.subarray(0, 4)]).toEqual([255, 0, 255, 255]);
+    // The class file is unchanged: it still imports Textures\JSporeProj.pcx.
+    expect(
+      firstByteDiff(files.get('SporeProj.uc') as Uint8Array, readBytes(join(pkg, 'Classes/SporeProj.uc'))),
+    ).toBe(-1);
+  });
+
+  it('a foreign material without a texture gets a one-colour PCX so the fresh .uc imports', async () => {
+    const doc = await io.read(join(corpusRoot(), 'gltf', 'Box.glb'));
+    const { files } = await exportUnreal(doc, { name: 'box' });
+    const pcx = [...files.keys()].filter((k) => k.endsWith('.pcx'));
+    expect(pcx).toHaveLength(1);
+    const [r, g, b] = doc.getRoot().listMaterials()[0].getBaseColorFactor();
+    const srgb = (v: number) =>
+      Math.round((v <= 0.0031308 ? v * 12.92 : 1.055 * v ** (1 / 2.4) - 0.055) * 255);
+    const img = decodeTexture(files.get(pcx[0]) as Uint8Array);
+    expect([...img.data.subarray(0, 3)]).toEqual([srgb(r), srgb(g), srgb(b)]);
+    const back = await importUnrealFiles(files, { main: 'box_d.3d' });
+    expect(back.warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
+    expect(back.document.getRoot().listMaterials()[0].getBaseColorTexture()).toBeTruthy();
+  });
+});
