@@ -14,7 +14,13 @@ import { type Document, type Material, type Texture, TextureInfo } from '@gltf-t
 import { PolyStyle, PolyTypeFlag } from './data.js';
 import { ucBaseDir } from './discovery.js';
 import { skinImage } from './skin-image.js';
-import { type SkinCandidate, skinCandidates, type UcTextureImport, ucTextureImports } from './skins.js';
+import {
+  type SkinCandidate,
+  skinCandidates,
+  type UcTextureImport,
+  ucDefaultSkins,
+  ucTextureImports,
+} from './skins.js';
 import type { UcFile } from './uc.js';
 
 /** A `.uc` that describes the mesh, with its root-relative path. */
@@ -72,6 +78,7 @@ export async function attachSkins(
 ): Promise<void> {
   if (!ctx.sources.length) return;
   const imports = ctx.sources.map((s) => ucTextureImports(s.parsed));
+  const sources = ctx.sources.map((s) => ({ ...s, defaults: ucDefaultSkins(s.parsed.text) }));
   const meshEx = doc.getRoot().listMeshes()[0]?.getExtras() as { unreal3d?: { uc?: { zeroTex?: boolean } } };
   const zeroTex = meshEx?.unreal3d?.uc?.zeroTex === true;
   const cache = new Map<string, Texture>();
@@ -81,7 +88,7 @@ export async function attachSkins(
     if (!ex || typeof ex.textureNum !== 'number') continue;
     const slot = zeroTex ? 0 : ex.textureNum;
     const type = typeof ex.type === 'number' ? ex.type : 0;
-    const cands = skinCandidates(ctx.sources, slot);
+    const cands = skinCandidates(sources, slot);
     if (!cands.length) continue;
     const tried: string[] = [];
     let chosen: Chosen | undefined;

@@ -56,6 +56,8 @@ export interface UcDefaultSkins {
 
 /** Largest `defaultproperties` block read (characters); class files are a few KiB. */
 const MAX_BLOCK = 1 << 20;
+/** Longest property line read; longer ones are no skin assignment. */
+const MAX_LINE = 4096;
 
 /** `Texture'Pkg.Group.Name'`, `'Name'`, `"Name"` or `Name` → `Name` (undefined for `None`). */
 export function objectName(value: string): string | undefined {
@@ -77,12 +79,13 @@ export function objectName(value: string): string | undefined {
  */
 export function ucDefaultSkins(text: string): UcDefaultSkins {
   const out: UcDefaultSkins = { multiSkins: new Map(), meshes: new Set() };
-  const start = text.search(/^\s*defaultproperties\b/im);
+  const start = text.search(/^[ \t]*defaultproperties\b/im);
   if (start < 0) return out;
   const block = text.slice(start, start + MAX_BLOCK);
   const lines = block.split(/\r?\n/);
   let inComment = false;
   for (const rawLine of lines) {
+    if (!rawLine || rawLine.length > MAX_LINE) continue;
     let line = rawLine;
     if (inComment) {
       const end = line.indexOf('*/');
@@ -90,15 +93,18 @@ export function ucDefaultSkins(text: string): UcDefaultSkins {
       line = line.slice(end + 2);
       inComment = false;
     }
-    line = line.replace(/\/\*.*?\*\//g, '');
-    const open = line.indexOf('/*');
-    if (open >= 0) {
-      line = line.slice(0, open);
-      inComment = true;
+    if (line.includes('/')) {
+      line = line.replace(/\/\*.*?\*\//g, '');
+      const open = line.indexOf('/*');
+      if (open >= 0) {
+        line = line.slice(0, open);
+        inComment = true;
+      }
+      line = line.replace(/\/\/.*$/, '');
     }
-    line = line.replace(/\/\/.*$/, '').trim();
+    line = line.trim();
     if (line === '}') break;
-    const m = /^([A-Za-z_]\w*)\s*(?:[([]\s*(\d+)\s*[)\]])?\s*=\s*(.+)$/.exec(line);
+    const m = /^([A-Za-z_]\w*)[ \t]*(?:[([][ \t]*(\d+)[ \t]*[)\]][ \t]*)?=[ \t]*(.+)$/.exec(line);
     if (!m) continue;
     const key = m[1].toLowerCase();
     if (key === 'skin') {
@@ -134,6 +140,8 @@ export interface UcSkinSource {
   parsed: UcFile;
   /** The mesh name this `.uc` imports the data file as. */
   meshName: string;
+  /** `ucDefaultSkins(parsed.text)`, when the caller has it already (asked once per slot otherwise). */
+  defaults?: UcDefaultSkins;
 }
 
 /**
@@ -165,7 +173,7 @@ export function skinCandidates(sources: UcSkinSource[], slot: number): SkinCandi
         else set.push(c);
       }
     }
-    const dp = ucDefaultSkins(s.parsed.text);
+    const dp = s.defaults ?? ucDefaultSkins(s.parsed.text);
     if (!dp.meshes.has(lname)) return;
     const m = dp.multiSkins.get(slot);
     if (m) multi.push({ name: m.name, source: 'multiskins', line: m.raw.trim(), uc });
