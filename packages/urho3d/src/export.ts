@@ -18,7 +18,16 @@ import {
   accessorFloats,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import type { Accessor, Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
+import type {
+  Accessor,
+  Animation,
+  Document,
+  Material,
+  Mesh,
+  Node,
+  Primitive,
+  Skin,
+} from '@gltf-transform/core';
 import { mat3, mat4, quat, vec3 } from 'gl-matrix';
 import { type AniAnimation, type AniTrack, writeAni } from './ani.js';
 import {
@@ -29,6 +38,7 @@ import {
   writeElement,
 } from './attributes.js';
 import type { UrhoModelExtras } from './import.js';
+import { exportUrhoScene } from './prefab-export.js';
 import {
   descriptorOf,
   ELEMENT_TYPE_SIZES,
@@ -65,6 +75,15 @@ export interface ExportUrhoOptions extends ExportOptions {
   maxBones?: number;
   /** Key rate used when resampling STEP / CUBICSPLINE animation channels. Default 30. */
   fps?: number;
+  /**
+   * Write materials, textures and a prefab too ({@link exportUrhoScene}: resource names as file
+   * keys, `Models/…`, `Materials/…`, `Textures/…`, `Objects/NAME.xml`). `auto` (default): when
+   * the document came from Urho3D material files or a prefab; `false`: only `NAME.mdl` /
+   * `NAME_<anim>.ani` (materials and textures dropped with warnings).
+   */
+  materials?: boolean | 'auto';
+  /** Format of re-encoded textures when materials are written: `png` (default) or `dds`. */
+  textureFormat?: 'png' | 'dds';
 }
 export const EXPORT_URHO_DEFAULTS = { maxBones: 64, fps: 30 } as const;
 
@@ -108,6 +127,8 @@ interface VPrim {
   targets: { key: string; pos?: Float32Array; nrm?: Float32Array; tan?: Float32Array }[];
   hintVb?: number;
   hintIb?: number;
+  /** The glTF material of the primitive (for the material list of a prefab). */
+  material?: Material | null;
 }
 
 const PRIM_TYPE_BY_MODE: Record<number, number> = {
@@ -147,7 +168,13 @@ function sameFloats(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 export function exportUrhoModel(
   doc: Document,
   options: ExportUrhoOptions = {},
-): { model: MdlModel | null; animations: ExportedAnimation[]; warnings: Warning[] } {
+): {
+  model: MdlModel | null;
+  animations: ExportedAnimation[];
+  warnings: Warning[];
+  /** The glTF material of each geometry of `model` (its LOD 0), in geometry order. */
+  geometryMaterials: (Material | null)[];
+} {
   assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const root = doc.getRoot();
@@ -515,6 +542,7 @@ export function exportUrhoModel(
       indices: idx,
       primitiveType,
       targets,
+      material: prim.getMaterial(),
     };
   }
 
@@ -1096,7 +1124,12 @@ export function exportUrhoModel(
     usedFiles.add(file);
     animations.push({ fileName: file, animation: a });
   }
-  return { model, animations, warnings: warnings.list() };
+  const geometryMaterials: (Material | null)[] = [];
+  for (const vp of vprims)
+    if (vp.lod === 0 && geometryMaterials[vp.geometry] === undefined)
+      geometryMaterials[vp.geometry] = vp.material ?? null;
+  for (let g = 0; g < geometryMaterials.length; g++) geometryMaterials[g] ??= null;
+  return { model, animations, warnings: warnings.list(), geometryMaterials };
 }
 
 function convKey(acc: Accessor): string {
@@ -1617,6 +1650,14 @@ function exportAnimation(
   };
 }
 
+/** True when export writes materials (see {@link ExportUrhoOptions.materials}). */
+export function wantsMaterials(doc: Document, mode: boolean | 'auto'): boolean {
+  if (mode !== 'auto') return mode;
+  const root = doc.getRoot();
+  if (root.listScenes().some((s) => (s.getExtras() as any)?.urho3d?.prefab)) return true;
+  return root.listMaterials().some((m) => (m.getExtras() as any)?.urho3d?.material);
+}
+
 /**
  * Exports a document as Urho3D files: `NAME.mdl` (when it has geometry or bones) and one
  * `NAME_<anim>.ani` per animation.
@@ -1627,6 +1668,7 @@ function exportAnimation(
  * ```
  */
 export async function exportUrho(doc: Document, options: ExportUrhoOptions = {}): Promise<ExportResult> {
+  if (wantsMaterials(doc, options.materials ?? 'auto')) return exportUrhoScene(doc, options);
   const { model, animations, warnings } = exportUrhoModel(doc, options);
   const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';
   const files: FileSet = new Map();

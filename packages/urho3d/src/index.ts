@@ -14,10 +14,16 @@ import {
   stem,
   WarningCollector,
 } from '@gltf-legacy/core';
+import { MemoryResources, type ResourceReader } from '@gltf-legacy/core';
 import { readAni } from './ani.js';
 import { exportUrho } from './export.js';
 import { importUrho, type UrhoAnimationInput } from './import.js';
 import { inspectUrho } from './inspect.js';
+import { UrhoMaterialLoader } from './material-import.js';
+import { assignGeometryMaterials, loneModelMaterial } from './model-materials.js';
+import { importUrhoPrefab } from './prefab-import.js';
+import { isPrefabXml } from './prefab-xml.js';
+import { UrhoResourceDirs, urhoResourceRoot } from './resource-dirs.js';
 import { readMdl } from './mdl.js';
 import { MSFTLod } from './msft-lod.js';
 import { extractPak, readPak } from './pak.js';
@@ -28,27 +34,61 @@ export * from './export.js';
 export * from './import.js';
 export * from './inspect.js';
 export * from './lz4.js';
+export * from './material-export.js';
+export * from './material-import.js';
+export * from './material-values.js';
+export * from './material-xml.js';
 export * from './mdl.js';
+export * from './model-materials.js';
+export * from './prefab-export.js';
+export * from './prefab-import.js';
+export * from './prefab-xml.js';
+export * from './resource-dirs.js';
 export * from './msft-lod.js';
 export * from './pak.js';
 export * from './space.js';
+export * from './xml.js';
 
 function magicOf(bytes: Uint8Array): string {
   return bytes.length >= 4 ? String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) : '';
 }
 
+/** Format options of {@link importUrhoFiles} (besides core's `resources` / `resourcePath`). */
+export interface ImportUrhoFilesOptions extends ImportOptions {
+  /** Material resource name for a lone `.mdl` (`Materials/Stone.xml`), used for every geometry. */
+  material?: string;
+  /** Base name of the document (default: the main file's stem). */
+  name?: string;
+}
+
+/** Resources of an import: `options.resources`, else the file set itself (paths as keys). */
+function resourcesOf(files: FileSet, options: ImportOptions): ResourceReader {
+  return options.resources ?? new MemoryResources(files, 'input files');
+}
+
 /**
- * Imports a FileSet: the main `.mdl` plus `.ani` companions, or a `.ani` alone (one node per
- * track). A `.pak` must be unpacked first ({@link legacyFormat}.unpack).
+ * Imports a FileSet: the main `.mdl` plus `.ani` companions, a `.ani` alone (one node per
+ * track), or a prefab / scene `.xml` (its models, materials and textures are read through
+ * `options.resources`). A lone `.mdl` gets its material from `options.material`, or
+ * `Materials/NAME.xml` beside it or in the resource directory, or the only material in its
+ * folder's `Materials/` (read through `options.resources`, else the file set); else placeholders.
+ * A `.pak` must be unpacked first ({@link legacyFormat}.unpack).
  *
  * ```ts
  * const { document } = await importUrhoFiles(new Map([['Jack.mdl', mdl], ['Jack_Walk.ani', ani]]), { main: 'Jack.mdl' });
  * ```
  */
-export async function importUrhoFiles(files: FileSet, options: ImportOptions = {}) {
+export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOptions = {}) {
   const [main, bytes] = mainFile(files, options);
   const magic = magicOf(bytes);
   const warnings = new WarningCollector();
+  if (isPrefabXml(bytes)) {
+    return importUrhoPrefab(bytes, main, {
+      resources: resourcesOf(files, options),
+      resourcePath: options.resourcePath ?? main,
+      name: options.name,
+    });
+  }
   if (magic === 'UPAK' || magic === 'ULZ4') {
     throw new FormatError(
       'a .pak is a container: unpack it (legacyFormat.unpack / extractPak) and convert the models inside',
@@ -65,10 +105,32 @@ export async function importUrhoFiles(files: FileSet, options: ImportOptions = {
   for (const [name, b] of files) {
     if (name === main) continue;
     if (magicOf(b) === 'UANI') anims.push({ fileName: stem(name), animation: readAni(b, name) });
-    else warnings.warn('COMPANION_IGNORED', `companion ${name} is not a .ani animation; ignored`);
+    else if (!name.includes('/'))
+      warnings.warn('COMPANION_IGNORED', `companion ${name} is not a .ani animation; ignored`);
   }
-  const result = importUrho(model, anims, { name: (options.name as string | undefined) ?? stem(main) });
+  const result = importUrho(model, anims, { name: options.name ?? stem(main) });
   warnings.merge(result.warnings);
+  if (model) {
+    const doc = result.document;
+    const dirs = new UrhoResourceDirs(resourcesOf(files, options), options.resourcePath ?? main);
+    const loader = new UrhoMaterialLoader(doc, dirs, warnings);
+    const material = await loneModelMaterial(loader, options.resourcePath ?? main, options.material);
+    if (material) {
+      const top = doc.getRoot().getDefaultScene()?.listChildren()[0];
+      if (top) {
+        const e = top.getExtras() as any;
+        top.setExtras({
+          ...e,
+          urho3d: { ...e.urho3d, modelPath: dirs.resourceName(options.resourcePath ?? main) },
+        });
+      }
+      assignGeometryMaterials(
+        doc,
+        doc.getRoot().listMeshes(),
+        model.geometries.map(() => material),
+      );
+    }
+  }
   return { document: result.document, warnings: warnings.list() };
 }
 
@@ -76,7 +138,7 @@ export async function importUrhoFiles(files: FileSet, options: ImportOptions = {
 export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] } = {
   id: 'urho3d',
   label: 'Urho3D / Dry model, animation and package',
-  extensions: ['.mdl', '.ani', '.pak'],
+  extensions: ['.mdl', '.ani', '.pak', '.xml'],
   mainExtension: '.mdl',
   gltfExtensions: [MSFTLod],
   capabilities: {
@@ -89,9 +151,11 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   },
   sniff(bytes: Uint8Array): boolean {
     const m = magicOf(bytes);
-    return m === 'UMDL' || m === 'UMD2' || m === 'UANI' || m === 'UPAK' || m === 'ULZ4';
+    return m === 'UMDL' || m === 'UMD2' || m === 'UANI' || m === 'UPAK' || m === 'ULZ4' || isPrefabXml(bytes);
   },
+  resourceRoot: urhoResourceRoot,
   companions(name: string, siblings: string[]): string[] {
+    if (name.toLowerCase().endsWith('.xml')) return []; // a prefab reads its models through resources
     const base = stem(name).toLowerCase();
     return siblings.filter((s) => {
       const b = baseName(s).toLowerCase();
