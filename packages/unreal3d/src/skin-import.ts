@@ -6,6 +6,7 @@ import {
   dirOf,
   FormatError,
   keepTextureSource,
+  ResourceError,
   type ResourceReader,
   resolveReference,
   type WarningCollector,
@@ -142,7 +143,9 @@ export async function attachSkins(
       try {
         texture = await makeTexture(doc, ctx, pick, masked);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        // A file the image layer refuses, or one above the reader's size limit: the mesh still converts.
+        if (!(e instanceof FormatError) && !(e instanceof ResourceError && e.code === 'RESOURCE_TOO_LARGE'))
+          throw e;
         failed.add(key);
         warnings.warn(
           'TEXTURE_INVALID',

@@ -158,6 +158,18 @@ describe('missing and hostile references', () => {
     });
   }
 
+  it('a truncated PCX: TEXTURE_INVALID, the mesh still converts without an image', async () => {
+    const res = new MemoryResources([
+      ['Classes/Sporifier.uc', readBytes(join(pkg, 'Classes/Sporifier.uc'))],
+      ['Textures/JSporifier.pcx', readBytes(join(pkg, 'Textures/JSporifier.pcx')).slice(0, 300)],
+    ]);
+    const { document, warnings } = await importModel('Sporifier_d.3d', res);
+    expect(warnings.filter((w) => /TEXTURE/.test(w.code)).map((w) => w.code)).toEqual(['TEXTURE_INVALID']);
+    expect(warnings.find((w) => w.code === 'TEXTURE_INVALID')?.message).toContain('Textures/JSporifier.pcx');
+    expect(document.getRoot().listMaterials()[0].getBaseColorTexture()).toBeNull();
+    expect(document.getRoot().listTextures()).toHaveLength(0);
+  });
+
   it('two .uc describe the mesh: the texture that resolves to a file wins', async () => {
     const files = modelFiles('Sporifier_d.3d');
     const beside = [
