@@ -16,7 +16,7 @@ import {
   assertNodeTrees,
 } from '@gltf-legacy/core';
 import { encodeRangeU16, encodeWeightU16, decodeRangeU16, decodeSnorm16 } from '@gltf-legacy/quantize';
-import type { Animation, Document, Node, Primitive, Skin } from '@gltf-transform/core';
+import type { Animation, Document, Material, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { type AnimFile, writeAnim } from './anim.js';
 import { GLTF_TO_UNIGINE, UNIGINE_TO_GLTF } from './axes.js';
@@ -60,6 +60,11 @@ export interface UnigineExportOptions {
   name: string;
   /** Frame rate animations are sampled at when they carry no UNIGINE frame data. */
   fps: number;
+  /**
+   * A `.mat` export follows (`legacyFormat.export`): textures are not reported as dropped here.
+   * Default false.
+   */
+  materials?: boolean;
 }
 
 export const UNIGINE_EXPORT_DEFAULTS: UnigineExportOptions = { name: 'model', fps: 30 };
@@ -70,6 +75,8 @@ export interface UnigineExportResult {
   warnings: Warning[];
   mesh: MeshFile | null;
   anims: { file: string; anim: AnimFile }[];
+  /** The glTF material of each surface of `mesh` (same order), for the `.mat` export. */
+  surfaceMaterials: (Material | null)[];
 }
 
 type M4 = Float64Array;
@@ -1727,16 +1734,20 @@ export function exportUnigine(
       'cameras have no place in a UNIGINE mesh; dropped',
       root.listCameras().length,
     );
-  if (root.listTextures().length)
+  if (root.listTextures().length && !options.materials)
     warnings.warn(
       'TEXTURE_DROPPED',
       'textures and materials are not stored in .mesh files (surfaces keep the material names)',
       root.listTextures().length,
     );
   const surfaces: MeshSurface[] = [];
+  const surfaceMaterials: (Material | null)[] = [];
   for (const input of inputs) {
     const s = buildSurface(input, skel, warnings);
-    if (s) surfaces.push(s);
+    if (s) {
+      surfaces.push(s);
+      surfaceMaterials.push(input.prim.getMaterial());
+    }
   }
   if (surfaces.length > 32767)
     throw new ExportError(
@@ -1968,5 +1979,5 @@ export function exportUnigine(
       'NOTHING_TO_EXPORT',
       'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim',
     );
-  return { files, warnings: warnings.list(), mesh, anims };
+  return { files, warnings: warnings.list(), mesh, anims, surfaceMaterials };
 }

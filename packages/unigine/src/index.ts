@@ -18,6 +18,8 @@ import { readAnim } from './anim.js';
 import { unigineMagic } from './common.js';
 import { exportUnigine } from './export.js';
 import { animCompanions, importUnigine } from './import.js';
+import { type UnigineMaterialExportOptions, exportUnigineMaterials } from './mat-export.js';
+import { applyUnigineMaterials, unigineResourceRoot } from './mat-import.js';
 import { readMesh } from './mesh.js';
 
 export { type AnimFile, readAnim, writeAnim } from './anim.js';
@@ -64,6 +66,62 @@ export {
 export { INT2_MAX, decodeInt2, encodeInt2, int2Size } from './int2.js';
 export { type JsonF32, packF32, unpackF32 } from './jsonf32.js';
 export { type MeshFile, type MeshSurface, indexWidth, readMesh, writeMesh } from './mesh.js';
+export {
+  type MaterialEntries,
+  type MaterialLibrary,
+  MAX_MATERIAL_LIBRARY_CHARS,
+  addMaterial,
+  attribute,
+  createMaterialElement,
+  createMaterialLibrary,
+  findEntry,
+  libraryMaterials,
+  libraryVersion,
+  materialEntries,
+  readMaterialLibrary,
+  setAttribute,
+  setEntry,
+  writeMaterialLibrary,
+} from './mat.js';
+export {
+  MAT_XML_LIMITS,
+  type MatAttribute,
+  type MatElement,
+  type MatElementSource,
+  type MatXmlLimits,
+  isUnchanged,
+  parseMatXml,
+  writeMatElement,
+} from './mat-xml.js';
+export {
+  type LoadedLibrary,
+  MAX_MATERIAL_DEPTH,
+  MaterialIndex,
+  type MaterialDefinitionRef,
+  type ResolvedEntry,
+  type ResolvedMaterial,
+  activeEntry,
+  isActive,
+  parameterNumbers,
+  resolveMaterial,
+} from './mat-resolve.js';
+export {
+  UNIGINE_MATERIAL_DEFAULTS,
+  type UnigineMaterialExtras,
+  type UnigineMaterialOptions,
+  applyUnigineMaterials,
+  isCoreLibrary,
+  unigineResourceRoot,
+} from './mat-import.js';
+export {
+  UNIGINE_MATERIAL_EXPORT_DEFAULTS,
+  type UnigineMaterialExportOptions,
+  exportUnigineMaterials,
+} from './mat-export.js';
+export { describeMaterial } from './mat-describe.js';
+
+/** Extensions of files given beside a mesh that belong to its look (material libraries, textures). */
+const LOOK_FILES = new Set(['.mat', '.dds', '.png', '.tga', '.jpg', '.jpeg', '.bmp', '.pcx']);
 
 const round = (v: number) => Number(v.toPrecision(6));
 const boundsText = (b: Float32Array) =>
@@ -171,12 +229,37 @@ export const legacyFormat: LegacyFormat = {
       siblings.filter((s) => s !== name),
     );
   },
+  resourceRoot(path: string): string {
+    return unigineResourceRoot(path);
+  },
   async import(files, options) {
-    return importUnigine(files, options ?? {});
+    const opts = options ?? {};
+    const main = opts.main ?? files.keys().next().value;
+    const model = new Map<string, Uint8Array>();
+    const look = new Map<string, Uint8Array>();
+    for (const [k, v] of files) (k !== main && LOOK_FILES.has(extName(k)) ? look : model).set(k, v);
+    const result = importUnigine(model, opts);
+    const mat = await applyUnigineMaterials(result.document, opts, look);
+    return { document: result.document, warnings: [...result.warnings, ...mat.list()] };
   },
   async export(document, options) {
-    const { files, warnings } = exportUnigine(document, options ?? {});
-    return { files, warnings };
+    const opts = options ?? {};
+    const never = opts.materialLibrary === 'never';
+    const r = exportUnigine(document, { ...opts, materials: !never });
+    if (!r.mesh || never) return { files: r.files, warnings: r.warnings };
+    const name =
+      r.files
+        .keys()
+        .next()
+        .value?.replace(/\.mesh$/i, '') ?? 'model';
+    const mats = await exportUnigineMaterials(
+      name,
+      r.mesh.surfaces.map((s, i) => [s.name, r.surfaceMaterials[i] ?? null]),
+      opts as Partial<UnigineMaterialExportOptions>,
+    );
+    const files = new Map(r.files);
+    for (const [k, v] of mats.files) if (!files.has(k)) files.set(k, v);
+    return { files, warnings: [...r.warnings, ...mats.warnings.list()] };
   },
   inspect(files, options) {
     return inspectUnigine(files, options ?? {});
