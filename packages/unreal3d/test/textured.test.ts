@@ -49,6 +49,12 @@ async function throughDisk(doc: Document, name: string): Promise<Document> {
   return io.read(path);
 }
 
+/** Every .glb a test makes passes the Khronos validator with 0 errors. */
+async function expectValid(doc: Document): Promise<void> {
+  const report = await validateGlb(await io.writeBinary(doc));
+  expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+}
+
 function baseColorRgba(doc: Document, materialIndex = 0) {
   const tex = doc.getRoot().listMaterials()[materialIndex]?.getBaseColorTexture();
   expect(tex, 'material has a base colour texture').toBeTruthy();
@@ -168,6 +174,7 @@ describe('missing and hostile references', () => {
     expect(warnings.find((w) => w.code === 'TEXTURE_INVALID')?.message).toContain('Textures/JSporifier.pcx');
     expect(document.getRoot().listMaterials()[0].getBaseColorTexture()).toBeNull();
     expect(document.getRoot().listTextures()).toHaveLength(0);
+    await expectValid(document);
   });
 
   it('two .uc describe the mesh: the texture that resolves to a file wins', async () => {
@@ -186,6 +193,7 @@ describe('missing and hostile references', () => {
     expect(warnings.filter((w) => w.code === 'TEXTURE_MISSING')).toEqual([]);
     const want = decodeTexture(readBytes(join(pkg, 'Textures/JSporifier.pcx')));
     expect(firstByteDiff(baseColorRgba(document).data, want.data)).toBe(-1);
+    await expectValid(document);
   });
 });
 
@@ -222,6 +230,7 @@ describe('defaultproperties and poly flags', () => {
       ),
     );
     expect(firstByteDiff(baseColorRgba(document).data, proj().data)).toBe(-1);
+    await expectValid(document);
   });
 
   it('MultiSkins(0)= and MultiSkins[0]= set slot 0 when the class has no SETTEXTURE', async () => {
@@ -256,6 +265,7 @@ describe('defaultproperties and poly flags', () => {
     }
     expect(bad).toBe(0);
     expect(cut).toBeGreaterThan(0);
+    await expectValid(document);
   });
 });
 
@@ -286,6 +296,7 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
         .listMaterials()
         .filter((m) => m.getBaseColorTexture());
       expect(withTex.length).toBeGreaterThan(0);
+      await expectValid(back.document);
       // The re-imported image is the PCX's pixels; the PCX is the glTF image within palette error.
       const m0 = withTex[0];
       const name = (m0.getExtras() as { unreal3d: { skin: { path: string } } }).unreal3d.skin.path;
@@ -359,6 +370,7 @@ describe('poly type flags of the _d.3d', () => {
     const { document } = await importUnrealFiles(withType(0x80), opts);
     const info = document.getRoot().listMaterials()[0].getBaseColorTextureInfo();
     expect(info?.getMagFilter()).toBe(9728); // NEAREST
+    await expectValid(document);
   });
 });
 
@@ -396,5 +408,6 @@ describe('export of changed and missing images', () => {
     const back = await importUnrealFiles(files, { main: 'box_d.3d' });
     expect(back.warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
     expect(back.document.getRoot().listMaterials()[0].getBaseColorTexture()).toBeTruthy();
+    await expectValid(back.document);
   });
 });
