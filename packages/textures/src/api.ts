@@ -1,4 +1,9 @@
 import { FormatError } from '@gltf-legacy/core';
+import { decodeDds } from './dds.js';
+import { decodeJpeg } from './jpeg.js';
+import { decodePcx } from './pcx.js';
+import { decodePng, encodePng } from './png.js';
+import { sniffTexture } from './sniff.js';
 import type {
   AlphaUse,
   EncodeTextureOptions,
@@ -7,51 +12,122 @@ import type {
   RgbaImage,
   TextureKind,
 } from './types.js';
+import { ENCODE_TEXTURE_DEFAULTS } from './types.js';
 
-// Placeholder bodies: the textures work replaces them with the real codecs (same signatures).
+export { sniffTexture } from './sniff.js';
 
-/** The kind of a texture file, by magic bytes first and extension second. */
-export function sniffTexture(bytes: Uint8Array, name?: string): TextureKind | undefined {
-  void bytes;
-  void name;
-  return undefined;
-}
+type Decoder = (bytes: Uint8Array, file?: string) => RgbaImage;
+type Encoder = (image: RgbaImage, options: Required<EncodeTextureOptions>) => Uint8Array;
 
-/** Decodes a texture file to RGBA (the first, largest mip). Throws FormatError. */
+const DECODERS: Partial<Record<TextureKind, Decoder>> = {
+  png: decodePng,
+  jpeg: decodeJpeg,
+  pcx: (bytes, file) => decodePcx(bytes, { file }),
+  dds: (bytes, file) => decodeDds(bytes, { file }),
+};
+
+const ENCODERS: Partial<Record<TextureKind, Encoder>> = {
+  png: (image) => encodePng(image),
+};
+
+/**
+ * Decodes a texture file to RGBA (the first, largest mip). The kind comes from the bytes first and
+ * the name's extension second. Throws FormatError (UNSUPPORTED_TEXTURE for unknown kinds and WebP).
+ *
+ * ```ts
+ * const { width, height, data } = decodeTexture(bytes, 'Textures/JSporifier.pcx');
+ * ```
+ */
 export function decodeTexture(bytes: Uint8Array, name?: string): RgbaImage {
-  void bytes;
-  throw new FormatError('texture decoding is not implemented yet', {
-    code: 'UNSUPPORTED_TEXTURE',
-    file: name,
-  });
+  const kind = sniffTexture(bytes, name);
+  const decoder = kind ? DECODERS[kind] : undefined;
+  if (!decoder) {
+    throw new FormatError(kind ? `decoding ${kind} is not supported` : 'not a known texture file', {
+      code: 'UNSUPPORTED_TEXTURE',
+      file: name,
+    });
+  }
+  return decoder(bytes, name);
 }
 
-/** Encodes RGBA as a texture file of `kind`. */
+/**
+ * Encodes RGBA as a texture file of `kind` (png, pcx, bmp, tga, dds).
+ *
+ * ```ts
+ * const pcx = encodeTexture(image, 'pcx'); // 8-bit paletted, index 0 masked when alpha is used
+ * const dds = encodeTexture(image, 'dds', { ddsFormat: 'bc1', mipmaps: true });
+ * ```
+ */
 export function encodeTexture(
   image: RgbaImage,
   kind: TextureKind,
   options?: EncodeTextureOptions,
 ): Uint8Array {
-  void image;
-  void options;
-  throw new FormatError(`encoding ${kind} is not implemented yet`, { code: 'UNSUPPORTED_TEXTURE' });
+  const encoder = ENCODERS[kind];
+  if (!encoder) throw new FormatError(`encoding ${kind} is not supported`, { code: 'UNSUPPORTED_TEXTURE' });
+  if (image.data.length !== image.width * image.height * 4 || image.width < 1 || image.height < 1) {
+    throw new FormatError(
+      `RGBA data of ${image.data.length} bytes does not match ${image.width}×${image.height}`,
+      { code: 'BAD_TEXTURE', field: 'data' },
+    );
+  }
+  return encoder(image, { ...ENCODE_TEXTURE_DEFAULTS, ...stripUndefined(options ?? {}) });
 }
 
-/** A glTF image for a texture file: PNG/JPEG/WebP pass through, others become PNG. */
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+const PASS_THROUGH: Partial<Record<TextureKind, GltfImageMimeType>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+/**
+ * A glTF image for a texture file: PNG/JPEG/WebP pass through unchanged, PCX/BMP/TGA/DDS are
+ * decoded (first mip) and encoded as PNG, with the decoded RGBA in `image`.
+ *
+ * ```ts
+ * const { bytes: png, mimeType } = toGltfImage(pcxBytes, 'JSporifier.pcx'); // 'image/png'
+ * ```
+ */
 export function toGltfImage(bytes: Uint8Array, name?: string): GltfImage {
-  return { bytes: encodeTexture(decodeTexture(bytes, name), 'png'), mimeType: 'image/png' };
+  const kind = sniffTexture(bytes, name);
+  const mime = kind ? PASS_THROUGH[kind] : undefined;
+  if (mime) return { bytes, mimeType: mime };
+  const image = decodeTexture(bytes, name);
+  return { bytes: encodePng(image), mimeType: 'image/png', image };
 }
 
-/** Decodes a glTF image (PNG, JPEG) to RGBA. */
+/**
+ * Decodes a glTF image (PNG, JPEG) to RGBA; the bytes decide when they disagree with the mime type.
+ *
+ * ```ts
+ * const rgba = fromGltfImage(image.getImage()!, image.getMimeType());
+ * ```
+ */
 export function fromGltfImage(bytes: Uint8Array, mimeType: GltfImageMimeType | string): RgbaImage {
-  return decodeTexture(bytes, mimeType === 'image/jpeg' ? 'image.jpg' : 'image.png');
+  return decodeTexture(
+    bytes,
+    mimeType === 'image/jpeg' ? 'image.jpg' : mimeType === 'image/webp' ? 'image.webp' : 'image.png',
+  );
 }
 
-/** How an image uses alpha. */
+/**
+ * How an image uses alpha: 'opaque' (all 255), 'mask' (only 0 and 255) or 'blend'.
+ *
+ * ```ts
+ * alphaUse(decodeTexture(bytes, 'leaves.dds')); // 'mask' → glTF alphaMode MASK
+ * ```
+ */
 export function alphaUse(image: RgbaImage): AlphaUse {
   let mask = false;
-  for (let i = 3; i < image.data.length; i += 4) {
-    const a = image.data[i]!;
+  const d = image.data;
+  for (let i = 3; i < d.length; i += 4) {
+    const a = d[i]!;
     if (a !== 255) {
       if (a !== 0) return 'blend';
       mask = true;

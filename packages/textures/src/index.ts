@@ -13,4 +13,19 @@
  * - `alphaUse(image)` → 'opaque' | 'mask' | 'blend'.
  */
 export * from './types.js';
-export * from './api.js';
+export { alphaUse, decodeTexture, encodeTexture, fromGltfImage, sniffTexture, toGltfImage } from './api.js';
+export { TEXTURE_LIMITS, type TextureLimits } from './limits.js';
+export { decodePng, encodePng } from './png.js';
+export { decodeJpeg } from './jpeg.js';
+export { decodePcx, DECODE_PCX_DEFAULTS, type DecodePcxOptions, type PcxImage } from './pcx.js';
+export { decodeDds, DECODE_DDS_DEFAULTS, type DecodeDdsOptions, type DdsImage } from './dds.js';
+export { readDdsHeader, type DdsInfo, type DdsLevel, type DdsPixelFormat } from './dds-header.js';
+export {
+  BC_BLOCK_BYTES,
+  bcLevelSize,
+  decodeBcBlock,
+  decodeBlocks,
+  EXPAND5,
+  EXPAND6,
+  type BcFormat,
+} from './bc.js';

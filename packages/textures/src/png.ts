@@ -1,0 +1,117 @@
+import { decode, encode } from 'fast-png';
+import { checkDimensions, need, textureError } from './limits.js';
+import type { RgbaImage } from './types.js';
+
+function be32(b: Uint8Array, o: number): number {
+  return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+}
+
+/** Unpacks 1/2/4-bit samples (rows padded to a byte) to one byte per sample. */
+function unpackSamples(data: ArrayLike<number>, width: number, height: number, depth: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const rowBytes = Math.ceil((width * depth) / 8);
+  const mask = (1 << depth) - 1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const bit = x * depth;
+      const byte = data[y * rowBytes + (bit >> 3)] ?? 0;
+      out[y * width + x] = (byte >> (8 - depth - (bit & 7))) & mask;
+    }
+  }
+  return out;
+}
+
+/**
+ * Decodes a PNG (any bit depth and colour type; 16-bit samples keep their high byte) to RGBA8.
+ * The IHDR size is checked against the limits before fast-png allocates.
+ *
+ * ```ts
+ * const { width, height, data } = decodePng(bytes, 'diffuse.png');
+ * ```
+ */
+export function decodePng(bytes: Uint8Array, file?: string): RgbaImage {
+  need(bytes, 0, 33, file, 'IHDR');
+  checkDimensions(be32(bytes, 16), be32(bytes, 20), file, 16, 'IHDR.width');
+  let png: ReturnType<typeof decode>;
+  try {
+    png = decode(bytes);
+  } catch (e) {
+    textureError(`PNG does not decode: ${(e as Error).message}`, file, undefined, 'png');
+  }
+  const { width, height, channels, depth } = png;
+  const n = width * height;
+  const out = new Uint8Array(n * 4);
+  if (png.palette && png.palette.length > 0) {
+    const idx = depth === 8 ? (png.data as Uint8Array) : unpackSamples(png.data, width, height, depth);
+    const pal = png.palette;
+    for (let i = 0; i < n; i++) {
+      const c = pal[idx[i]!];
+      if (!c) textureError(`palette index ${idx[i]} past the ${pal.length} colours`, file, undefined, 'PLTE');
+      out[i * 4] = c[0]!;
+      out[i * 4 + 1] = c[1]!;
+      out[i * 4 + 2] = c[2]!;
+      out[i * 4 + 3] = c.length > 3 ? c[3]! : 255;
+    }
+    return { width, height, data: out };
+  }
+  let src: ArrayLike<number> = png.data;
+  let scale = 1;
+  if (depth === 16) scale = 1 / 257;
+  else if (depth < 8) {
+    src = unpackSamples(png.data, width, height * channels, depth); // gray only below 8 bits
+    scale = 255 / ((1 << depth) - 1);
+  }
+  const trns = png.transparency;
+  const key = trns && trns.length > 0 ? trns : undefined;
+  for (let i = 0; i < n; i++) {
+    let r: number;
+    let g: number;
+    let b: number;
+    let a = 255;
+    const s = i * channels;
+    if (channels <= 2) {
+      const v = src[s]!;
+      r = g = b = Math.round(v * scale);
+      if (channels === 2) a = Math.round(src[s + 1]! * scale);
+      else if (key && v === key[0]) a = 0;
+    } else {
+      r = Math.round(src[s]! * scale);
+      g = Math.round(src[s + 1]! * scale);
+      b = Math.round(src[s + 2]! * scale);
+      if (channels === 4) a = Math.round(src[s + 3]! * scale);
+      else if (key && key.length >= 3 && src[s] === key[0] && src[s + 1] === key[1] && src[s + 2] === key[2])
+        a = 0;
+    }
+    out[i * 4] = r;
+    out[i * 4 + 1] = g;
+    out[i * 4 + 2] = b;
+    out[i * 4 + 3] = a;
+  }
+  return { width, height, data: out };
+}
+
+/**
+ * Encodes RGBA8 as a PNG: RGB when every alpha is 255, RGBA otherwise.
+ *
+ * ```ts
+ * const png = encodePng({ width: 1, height: 1, data: new Uint8Array([255, 0, 0, 255]) });
+ * ```
+ */
+export function encodePng(image: RgbaImage): Uint8Array {
+  const { width, height, data } = image;
+  let opaque = true;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i] !== 255) {
+      opaque = false;
+      break;
+    }
+  }
+  if (!opaque) return encode({ width, height, data, depth: 8, channels: 4 });
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
+    rgb[j] = data[i]!;
+    rgb[j + 1] = data[i + 1]!;
+    rgb[j + 2] = data[i + 2]!;
+  }
+  return encode({ width, height, data: rgb, depth: 8, channels: 3 });
+}
