@@ -9,7 +9,9 @@ mkdirSync(join(dir, 'textures'), { recursive: true });
 
 // DDS header (124 bytes after the magic): CAPS|HEIGHT|WIDTH|PIXELFORMAT|LINEARSIZE, 8×8, DXT1.
 const header = new DataView(new ArrayBuffer(128));
-const ascii = (o, s) => [...s].forEach((c, i) => header.setUint8(o + i, c.charCodeAt(0)));
+const ascii = (o, s) => {
+  for (let i = 0; i < s.length; i++) header.setUint8(o + i, s.charCodeAt(i));
+};
 ascii(0, 'DDS ');
 header.setUint32(4, 124, true);
 header.setUint32(8, 0x81007, true);
