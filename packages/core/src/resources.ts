@@ -202,3 +202,58 @@ export interface ResourceOptions {
   /** Root-relative path of the main file (default: its name, at the root). */
   resourcePath?: string;
 }
+
+/**
+ * Bounds on what unpacking a container (`.pak`) may allocate: the unpacked bytes of one entry and
+ * of the whole package. Compressed containers check the sizes their tables claim against these
+ * before decoding anything, and throw a `FormatError` with code `UNPACKED_TOO_LARGE` above them.
+ */
+export interface UnpackLimits {
+  /** Largest unpacked entry, in bytes. */
+  maxEntryBytes: number;
+  /** Largest sum of the unpacked entries of one package, in bytes. */
+  maxTotalBytes: number;
+}
+
+/**
+ * Default {@link UnpackLimits}: 256 MiB per entry, 512 MiB per package. The largest package of
+ * the corpus (Urho3D's `Data.pak` of the 2019 samples) unpacks to 3.99 MB, its largest entry to
+ * 0.64 MB; the CLI raises both with `--max-unpacked`.
+ */
+export const UNPACK_LIMITS_DEFAULTS: Readonly<UnpackLimits> = Object.freeze({
+  maxEntryBytes: 256 * 1024 * 1024,
+  maxTotalBytes: 512 * 1024 * 1024,
+});
+
+let currentUnpackLimits: UnpackLimits = { ...UNPACK_LIMITS_DEFAULTS };
+
+/**
+ * The unpack limits in force (what a container format uses when it is not given limits of its
+ * own, e.g. through `LegacyFormat.unpack`, whose signature has no options).
+ *
+ * ```ts
+ * unpackLimits().maxTotalBytes; // 536870912 unless raised with setUnpackLimits
+ * ```
+ */
+export function unpackLimits(): Readonly<UnpackLimits> {
+  return currentUnpackLimits;
+}
+
+/**
+ * Sets the unpack limits for this thread (the CLI does, from `--max-unpacked`); missing fields
+ * keep their defaults, `undefined` restores them. Returns the previous limits.
+ *
+ * ```ts
+ * const previous = setUnpackLimits({ maxEntryBytes: 2 ** 31, maxTotalBytes: 2 ** 32 });
+ * try { format.unpack!(bytes, name); } finally { setUnpackLimits(previous); }
+ * ```
+ */
+export function setUnpackLimits(limits?: Partial<UnpackLimits>): Readonly<UnpackLimits> {
+  const previous = currentUnpackLimits;
+  const next = { ...UNPACK_LIMITS_DEFAULTS, ...limits };
+  for (const k of ['maxEntryBytes', 'maxTotalBytes'] as const) {
+    if (!(next[k] >= 0)) throw new RangeError(`unpack limit ${k} must be a number ≥ 0, got ${next[k]}`);
+  }
+  currentUnpackLimits = next;
+  return previous;
+}

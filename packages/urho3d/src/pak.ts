@@ -2,7 +2,15 @@
  * Urho3D / Dry package file (`.pak`, magic `UPAK` stored or `ULZ4` LZ4-compressed): the file
  * model plus list / extract / create.
  */
-import { ByteReader, ByteWriter, decodeText, type FileSet, FormatError } from '@gltf-legacy/core';
+import {
+  ByteReader,
+  ByteWriter,
+  decodeText,
+  type FileSet,
+  FormatError,
+  type UnpackLimits,
+  unpackLimits,
+} from '@gltf-legacy/core';
 import { Lz4Error, lz4CompressBlock, lz4DecompressBlock } from './lz4.js';
 
 /** Uncompressed bytes per ULZ4 block (PackageTool's block size; readers rely on it). */
@@ -173,16 +181,23 @@ export function writePak(pak: PakFile): Uint8Array {
 
 /**
  * The uncompressed bytes of one entry (decoding ULZ4 blocks). Throws a {@link FormatError}
- * (`BAD_LZ4`, `TRUNCATED`) on damaged data.
+ * (`BAD_LZ4`, `TRUNCATED`) on damaged data, and `UNPACKED_TOO_LARGE` before decoding a ULZ4
+ * entry larger than `limits.maxEntryBytes` (default: core's {@link unpackLimits}).
  *
  * ```ts
  * const mdl = extractPakEntry(pak, 'Models/Box.mdl');
  * ```
  */
-export function extractPakEntry(pak: PakFile, entry: PakEntry | string, fileName?: string): Uint8Array {
+export function extractPakEntry(
+  pak: PakFile,
+  entry: PakEntry | string,
+  fileName?: string,
+  limits: Readonly<UnpackLimits> = unpackLimits(),
+): Uint8Array {
   const e = typeof entry === 'string' ? pak.entries.find((x) => x.name === entry) : entry;
   if (!e) throw new FormatError(`package has no entry "${entry}"`, { code: 'NO_ENTRY', file: fileName });
   const field = `entries[${pak.entries.indexOf(e)}]`;
+  if (pak.magic === 'ULZ4' && e.size > limits.maxEntryBytes) throw entryTooLarge(pak, e, fileName, limits);
   if (pak.magic === 'UPAK') {
     if (e.size > e.stored.length) {
       throw new FormatError(`entry "${e.name}" needs ${e.size} bytes but ${e.stored.length} are stored`, {
@@ -246,17 +261,69 @@ export function extractPakEntry(pak: PakFile, entry: PakEntry | string, fileName
 }
 
 /**
- * Every entry as a FileSet (names with their folders inside the package).
+ * Every entry as a FileSet (names with their folders inside the package). The sizes of a ULZ4
+ * package are checked against `limits` first ({@link checkPakLimits}).
  *
  * ```ts
  * const files = extractPak(readPak(bytes));
  * files.get('Models/Jack.mdl');
  * ```
  */
-export function extractPak(pak: PakFile, fileName?: string): FileSet {
+export function extractPak(
+  pak: PakFile,
+  fileName?: string,
+  limits: Readonly<UnpackLimits> = unpackLimits(),
+): FileSet {
+  checkPakLimits(pak, fileName, limits);
   const out: FileSet = new Map();
-  for (const e of pak.entries) out.set(e.name, extractPakEntry(pak, e, fileName));
+  for (const e of pak.entries) out.set(e.name, extractPakEntry(pak, e, fileName, limits));
   return out;
+}
+
+/**
+ * Checks the unpacked sizes a ULZ4 package's table claims against `limits` before anything is
+ * decoded (one pass over the table: the cost of the check does not grow with the data). Stored
+ * (UPAK) entries are views into the package's own bytes and allocate nothing, so only compressed
+ * packages are bounded. Throws a {@link FormatError} `UNPACKED_TOO_LARGE`.
+ *
+ * ```ts
+ * checkPakLimits(readPak(bytes, 'Data.pak'), 'Data.pak', { maxEntryBytes: 1 << 28, maxTotalBytes: 1 << 30 });
+ * ```
+ */
+export function checkPakLimits(
+  pak: PakFile,
+  fileName?: string,
+  limits: Readonly<UnpackLimits> = unpackLimits(),
+): void {
+  if (pak.magic !== 'ULZ4') return;
+  let total = 0;
+  for (const e of pak.entries) {
+    if (e.size > limits.maxEntryBytes) throw entryTooLarge(pak, e, fileName, limits);
+    total += e.size;
+  }
+  if (total > limits.maxTotalBytes) {
+    throw new FormatError(
+      `the package unpacks to ${total} bytes, more than the limit of ${limits.maxTotalBytes} per package (raise it with --max-unpacked)`,
+      { code: 'UNPACKED_TOO_LARGE', file: fileName, field: 'entries[*].size' },
+    );
+  }
+}
+
+function entryTooLarge(
+  pak: PakFile,
+  e: PakEntry,
+  fileName: string | undefined,
+  limits: Readonly<UnpackLimits>,
+): FormatError {
+  return new FormatError(
+    `entry "${e.name}" unpacks to ${e.size} bytes, more than the limit of ${limits.maxEntryBytes} per entry (raise it with --max-unpacked)`,
+    {
+      code: 'UNPACKED_TOO_LARGE',
+      file: fileName,
+      offset: e.offset,
+      field: `entries[${pak.entries.indexOf(e)}].size`,
+    },
+  );
 }
 
 /** A short listing of a package: name, size, stored size, checksum. */
@@ -325,7 +392,11 @@ export function createPak(files: FileSet, options: CreatePakOptions = {}): PakFi
     let stored: Uint8Array | undefined;
     const old = reuse?.entries.find((e) => e.name === name);
     if (old && old.size === data.length && old.checksum === entryChecksum) {
-      const oldData = extractPakEntry(reuse!, old);
+      // (the new data of that size is in memory already: no limit to apply)
+      const oldData = extractPakEntry(reuse!, old, undefined, {
+        maxEntryBytes: Number.POSITIVE_INFINITY,
+        maxTotalBytes: Number.POSITIVE_INFINITY,
+      });
       if (oldData.every((b, i) => b === data[i])) stored = old.stored;
     }
     stored ??= compress ? compressPakData(data) : data;
