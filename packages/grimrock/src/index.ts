@@ -10,10 +10,16 @@ import {
   type LegacyFormat,
   mainFile,
   stem,
+  type Warning,
 } from '@gltf-legacy/core';
+import type { Document } from '@gltf-transform/core';
+import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { isAnimation, readAnimation } from './animation.js';
 import { exportGrimrock, type GrimrockExportOptions } from './export.js';
 import { importGrimrock } from './import.js';
+import { grimrockModRoot } from './material-discovery.js';
+import { exportGrimrockMaterials } from './material-export.js';
+import { type GrimrockMaterialImportOptions, importGrimrockMaterials } from './material-import.js';
 import { isModel, readModel, VERTEX_ARRAY_NAMES } from './model.js';
 
 export * from './animation.js';
@@ -22,6 +28,53 @@ export * from './export.js';
 export * from './import.js';
 export { gltfToMat4x3, mat4x3ToGltf, mat4x3ToTRS, trsToMat4x3 } from './mat.js';
 export * from './model.js';
+export * from './lua-values.js';
+export * from './lua-materials.js';
+export * from './material-mapping.js';
+export * from './material-discovery.js';
+export * from './material-import.js';
+export * from './material-export.js';
+
+/**
+ * Imports a model with its materials: {@link importGrimrock}, then, when `options.resources` is
+ * given, {@link importGrimrockMaterials} (the mod's `defineMaterial` Lua and DDS textures).
+ *
+ * ```ts
+ * const { document, warnings } = await importGrimrockWithMaterials(files, {
+ *   main: 'slug.model',
+ *   resources: folderResources('eob1-waterdeep'),
+ *   resourcePath: 'mod_assets/models/monsters/slug.model',
+ * });
+ * ```
+ */
+export async function importGrimrockWithMaterials(
+  files: FileSet,
+  options: ImportOptions & GrimrockMaterialImportOptions = {},
+): Promise<{ document: Document; warnings: Warning[] }> {
+  const result = importGrimrock(files, options);
+  const more = await importGrimrockMaterials(result.document, options);
+  return { document: result.document, warnings: [...result.warnings, ...more] };
+}
+
+/**
+ * Exports a model with its materials: {@link exportGrimrock} plus {@link exportGrimrockMaterials}
+ * (`NAME_materials.lua` and the textures as `.dds` under `mod_assets/`).
+ *
+ * ```ts
+ * const { files } = await exportGrimrockWithMaterials(document, { name: 'slug' });
+ * ```
+ */
+export async function exportGrimrockWithMaterials(
+  document: Document,
+  options: GrimrockExportOptions = {},
+): Promise<{ files: FileSet; warnings: Warning[] }> {
+  const model = exportGrimrock(document, options);
+  const materials = await exportGrimrockMaterials(document, { name: options.name });
+  const files: FileSet = new Map([...model.files, ...materials.files]);
+  // Textures are written now: the model exporter's TEXTURE_DROPPED no longer applies.
+  const warnings = [...model.warnings.filter((w) => w.code !== 'TEXTURE_DROPPED'), ...materials.warnings];
+  return { files, warnings };
+}
 
 /**
  * `.animation` files beside a model that belong to it: `NAME_*.animation` for `NAME.model`
@@ -141,11 +194,13 @@ export const legacyFormat: LegacyFormat = {
     return isModel(bytes) || isAnimation(bytes);
   },
   companions: grimrockCompanions,
+  resourceRoot: grimrockModRoot,
   async import(files, options) {
-    return importGrimrock(files, options);
+    return importGrimrockWithMaterials(files, options as GrimrockMaterialImportOptions);
   },
   async export(document, options) {
-    return exportGrimrock(document, options as GrimrockExportOptions);
+    return exportGrimrockWithMaterials(document, options as GrimrockExportOptions);
   },
+  gltfExtensions: [KHRMaterialsSpecular, KHRMaterialsUnlit],
   inspect: inspectGrimrock,
 };

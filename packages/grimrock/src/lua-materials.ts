@@ -1,0 +1,357 @@
+/**
+ * File model of the Lua scripts that define Grimrock materials: every `defineMaterial{...}` call
+ * of a file, parsed with luaparse (a real Lua 5.1 parser: no `eval`, no Lua VM), with all of its
+ * fields kept in source order and the exact source text of the call. Other definitions
+ * (`defineObject`, `defineAnimationEvent`, …) and any other code are skipped.
+ *
+ * `writeMaterialsLua(readMaterialsLua(b))` is `b`, byte for byte: the file model keeps the whole
+ * text (and its encoding), and each definition knows its source range.
+ */
+import { FormatError } from '@gltf-legacy/core';
+import luaparse from 'luaparse';
+import {
+  decodeLuaString,
+  type LuaField,
+  type LuaValue,
+  luaKey,
+  luaValue,
+  MAX_LUA_TABLE_DEPTH,
+} from './lua-values.js';
+
+/** The typed fields of a Grimrock material, as the game reads them (all optional). */
+export interface MaterialSettings {
+  diffuseMap?: string;
+  specularMap?: string;
+  normalMap?: string;
+  emissiveMap?: string;
+  /** `Opaque`, `Translucent`, `Additive` or `Modulative`. */
+  blendMode?: string;
+  alphaTest?: boolean;
+  doubleSided?: boolean;
+  lighting?: boolean;
+  /** Specular power (Blinn-Phong exponent). */
+  glossiness?: number;
+  depthBias?: number;
+  /** `Wrap`, `Clamp`, … */
+  textureAddressMode?: string;
+}
+
+/** One `defineMaterial{...}` call. */
+export interface MaterialDefinition extends MaterialSettings {
+  /** The `name` field ('' when it is not a string literal). */
+  name: string;
+  /** Every field of the table, in source order (the typed ones included). */
+  fields: LuaField[];
+  /** The exact source text of the call, from `defineMaterial` to the closing `}` or `)`. */
+  text: string;
+  /** Character range of {@link text} in the file's text. */
+  start: number;
+  end: number;
+  /** 1-based line of the call. */
+  line: number;
+}
+
+/** A Lua file read for its materials. */
+export interface MaterialsLuaFile {
+  /** File name (for messages and extras). */
+  name: string;
+  /** The whole text. */
+  text: string;
+  /** How bytes were decoded (`utf8` when valid UTF-8, else `latin1`, one byte per character). */
+  encoding: 'utf8' | 'latin1';
+  /** A UTF-8 byte order mark preceded the text. */
+  bom: boolean;
+  definitions: MaterialDefinition[];
+  /** Lines of `defineMaterial` calls that could not be read as a literal table (skipped). */
+  skipped: number[];
+}
+
+/** Bounds of {@link readMaterialsLua}. */
+export interface ReadMaterialsLuaOptions {
+  /** Largest text read, in characters (default 16 MiB). */
+  maxLength?: number;
+  /** Most definitions read (default 65536). */
+  maxDefinitions?: number;
+}
+
+export const READ_MATERIALS_LUA_DEFAULTS: Required<ReadMaterialsLuaOptions> = {
+  maxLength: 16 * 1024 * 1024,
+  maxDefinitions: 65536,
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192)
+    s += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 8192)));
+  return s;
+}
+
+/** Bytes → text (UTF-8, else latin1), keeping what is needed to write the same bytes back. */
+export function decodeLuaText(bytes: Uint8Array): {
+  text: string;
+  encoding: 'utf8' | 'latin1';
+  bom: boolean;
+} {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  try {
+    return { text: utf8.decode(body), encoding: 'utf8', bom };
+  } catch {
+    return { text: latin1(bytes), encoding: 'latin1', bom: false };
+  }
+}
+
+/** Text → bytes in the given encoding (characters above U+00FF become `?` in latin1). */
+export function encodeLuaText(text: string, encoding: 'utf8' | 'latin1' = 'utf8', bom = false): Uint8Array {
+  if (encoding === 'utf8') {
+    const b = new TextEncoder().encode(text);
+    if (!bom) return b;
+    const out = new Uint8Array(b.length + 3);
+    out.set([0xef, 0xbb, 0xbf]);
+    out.set(b, 3);
+    return out;
+  }
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out[i] = c <= 0xff ? c : 0x3f;
+  }
+  return out;
+}
+
+type Node = { type: string; range?: [number, number]; loc?: { start: { line: number } } } & Record<
+  string,
+  unknown
+>;
+
+/**
+ * Reads the `defineMaterial{...}` calls of a Lua file. A Lua syntax error is a `FormatError`
+ * (`LUA_SYNTAX`, with the line); text above the bound is `FormatError` `LUA_TOO_LARGE`.
+ *
+ * ```ts
+ * const file = readMaterialsLua(bytes, 'mod_assets/scripts/materials.lua');
+ * file.definitions.find((d) => d.name === 'basic_slug_material')?.diffuseMap;
+ * // 'mod_assets/textures/monsters/slug_dif.tga'
+ * ```
+ */
+export function readMaterialsLua(
+  input: string | Uint8Array,
+  name = 'materials.lua',
+  options: ReadMaterialsLuaOptions = {},
+): MaterialsLuaFile {
+  const o = { ...READ_MATERIALS_LUA_DEFAULTS, ...options };
+  const decoded =
+    typeof input === 'string' ? { text: input, encoding: 'utf8' as const, bom: false } : decodeLuaText(input);
+  const { text } = decoded;
+  if (text.length > o.maxLength) {
+    throw new FormatError(`Lua file of ${text.length} characters is above the ${o.maxLength} read`, {
+      code: 'LUA_TOO_LARGE',
+      file: name,
+    });
+  }
+  const file: MaterialsLuaFile = { name, ...decoded, definitions: [], skipped: [] };
+  // Files without the word need no parse (a large dungeon.lua defines objects, not materials).
+  if (!text.includes('defineMaterial')) return file;
+  const ast = parseLua(text, name);
+  // Walk every node (definitions may sit in loops or functions) with an explicit stack.
+  const stack: unknown[] = [ast];
+  const calls: Node[] = [];
+  while (stack.length) {
+    const n = stack.pop();
+    if (!n || typeof n !== 'object') continue;
+    if (Array.isArray(n)) {
+      for (let i = n.length - 1; i >= 0; i--) stack.push(n[i]);
+      continue;
+    }
+    const node = n as Node;
+    if (isDefineMaterialCall(node)) calls.push(node);
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'loc' && k !== 'range' && v && typeof v === 'object') stack.push(v);
+  }
+  calls.sort((a, b) => a.range![0] - b.range![0]);
+  for (const call of calls) {
+    const line = call.loc?.start.line ?? 0;
+    const table = callTable(call);
+    if (!table) {
+      file.skipped.push(line);
+      continue;
+    }
+    if (file.definitions.length >= o.maxDefinitions) {
+      throw new FormatError(`more than ${o.maxDefinitions} defineMaterial calls`, {
+        code: 'COUNT_TOO_LARGE',
+        file: name,
+        offset: call.range![0],
+        field: `line ${line}`,
+      });
+    }
+    const [start, end] = call.range!;
+    const fields = tableFields(table, text, 0);
+    file.definitions.push({ ...settingsOf(fields), fields, text: text.slice(start, end), start, end, line });
+  }
+  return file;
+}
+
+function parseLua(text: string, name: string): Node {
+  try {
+    return luaparse.parse(text, {
+      luaVersion: '5.1',
+      ranges: true,
+      locations: true,
+      comments: false,
+      scope: false,
+      encodingMode: 'none',
+    }) as unknown as Node;
+  } catch (e) {
+    const err = e as { line?: number; index?: number; column?: number; message?: string };
+    if (e instanceof RangeError) {
+      throw new FormatError('Lua nesting too deep to parse', { code: 'LUA_TOO_DEEP', file: name });
+    }
+    if (typeof err.line === 'number') {
+      throw new FormatError(`Lua syntax error at line ${err.line}: ${err.message}`, {
+        code: 'LUA_SYNTAX',
+        file: name,
+        offset: err.index,
+        field: `line ${err.line}`,
+      });
+    }
+    throw e;
+  }
+}
+
+function isDefineMaterialCall(n: Node): boolean {
+  if (n.type !== 'TableCallExpression' && n.type !== 'CallExpression' && n.type !== 'StringCallExpression')
+    return false;
+  const base = n.base as Node | undefined;
+  return base?.type === 'Identifier' && base.name === 'defineMaterial';
+}
+
+function callTable(call: Node): Node | undefined {
+  if (call.type === 'TableCallExpression') return call.arguments as Node;
+  if (call.type === 'CallExpression') {
+    const args = call.arguments as Node[];
+    if (args.length === 1 && args[0].type === 'TableConstructorExpression') return args[0];
+  }
+  return undefined;
+}
+
+function tableFields(table: Node, text: string, depth: number): LuaField[] {
+  return (table.fields as Node[]).map((f) => {
+    const value = luaValueOf(f.value as Node, text, depth);
+    if (f.type === 'TableKeyString') return { key: (f.key as Node).name as string, value };
+    if (f.type === 'TableKey') {
+      const k = luaValueOf(f.key as Node, text, depth);
+      if (typeof k === 'string' || typeof k === 'number') return { key: k, value };
+      return { key: luaKeySource(f, text), value };
+    }
+    return { key: null, value };
+  });
+}
+
+/** A key that is neither a string nor a number literal: its source text as a string key. */
+function luaKeySource(f: Node, text: string): string {
+  const r = (f.key as Node).range!;
+  return text.slice(r[0], r[1]);
+}
+
+function luaValueOf(n: Node, text: string, depth: number): LuaValue {
+  switch (n.type) {
+    case 'StringLiteral':
+      return decodeLuaString(n.raw as string);
+    case 'NumericLiteral':
+      return n.value as number;
+    case 'BooleanLiteral':
+      return n.value as boolean;
+    case 'NilLiteral':
+      return null;
+    case 'UnaryExpression': {
+      const arg = n.argument as Node;
+      if (n.operator === '-' && arg.type === 'NumericLiteral') return -(arg.value as number);
+      break;
+    }
+    case 'TableConstructorExpression':
+      if (depth < MAX_LUA_TABLE_DEPTH) return { table: tableFields(n, text, depth + 1) };
+      break;
+  }
+  return { lua: text.slice(n.range![0], n.range![1]) };
+}
+
+function settingsOf(fields: LuaField[]): MaterialSettings & { name: string } {
+  const get = (k: string) => {
+    let v: LuaValue | undefined;
+    for (const f of fields) if (f.key === k) v = f.value; // the last one wins, as in Lua
+    return v;
+  };
+  const str = (k: string) => {
+    const v = get(k);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const num = (k: string) => {
+    const v = get(k);
+    return typeof v === 'number' ? v : undefined;
+  };
+  const bool = (k: string) => {
+    const v = get(k);
+    return typeof v === 'boolean' ? v : undefined;
+  };
+  const s: MaterialSettings & { name: string } = { name: str('name') ?? '' };
+  for (const k of [
+    'diffuseMap',
+    'specularMap',
+    'normalMap',
+    'emissiveMap',
+    'blendMode',
+    'textureAddressMode',
+  ] as const) {
+    const v = str(k);
+    if (v !== undefined) s[k] = v;
+  }
+  for (const k of ['alphaTest', 'doubleSided', 'lighting'] as const) {
+    const v = bool(k);
+    if (v !== undefined) s[k] = v;
+  }
+  for (const k of ['glossiness', 'depthBias'] as const) {
+    const v = num(k);
+    if (v !== undefined) s[k] = v;
+  }
+  return s;
+}
+
+/**
+ * The bytes of a materials file as read (byte-exact inverse of {@link readMaterialsLua}).
+ *
+ * ```ts
+ * writeMaterialsLua(readMaterialsLua(bytes)); // identical bytes
+ * ```
+ */
+export function writeMaterialsLua(file: MaterialsLuaFile): Uint8Array {
+  return encodeLuaText(file.text, file.encoding, file.bom);
+}
+
+/**
+ * Source text of one `defineMaterial{...}` call from its fields, in the layout of the Dungeon
+ * Editor's files (one field per line, tab-indented, trailing commas).
+ *
+ * ```ts
+ * formatDefineMaterial([{ key: 'name', value: 'rock' }, { key: 'glossiness', value: 20 }]);
+ * // 'defineMaterial{\n\tname = "rock",\n\tglossiness = 20,\n}'
+ * ```
+ */
+export function formatDefineMaterial(fields: LuaField[]): string {
+  const lines = fields.map((f) => `\t${f.key === null ? '' : `${luaKey(f.key)} = `}${luaValue(f.value)},`);
+  return `defineMaterial{\n${lines.join('\n')}\n}`;
+}
+
+/**
+ * A materials file made of definition texts: a header comment, then each definition separated by
+ * one blank line, ending with a newline.
+ *
+ * ```ts
+ * const lua = materialsLuaText(['defineMaterial{\n\tname = "a",\n}'], 'hero');
+ * ```
+ */
+export function materialsLuaText(definitions: string[], modelName: string): string {
+  const header = `-- Materials of ${modelName.replace(/[\r\n]/g, ' ')} (written by gltf-legacy)\n\n`;
+  return `${header}${definitions.join('\n\n')}\n`;
+}
