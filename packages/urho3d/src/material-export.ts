@@ -164,8 +164,18 @@ export class UrhoMaterialWriter {
       const dir = dirOfPath(safeResourcePath(textureSourcePath(texture), 'Textures', base)) || 'Textures';
       try {
         if (!image) throw new Error('no image');
-        if (this.options.textureFormat === 'dds')
-          out = this.unique(`${dir}/${base}.dds`, encodeTexture(fromGltfImage(image, mime), 'dds'));
+        let dds: Uint8Array | null = null;
+        if (this.options.textureFormat === 'dds') {
+          try {
+            dds = encodeTexture(fromGltfImage(image, mime), 'dds');
+          } catch (e) {
+            this.warnings.warn(
+              'TEXTURE_FORMAT_FALLBACK',
+              `texture "${texture.getName()}" could not be encoded as DDS (${(e as Error).message}); written as PNG`,
+            );
+          }
+        }
+        if (dds) out = this.unique(`${dir}/${base}.dds`, dds);
         else if (mime === 'image/png') out = this.unique(`${dir}/${base}.png`, image);
         else if (mime === 'image/jpeg') out = this.unique(`${dir}/${base}.jpg`, image);
         else out = this.unique(`${dir}/${base}.png`, encodeTexture(fromGltfImage(image, mime), 'png'));

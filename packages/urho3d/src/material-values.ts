@@ -92,7 +92,7 @@ export function uvTransformOf(u: number[], v: number[]): { transform: UvTransfor
     return { transform: null, exact: true };
   // KHR_texture_transform: uv' = T · R · S · uv with R = [[cos, sin], [−sin, cos]].
   const sx = Math.hypot(ux, vx);
-  const rotation = sx > 0 ? Math.atan2(-vx, ux) : 0;
+  const rotation = sx > 0 ? Math.atan2(-vx, ux) + 0 : 0; // + 0: no -0
   const c = Math.cos(rotation);
   const s = Math.sin(rotation);
   const sy = c * vy + s * uy;

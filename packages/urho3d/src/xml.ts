@@ -250,7 +250,84 @@ export function serializeXml(doc: XmlDocument): string {
 export function writeXml(doc: XmlDocument): Uint8Array {
   const text = serializeXml(doc);
   if (doc.source && text === doc.source.canonical) return doc.source.bytes;
+  if (doc.source) {
+    const patched = patchAttributeValues(doc);
+    if (patched !== null) return patched;
+  }
   return new TextEncoder().encode(text);
+}
+
+/** The start tags of a source text in document order, with the span of each attribute value. */
+function startTags(text: string): { name: string; values: { start: number; end: number; name: string }[] }[] {
+  const out: { name: string; values: { start: number; end: number; name: string }[] }[] = [];
+  const tag =
+    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[?!][\s\S]*?>|<\/[^>]*>|<([A-Za-z_][^\s/>]*)([^>]*)>/g;
+  for (let m = tag.exec(text); m; m = tag.exec(text)) {
+    if (!m[1]) continue;
+    const values: { start: number; end: number; name: string }[] = [];
+    const base = m.index + 1 + m[1].length;
+    const attrRe = /([^\s=/]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
+    for (let a = attrRe.exec(m[2]); a; a = attrRe.exec(m[2])) {
+      const start = base + a.index + a[0].length - a[2].length + 1;
+      values.push({ start, end: start + a[2].length - 2, name: a[1] });
+    }
+    out.push({ name: m[1], values });
+  }
+  return out;
+}
+
+/**
+ * When the tree differs from its source only in attribute values (same elements, attribute names
+ * and order, texts and comments), the source text with just those values replaced — every other
+ * byte (indentation, line ends, quotes) stays. Null when the structure changed.
+ */
+function patchAttributeValues(doc: XmlDocument): Uint8Array | null {
+  const src = doc.source!;
+  let before: XmlDocument;
+  try {
+    before = readXml(src.bytes);
+  } catch {
+    return null;
+  }
+  const edits: { index: number; attr: number; value: string; name: string; count: number }[] = [];
+  let index = 0;
+  const same = (a: XmlNode, b: XmlNode): boolean => {
+    if (isElement(a) !== isElement(b)) return false;
+    if (!isElement(a) || !isElement(b)) return JSON.stringify(a) === JSON.stringify(b);
+    if (a.name !== b.name || a.attributes.length !== b.attributes.length) return false;
+    if (a.children.length !== b.children.length) return false;
+    const my = index++;
+    for (let i = 0; i < a.attributes.length; i++) {
+      if (a.attributes[i][0] !== b.attributes[i][0]) return false;
+      if (a.attributes[i][1] !== b.attributes[i][1])
+        edits.push({
+          index: my,
+          attr: i,
+          value: b.attributes[i][1],
+          name: a.name,
+          count: a.attributes.length,
+        });
+    }
+    return a.children.every((c, i) => same(c, b.children[i]));
+  };
+  if (!same(before.root, doc.root)) return null;
+  const bom = before.style.bom ? 1 : 0;
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(src.bytes).slice(bom);
+  const tags = startTags(text);
+  // element i of the tree is start tag i of the text (both in document order)
+  const root = tags.findIndex((t) => t.name === before.root.name);
+  if (root < 0) return null;
+  const spans: { start: number; end: number; value: string }[] = [];
+  for (const e of edits) {
+    const t = tags[root + e.index];
+    const v = t?.values[e.attr];
+    if (!v || t.name !== e.name || t.values.length !== e.count) return null; // a tag we misread
+    spans.push({ start: v.start, end: v.end, value: escapeAttr(e.value) });
+  }
+  spans.sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const sp of spans) out = out.slice(0, sp.start) + sp.value + out.slice(sp.end);
+  return new TextEncoder().encode((bom ? '\ufeff' : '') + out);
 }
 
 /** A deep copy of a tree (the source is kept, so an unchanged copy still writes the source bytes). */
