@@ -45,12 +45,15 @@ export interface UnigineMaterialOptions {
   maxLibraries: number;
   /** Largest library read, in bytes. */
   maxLibraryBytes: number;
+  /** Most bytes of libraries read in all. */
+  maxLibraryTotalBytes: number;
 }
 
 export const UNIGINE_MATERIAL_DEFAULTS: UnigineMaterialOptions = {
   scanMaterials: true,
   maxLibraries: 256,
   maxLibraryBytes: 4 * 1024 * 1024,
+  maxLibraryTotalBytes: 32 * 1024 * 1024,
 };
 
 /** What import stores in `material.extras.unigine` (export writes the material back from it). */
@@ -142,7 +145,9 @@ async function loadLibraries(
     all.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
     for (const p of all) add(p);
   }
+  const wanted = new Set(explicit.map((e) => resolveReference(e, '').toLowerCase()));
   const out: LoadedLibrary[] = [];
+  let total = 0;
   for (const p of ordered) {
     if (out.length >= opts.maxLibraries) {
       warnings.warn(
@@ -153,17 +158,18 @@ async function loadLibraries(
     }
     const bytes = await reader.read(p);
     if (!bytes) {
-      if (explicit.length && out.length < explicit.length)
+      if (wanted.has(p.toLowerCase()))
         warnings.warn('MATERIAL_MISSING', `material library ${p} not found in ${reader.label}`);
       continue;
     }
-    if (bytes.length > opts.maxLibraryBytes) {
+    if (bytes.length > opts.maxLibraryBytes || total + bytes.length > opts.maxLibraryTotalBytes) {
       warnings.warn(
         'MATERIAL_MISSING',
-        `material library ${p} is larger than ${opts.maxLibraryBytes} bytes; not read`,
+        `material library ${p} not read: libraries are limited to ${opts.maxLibraryBytes} bytes each and ${opts.maxLibraryTotalBytes} in all`,
       );
       continue;
     }
+    total += bytes.length;
     let library: MaterialLibrary;
     try {
       library = readMaterialLibrary(bytes, p);
@@ -185,6 +191,8 @@ interface TextureCache {
   reader: ResourceReader;
   dataDir: string;
   textures: Map<string, Texture | null>;
+  /** Texture lookups by library and reference. */
+  lookups: Map<string, { found?: string; tried: string[] }>;
 }
 
 /**
@@ -224,7 +232,13 @@ async function loadTexture(
   warnings: WarningCollector,
 ): Promise<Texture | null> {
   const ref = entry.value;
-  const { found, tried } = await findTexture(cache, ref, entry.library);
+  const key = `${entry.library}\u0000${ref}`;
+  let lookup = cache.lookups.get(key);
+  if (!lookup) {
+    lookup = await findTexture(cache, ref, entry.library);
+    cache.lookups.set(key, lookup);
+  }
+  const { found, tried } = lookup;
   if (!found) {
     warnings.warn('TEXTURE_MISSING', `${label}: texture "${ref}" not found (tried ${tried.join(', ')})`);
     return null;
@@ -351,6 +365,8 @@ export async function applyUnigineMaterials(
   if (typeof options.scanMaterials === 'boolean') opts.scanMaterials = options.scanMaterials;
   if (Number.isFinite(options.maxLibraries)) opts.maxLibraries = Number(options.maxLibraries);
   if (Number.isFinite(options.maxLibraryBytes)) opts.maxLibraryBytes = Number(options.maxLibraryBytes);
+  if (Number.isFinite(options.maxLibraryTotalBytes))
+    opts.maxLibraryTotalBytes = Number(options.maxLibraryTotalBytes);
   const explicit = listOption(options.materials);
   let reader = options.resources;
   let meshPath = options.resourcePath ?? (typeof options.main === 'string' ? options.main : 'model.mesh');
@@ -380,7 +396,7 @@ export async function applyUnigineMaterials(
   const libraries = await loadLibraries(reader, meshPath, explicit, opts, warnings);
   const index = new MaterialIndex(libraries);
   const map = parseMap(options.materialMap);
-  const cache: TextureCache = { reader, dataDir: 'data', textures: new Map() };
+  const cache: TextureCache = { reader, dataDir: 'data', textures: new Map(), lookups: new Map() };
   const done = new Set<Material>();
   for (const mesh of document.getRoot().listMeshes()) {
     for (const prim of mesh.listPrimitives()) {

@@ -334,9 +334,10 @@ export function writeMatElement(e: MatElement, depth: number): string {
     return `${open}${body}${close}`;
   }
   const indent = '\t'.repeat(depth + 1);
+  const original = new Set(s?.children);
   let out = open;
   for (const c of e.children) {
-    const lead = c.source && s?.children.includes(c) ? c.source.leading : `\n${indent}`;
+    const lead = c.source && original.has(c) ? c.source.leading : `\n${indent}`;
     out += lead + writeMatElement(c, depth + 1);
   }
   const endLead = s?.children.length ? s.trailing : `\n${'\t'.repeat(depth)}`;

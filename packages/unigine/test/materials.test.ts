@@ -332,6 +332,34 @@ describe('QBZ95_long.mesh with its .mat', () => {
     }
   });
 
+  it('a .mat given with the mesh wins over the project library; `materials` names libraries explicitly', async () => {
+    const mine =
+      '<materials version="1.11"><material name="Material #0" parent="qbz95_03_base"><state name="workflow">1</state><parameter name="diffuse_color">1 0 0 1</parameter></material></materials>';
+    const files = meshFiles();
+    files.set('mine.mat', new TextEncoder().encode(mine));
+    const r = await legacyFormat.import(files, {
+      main: 'QBZ95_long.mesh',
+      resources: folderResources(ROOT),
+      resourcePath: MESH,
+    });
+    const m = onlyMaterial(r.document);
+    expect(m.getBaseColorFactor()).toEqual([1, 0, 0, 1]);
+    expect(m.getNormalTexture()).not.toBeNull(); // still inherits through qbz95.mat → unigine_mesh.mat
+    expect((m.getExtras() as { unigine: { library: string } }).unigine.library).toBe(
+      'source/meshes/first_person/mine.mat',
+    );
+    const explicit = await importQbz(undefined, {
+      scanMaterials: false,
+      materials: [QBZ_MAT, BASE_MAT, 'nope.mat'],
+    });
+    expect(onlyMaterial(explicit.document).getBaseColorFactor()).toEqual([0.588, 0.588, 0.588, 1]);
+    expect(explicit.warnings.find((w) => w.code === 'MATERIAL_MISSING')?.message).toBe(
+      `material library nope.mat not found in ${ROOT}`,
+    );
+    const none = await importQbz(undefined, { scanMaterials: false });
+    expect(none.warnings.map((w) => w.code)).toEqual(['MATERIAL_MISSING']);
+  });
+
   it('no library: MATERIAL_MISSING naming what was tried; placeholder material kept', async () => {
     const { document, warnings } = await importQbz(new MemoryResources([], 'empty'));
     expect(warnings.map((w) => w.code)).toEqual(['MATERIAL_MISSING']);
