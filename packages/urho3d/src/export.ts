@@ -38,6 +38,7 @@ import {
   writeElement,
 } from './attributes.js';
 import type { UrhoModelExtras } from './import.js';
+import { createPak, writePak } from './pak.js';
 import { exportUrhoScene } from './prefab-export.js';
 import {
   descriptorOf,
@@ -84,6 +85,11 @@ export interface ExportUrhoOptions extends ExportOptions {
   materials?: boolean | 'auto';
   /** Format of re-encoded textures when materials are written: `png` (default) or `dds`. */
   textureFormat?: 'png' | 'dds';
+  /**
+   * Pack every file written into one `NAME.pak` (its entries keep the resource names, so a prefab
+   * inside resolves inside the package). `lz4` packs compressed (ULZ4). Default false.
+   */
+  pak?: boolean | 'lz4';
 }
 export const EXPORT_URHO_DEFAULTS = { maxBones: 64, fps: 30 } as const;
 
@@ -1668,6 +1674,13 @@ export function wantsMaterials(doc: Document, mode: boolean | 'auto'): boolean {
  * ```
  */
 export async function exportUrho(doc: Document, options: ExportUrhoOptions = {}): Promise<ExportResult> {
+  if (options.pak) {
+    const { pak, ...rest } = options;
+    const out = await exportUrho(doc, rest);
+    const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';
+    const bytes = writePak(createPak(out.files, { compress: pak === 'lz4' }));
+    return { files: new Map([[`${name.replace(/[^\w.-]+/g, '_')}.pak`, bytes]]), warnings: out.warnings };
+  }
   if (wantsMaterials(doc, options.materials ?? 'auto')) return exportUrhoScene(doc, options);
   const { model, animations, warnings } = exportUrhoModel(doc, options);
   const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';

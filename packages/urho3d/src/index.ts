@@ -19,8 +19,9 @@ import { readAni } from './ani.js';
 import { exportUrho } from './export.js';
 import { importUrho, type UrhoAnimationInput } from './import.js';
 import { inspectUrho } from './inspect.js';
+import { inspectUrhoXml } from './inspect-xml.js';
 import { UrhoMaterialLoader } from './material-import.js';
-import { assignGeometryMaterials, loneModelMaterial } from './model-materials.js';
+import { assignGeometryMaterials, isMaterialFile, loneModelMaterial } from './model-materials.js';
 import { importUrhoPrefab } from './prefab-import.js';
 import { isPrefabXml } from './prefab-xml.js';
 import { UrhoResourceDirs, urhoResourceRoot } from './resource-dirs.js';
@@ -33,6 +34,7 @@ export * from './attributes.js';
 export * from './export.js';
 export * from './import.js';
 export * from './inspect.js';
+export * from './inspect-xml.js';
 export * from './lz4.js';
 export * from './material-export.js';
 export * from './material-import.js';
@@ -171,6 +173,7 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   },
   inspect(files: FileSet, options?: ImportOptions): InspectSection[] {
     const [main, bytes] = mainFile(files, options);
+    if (isPrefabXml(bytes) || isMaterialFile(bytes)) return inspectUrhoXml(bytes, main);
     return inspectUrho(bytes, main);
   },
 };
