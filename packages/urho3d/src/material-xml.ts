@@ -186,6 +186,9 @@ export function newMaterialXml(): UrhoMaterialXml {
  * ```
  */
 export function writeMaterialXml(material: UrhoMaterialXml): Uint8Array {
+  // Fields as read: the tree as it is (applying them could normalize odd files, e.g. repeated <cull>).
+  if (JSON.stringify(fieldsOf(material.xml.root)) === JSON.stringify(material.fields))
+    return writeXml(material.xml);
   const xml = cloneXml(material.xml);
   applyFields(xml.root, material.fields);
   return writeXml(xml);
