@@ -46,6 +46,15 @@ export interface TsoExportOptions extends ExportOptions {
   skeleton?: 'auto' | 'always' | 'never';
   /** Length of the normals written for foreign glTF (FreeSO-made files use 3). */
   normalScale?: number;
+  /**
+   * Write the `.mesh` of these mesh nodes only (the outfit exporter writes one `.mesh` per part);
+   * bones still come from every mesh node. Default: all mesh nodes into one `.mesh`.
+   */
+  meshNodes?: Node[];
+  /** Write the animations (default true). */
+  animations?: boolean;
+  /** Textures are written by the caller (outfit export): no `TEXTURE_DROPPED`. */
+  texturesWritten?: boolean;
 }
 
 export const TSO_EXPORT_DEFAULTS: {
@@ -299,10 +308,11 @@ export function exportTso(
   const boneInv = bones.map((b) => inv(b.world));
 
   // ---- mesh
-  const meshes = meshNodes.map((n) => n.getMesh()!);
+  const written = options.meshNodes ? meshNodes.filter((n) => options.meshNodes!.includes(n)) : meshNodes;
+  const meshes = written.map((n) => n.getMesh()!);
   const prims: { node: Node; mesh: Mesh; prim: Primitive }[] = [];
-  for (let i = 0; i < meshNodes.length; i++)
-    for (const prim of meshes[i].listPrimitives()) prims.push({ node: meshNodes[i], mesh: meshes[i], prim });
+  for (let i = 0; i < written.length; i++)
+    for (const prim of meshes[i].listPrimitives()) prims.push({ node: written[i], mesh: meshes[i], prim });
   const skins = meshNodes.map((n) => n.getSkin()).filter((s): s is Skin => !!s);
   const tsoOf = (x: { getExtras(): Record<string, unknown> }) =>
     (x.getExtras()?.tso ?? undefined) as Record<string, any> | undefined;
@@ -324,7 +334,7 @@ export function exportTso(
 
   // ---- animations
   const animNames = new Set<string>();
-  for (const a of root.listAnimations()) {
+  for (const a of options.animations === false ? [] : root.listAnimations()) {
     const { anim, file } = exportAnimation(a, bones, boneIndex, o, warnings);
     if (!anim.motions.length) {
       warnings.warn(
@@ -341,7 +351,7 @@ export function exportTso(
   }
   for (const n of root.listNodes())
     if (n.getCamera()) warnings.warn('CAMERA_DROPPED', 'TSO files hold no cameras; dropped');
-  if (root.listTextures().length)
+  if (root.listTextures().length && !options.texturesWritten)
     warnings.warn(
       'TEXTURE_DROPPED',
       'TSO meshes reference textures through .bnd/.apr files; textures not written',

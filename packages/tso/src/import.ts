@@ -42,6 +42,8 @@ export const TSO_IMPORT_DEFAULTS: Required<Omit<TsoImportOptions, 'meshName'>> =
 /** What {@link importTso} turns into a Document: any of a mesh, a skeleton and animations. */
 export interface TsoImportInput {
   mesh?: TsoMesh;
+  /** Several meshes (the parts of an outfit), each its own node and skin; used instead of `mesh`. */
+  meshes?: { mesh: TsoMesh; name: string }[];
   skeleton?: TsoSkeleton;
   animations?: { name: string; animation: TsoAnimation }[];
 }
@@ -190,9 +192,10 @@ export function importTso(
     skinRoot = top === scene ? rootNode : (top as Node);
   }
 
-  // ---- mesh
-  let meshNode: Node | undefined;
-  if (mesh) {
+  // ---- meshes (one, or the several parts of an outfit; bones are shared by name)
+  const meshList = input.meshes ?? (mesh ? [{ mesh, name: options.meshName ?? 'mesh' }] : []);
+  const meshNodes: Node[] = [];
+  if (meshList.length) {
     let group: Node | undefined;
     if (!skeleton) {
       warnings.warn(
@@ -200,45 +203,40 @@ export function importTso(
         'no .skel given: each mesh bone is a node at the origin (right for single-bone accessories; pass the skeleton for body parts)',
       );
     }
-    const meshBone: number[] = [];
-    for (const name of mesh.boneNames) {
-      let i = lookup(name);
-      if (i === undefined) {
-        if (skeleton)
-          warnings.warn(
-            'BONE_NOT_IN_SKELETON',
-            `mesh bone "${name}" is not in the skeleton; placed at the skeleton root`,
-          );
-        const node = doc.createNode(name).setExtras({ tso: { meshOnly: true } });
-        i = nodes.length;
-        nodes.push(node);
-        register(name, i);
-        if (rootNode) {
-          rootNode.addChild(node);
-          worlds.push(worlds[nodes.indexOf(rootNode)]);
-        } else {
-          if (!group && mesh.boneNames.length > 1) {
-            group = doc.createNode(BONE_GROUP_NAME).setExtras({ tso: { group: true } });
-            scene.addChild(group);
+    const distinct = new Set(meshList.flatMap((m) => m.mesh.boneNames.map((n) => n.toLowerCase())));
+    const grouped = meshList.length === 1 ? meshList[0].mesh.boneNames.length > 1 : distinct.size > 1;
+    for (const { mesh: part, name: partName } of meshList) {
+      const meshBone: number[] = [];
+      for (const name of part.boneNames) {
+        let i = lookup(name);
+        if (i === undefined) {
+          if (skeleton)
+            warnings.warn(
+              'BONE_NOT_IN_SKELETON',
+              `mesh bone "${name}" is not in the skeleton; placed at the skeleton root`,
+            );
+          const node = doc.createNode(name).setExtras({ tso: { meshOnly: true } });
+          i = nodes.length;
+          nodes.push(node);
+          register(name, i);
+          if (rootNode) {
+            rootNode.addChild(node);
+            worlds.push(worlds[nodes.indexOf(rootNode)]);
+          } else {
+            if (!group && grouped) {
+              group = doc.createNode(BONE_GROUP_NAME).setExtras({ tso: { group: true } });
+              scene.addChild(group);
+            }
+            (group ?? scene).addChild(node);
+            worlds.push(mat());
           }
-          (group ?? scene).addChild(node);
-          worlds.push(mat());
         }
+        meshBone.push(i);
       }
-      meshBone.push(i);
+      const node = buildMesh(doc, buffer, part, meshBone, nodes, worlds, skinRoot, partName, warnings);
+      scene.addChild(node);
+      meshNodes.push(node);
     }
-    meshNode = buildMesh(
-      doc,
-      buffer,
-      mesh,
-      meshBone,
-      nodes,
-      worlds,
-      skinRoot,
-      options.meshName ?? 'mesh',
-      warnings,
-    );
-    scene.addChild(meshNode);
   }
 
   // ---- skin extras for the skeleton itself
@@ -248,12 +246,12 @@ export function importTso(
       name: skeleton.name,
       trailing: Array.from(skeleton.trailing),
     };
-    const skin = meshNode?.getSkin();
-    if (skin) skin.setExtras({ tso: { skeleton: skinExtras } });
-    else if (rootNode)
+    const skins = meshNodes.map((n) => n.getSkin()).filter((x) => !!x);
+    for (const skin of skins) skin.setExtras({ tso: { skeleton: skinExtras } });
+    if (!skins.length && rootNode)
       rootNode.setExtras({ tso: { ...(rootNode.getExtras().tso as object), skeleton: skinExtras } });
   } else {
-    meshNode?.getSkin()?.setExtras({ tso: { noSkeleton: true } });
+    for (const n of meshNodes) n.getSkin()?.setExtras({ tso: { noSkeleton: true } });
   }
 
   // ---- animations
@@ -266,7 +264,7 @@ export function importTso(
       nodes,
       register,
       lookup,
-      !mesh && !skeleton,
+      !meshList.length && !skeleton,
       scene,
       options,
       warnings,

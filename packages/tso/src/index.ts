@@ -5,17 +5,25 @@ import {
   type ImportOptions,
   type InspectSection,
   type LegacyFormat,
+  MemoryResources,
+  type ResourceReader,
   WarningCollector,
   extName,
   mainFile,
+  resolveReference,
   stem,
 } from '@gltf-legacy/core';
 import { type TsoAnimation, readAnimation } from './anim.js';
 import { exportTso } from './export.js';
+import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
 import { MAX_VERSION, detectTsoKind, readTsoFile } from './sniff.js';
+import { detectOutfitKind, parseContentName } from './outfit.js';
+import { applyMeshBinding, importOutfit } from './outfit-import.js';
+import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
+import { outfitRoot } from './outfit-resolve.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -24,12 +32,23 @@ export * from './mesh.js';
 export * from './props.js';
 export * from './skel.js';
 export * from './sniff.js';
+export * from './outfit.js';
+export * from './outfit-import.js';
+export * from './outfit-export.js';
+export { OUTFIT_FOLDERS, findById, outfitRoot, searchFolders } from './outfit-resolve.js';
 export { TSO_AXES, convertRotations, convertVectors } from './space.js';
+
+/** Extensions of the outfit files `legacyFormat.import` accepts as main inputs besides `extensions`. */
+export const TSO_OUTFIT_EXTENSIONS = ['.apr', '.bnd'] as const;
 
 /** Options of `legacyFormat.import`: the file set plus an explicit skeleton. */
 export interface TsoFormatImportOptions extends ImportOptions, TsoImportOptions {
-  /** Skeleton bytes (or a parsed skeleton) to bind the mesh to, instead of a `.skel` in the set. */
-  skeleton?: Uint8Array | TsoSkeleton;
+  /**
+   * Skeleton to bind the mesh (or outfit) to, instead of a `.skel` in the set: bytes, a parsed
+   * skeleton, or a path relative to the resource root (read through `resources`; a path that
+   * names no file is `SKELETON_MISSING`).
+   */
+  skeleton?: Uint8Array | TsoSkeleton | string;
 }
 
 function chooseSkeleton(
@@ -49,34 +68,6 @@ function chooseSkeleton(
     `${candidates.length} skeletons given; used "${best.name}" (most mesh bones)`,
   );
   return best;
-}
-
-/** Parses a TSO file set (main + `.skel` / `.anim` companions) and imports it. */
-/**
- * A NaN or infinite vertex coordinate has no glTF meaning (glTF accessors hold finite floats):
- * bound to a rotated bone, ∞·0 and ∞−∞ give NaN positions, and JavaScript does not keep NaN bit
- * patterns through the X mirror, so import could not give the same file back: such meshes are
- * rejected (`NAN_VERTEX`). The file model reads them unchanged.
- */
-function rejectNonFinite(mesh: TsoMesh, size: number, file: string): void {
-  const real = mesh.realVertices;
-  const blend = mesh.blendVertices;
-  const realAt = size - mesh.trailing.length - 4 * (real.length + blend.length);
-  for (const [arr, field, at] of [
-    [real, 'realVertices', realAt],
-    [blend, 'blendVertices', realAt + 4 * real.length],
-  ] as const) {
-    for (let i = 0; i < arr.length; i++) {
-      // x − x is 0 for finite x, NaN for NaN and ±∞
-      if (arr[i] - arr[i] !== 0)
-        throw new FormatError(`vertex ${Math.floor(i / 6)} has a non-finite coordinate (${arr[i]})`, {
-          code: 'NAN_VERTEX',
-          file,
-          offset: at + 4 * i,
-          field: `${field}[${i}]`,
-        });
-    }
-  }
 }
 
 function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
@@ -112,7 +103,7 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
     rejectNonFinite(mesh, mainBytes.length, mainName);
   }
 
-  if (options.skeleton) {
+  if (options.skeleton && typeof options.skeleton !== 'string') {
     const s =
       options.skeleton instanceof Uint8Array
         ? readSkeleton(options.skeleton, 'options.skeleton')
@@ -145,9 +136,10 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       );
     }
   }
-  let chosen: { name: string; skel: TsoSkeleton } | undefined = options.skeleton
-    ? skels[0]
-    : chooseSkeleton(skels, mesh, warnings);
+  let chosen: { name: string; skel: TsoSkeleton } | undefined =
+    options.skeleton && typeof options.skeleton !== 'string'
+      ? skels[0]
+      : chooseSkeleton(skels, mesh, warnings);
   if (chosen && mesh?.boneNames.length) {
     const names = new Set(chosen.skel.bones.map((b) => b.name.toLowerCase()));
     if (!mesh.boneNames.some((n) => names.has(n.toLowerCase()))) {
@@ -164,6 +156,53 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
     warnings,
   );
   return { document, warnings: warnings.list() };
+}
+
+/**
+ * Import entry: an `.apr` / `.bnd` main file imports as an outfit (its meshes and textures found
+ * through `options.resources`, else among the given files), anything else as before; a lone
+ * `.mesh` whose name carries its id picks up its texture through a sibling `Bindings/` folder.
+ */
+async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
+  const [mainName, mainBytes] = mainFile(files, options);
+  const warnings = new WarningCollector();
+  const resources: ResourceReader = options.resources ?? new MemoryResources(files, 'input files');
+  const resourcePath = options.resourcePath ?? mainName;
+  let skeleton = options.skeleton;
+  if (typeof skeleton === 'string') {
+    const path = resolveReference(skeleton, '', { file: 'options.skeleton' });
+    const bytes = await resources.read(path);
+    if (!bytes) warnings.warn('SKELETON_MISSING', `skeleton "${path}" not found in ${resources.label}`);
+    skeleton = bytes;
+  }
+  const parsed = skeleton instanceof Uint8Array ? readSkeleton(skeleton, 'options.skeleton') : skeleton;
+  const ext = extName(mainName);
+  const outfitKind =
+    ext === '.apr'
+      ? 'apr'
+      : ext === '.bnd'
+        ? 'bnd'
+        : ext === '.mesh' || ext === '.skel' || ext === '.anim'
+          ? undefined
+          : detectOutfitKind(mainBytes, mainName);
+  if (outfitKind) {
+    const document = await importOutfit(
+      outfitKind,
+      mainBytes,
+      { ...options, resources, resourcePath, skeleton: parsed },
+      warnings,
+    );
+    return { document, warnings: warnings.list() };
+  }
+  const result = importFileSet(files, { ...options, skeleton: parsed });
+  warnings.merge(result.warnings);
+  const hasMesh = result.document
+    .getRoot()
+    .listNodes()
+    .some((n) => n.getMesh());
+  if (hasMesh && parseContentName(resourcePath))
+    await applyMeshBinding(result.document, resources, resourcePath, warnings);
+  return { document: result.document, warnings: warnings.list() };
 }
 
 function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSection[] {
@@ -257,13 +296,15 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
  */
 export const legacyFormat: LegacyFormat = {
   id: 'tso',
-  label: 'The Sims Online .mesh / .skel / .anim',
+  label: 'The Sims Online .mesh / .skel / .anim / .apr / .bnd',
+  // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits): see TSO_OUTFIT_EXTENSIONS.
   extensions: ['.mesh', '.skel', '.anim'],
   mainExtension: '.mesh',
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
   sniff(bytes: Uint8Array, name: string): boolean {
-    return detectTsoKind(bytes, name) !== undefined;
+    return detectTsoKind(bytes, name) !== undefined || detectOutfitKind(bytes, name) !== undefined;
   },
+  resourceRoot: outfitRoot,
   companions(name: string, siblings: string[]): string[] {
     const self = name.toLowerCase();
     return siblings.filter((s) => {
@@ -272,10 +313,11 @@ export const legacyFormat: LegacyFormat = {
     });
   },
   async import(files: FileSet, options?: ImportOptions) {
-    return importFileSet(files, options as TsoFormatImportOptions);
+    return importAny(files, options as TsoFormatImportOptions);
   },
   async export(document, options?: ExportOptions) {
-    return exportTso(document, options);
+    const o = options as TsoOutfitExportOptions | undefined;
+    return isOutfitDocument(document, o) ? exportOutfit(document, o) : exportTso(document, options);
   },
   inspect: inspectFiles,
 };

@@ -1,0 +1,285 @@
+import {
+  FormatError,
+  type ResourceReader,
+  WarningCollector,
+  baseName,
+  keepTextureSource,
+  resolveReference,
+} from '@gltf-legacy/core';
+import { alphaUse, fromGltfImage, toGltfImage } from '@gltf-legacy/textures';
+import type { Document, Node } from '@gltf-transform/core';
+import { rejectNonFinite } from './finite.js';
+import { type TsoImportOptions, importTso } from './import.js';
+import { type TsoMesh, readMesh } from './mesh.js';
+import {
+  TSO_REF_WITH_IDS,
+  type TsoAppearance,
+  type TsoBindingFile,
+  parseContentName,
+  readAppearance,
+  readBinding,
+} from './outfit.js';
+import { OUTFIT_FOLDERS, bindingForMesh, describeLink, findById, searchFolders } from './outfit-resolve.js';
+import type { TsoSkeleton } from './skel.js';
+
+/** Key of the binding record in a mesh node's extras (export writes the `.bnd` back from it). */
+export const BINDING_EXTRAS_KEY = 'tsoBinding';
+/** Key of the appearance record in the scene's extras. */
+export const APPEARANCE_EXTRAS_KEY = 'tsoAppearance';
+
+/** What a mesh node keeps of its binding (JSON). */
+export interface BindingRecord {
+  /** Root-relative path of the `.bnd`, when there was one. */
+  file?: string;
+  version: number;
+  boneName: string;
+  mesh: { kind: number; group?: number; file?: number; type?: number };
+  texture: { kind: number; group?: number; file?: number; type?: number };
+  trailing: number[];
+  /** Root-relative paths of the mesh and texture files read. */
+  meshFile?: string;
+  textureFile?: string;
+}
+
+/** What the scene keeps of its appearance (JSON). */
+export interface AppearanceRecord {
+  file: string;
+  version: number;
+  thumbnailFileId: number;
+  thumbnailTypeId: number;
+  bindings: { fileId: number; typeId: number }[];
+  trailing: number[];
+}
+
+/** One part of an outfit: a mesh, the binding that named it and its texture file. */
+interface Part {
+  mesh: TsoMesh;
+  name: string;
+  record: BindingRecord;
+  texture?: { path: string; bytes: Uint8Array };
+}
+
+function bindingRecord(b: TsoBindingFile, file?: string): BindingRecord {
+  return {
+    ...(file ? { file } : {}),
+    version: b.version,
+    boneName: b.boneName,
+    mesh: { ...b.mesh },
+    texture: { ...b.texture },
+    trailing: Array.from(b.trailing),
+  };
+}
+
+/** Reads the mesh and texture a binding links to (warnings `MESH_MISSING`, `TEXTURE_MISSING`). */
+async function resolvePart(
+  binding: TsoBindingFile,
+  bindingPath: string | undefined,
+  from: string,
+  resources: ResourceReader,
+  warnings: WarningCollector,
+): Promise<Part | undefined> {
+  const record = bindingRecord(binding, bindingPath);
+  const m = binding.mesh;
+  if (m.kind !== TSO_REF_WITH_IDS) {
+    warnings.warn('MESH_MISSING', `binding "${bindingPath ?? from}" names no mesh (kind ${m.kind})`);
+    return undefined;
+  }
+  const meshFolders = searchFolders(from, OUTFIT_FOLDERS.meshes);
+  const meshFile = await findById(resources, meshFolders, m.file!, m.type!, bindingPath ?? from);
+  if (!meshFile) {
+    warnings.warn(
+      'MESH_MISSING',
+      `binding "${bindingPath ?? from}": no ${describeLink('mesh', m.file!, m.type!, meshFolders)}`,
+    );
+    return undefined;
+  }
+  const mesh = readMesh(meshFile.bytes, meshFile.path);
+  rejectNonFinite(mesh, meshFile.bytes.length, meshFile.path);
+  record.meshFile = meshFile.path;
+  const part: Part = { mesh, name: parseContentName(meshFile.path)?.name ?? baseName(meshFile.path), record };
+  const t = binding.texture;
+  if (t.kind === TSO_REF_WITH_IDS) {
+    const texFolders = searchFolders(from, OUTFIT_FOLDERS.textures);
+    const tex = await findById(resources, texFolders, t.file!, t.type!, bindingPath ?? from);
+    if (!tex)
+      warnings.warn(
+        'TEXTURE_MISSING',
+        `binding "${bindingPath ?? from}": no ${describeLink('texture', t.file!, t.type!, texFolders)}`,
+      );
+    else {
+      record.textureFile = tex.path;
+      part.texture = tex;
+    }
+  }
+  return part;
+}
+
+/**
+ * Gives a mesh node its binding's look: the texture as `baseColorTexture` of a material named
+ * after the texture file (PNG/JPEG pass through, BMP/TGA… become PNG with the original bytes
+ * kept), alpha mode from the image's alpha, and the binding record in the node's extras.
+ */
+export async function applyBinding(
+  doc: Document,
+  node: Node,
+  record: BindingRecord,
+  texture: { path: string; bytes: Uint8Array } | undefined,
+  warnings: WarningCollector,
+): Promise<void> {
+  node.setExtras({ ...node.getExtras(), [BINDING_EXTRAS_KEY]: record });
+  if (!texture) return;
+  const stemName = parseContentName(texture.path)?.name ?? baseName(texture.path);
+  let image: ReturnType<typeof toGltfImage>;
+  try {
+    image = toGltfImage(texture.bytes, texture.path);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    warnings.warn(
+      'TEXTURE_UNREADABLE',
+      `texture "${texture.path}" could not be decoded (${e.message}); left out`,
+    );
+    return;
+  }
+  const tex = doc.createTexture(stemName).setImage(image.bytes).setMimeType(image.mimeType);
+  // PNG/JPEG files are the glTF image itself; other kinds keep their original bytes beside it.
+  if (image.bytes !== texture.bytes) await keepTextureSource(tex, texture.path, texture.bytes);
+  const rgba = image.image ?? fromGltfImage(image.bytes, image.mimeType);
+  const use = alphaUse(rgba);
+  const material = doc
+    .createMaterial(stemName)
+    .setBaseColorTexture(tex)
+    .setMetallicFactor(0)
+    .setRoughnessFactor(1)
+    .setAlphaMode(use === 'opaque' ? 'OPAQUE' : use === 'mask' ? 'MASK' : 'BLEND');
+  for (const prim of node.getMesh()?.listPrimitives() ?? []) {
+    const old = prim.getMaterial();
+    prim.setMaterial(material);
+    if (old && old.listParents().length <= 1) old.dispose();
+  }
+}
+
+/** Options of {@link importOutfit}. */
+export interface OutfitImportOptions extends TsoImportOptions {
+  /** Root-relative path of the main file below the resource root. */
+  resourcePath: string;
+  resources: ResourceReader;
+  skeleton?: TsoSkeleton;
+}
+
+/**
+ * Imports an `.apr` appearance or a `.bnd` binding: every mesh it binds (found by id in the
+ * `Meshes/` folder beside its own), each with its texture, as one scene — on the skeleton when
+ * one is given. Missing files are warnings (`BINDING_MISSING`, `MESH_MISSING`,
+ * `TEXTURE_MISSING`) naming the id and the folders tried.
+ *
+ * ```ts
+ * const resources = folderResources('Content/Avatar');
+ * const { document } = await importOutfit('apr', aprBytes, { resources, resourcePath: 'Appearances/woodaxe.5d34f33e0000000c.apr' }, warnings);
+ * ```
+ */
+export async function importOutfit(
+  kind: 'apr' | 'bnd',
+  bytes: Uint8Array,
+  options: OutfitImportOptions,
+  warnings = new WarningCollector(),
+): Promise<Document> {
+  const { resources, resourcePath: from } = options;
+  resolveReference(from, '');
+  const bindings: { binding: TsoBindingFile; path?: string }[] = [];
+  let appearance: TsoAppearance | undefined;
+  if (kind === 'apr') {
+    appearance = readAppearance(bytes, from);
+    const folders = searchFolders(from, OUTFIT_FOLDERS.bindings);
+    for (const entry of appearance.bindings) {
+      const found = await findById(resources, folders, entry.fileId, entry.typeId, from);
+      if (!found) {
+        warnings.warn(
+          'BINDING_MISSING',
+          `appearance "${from}": no ${describeLink('binding', entry.fileId, entry.typeId, folders)}`,
+        );
+        continue;
+      }
+      bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path });
+    }
+  } else bindings.push({ binding: readBinding(bytes, from), path: from });
+
+  const parts: Part[] = [];
+  for (const { binding, path } of bindings) {
+    const part = await resolvePart(binding, path, from, resources, warnings);
+    if (part) parts.push(part);
+  }
+  const used = new Set<string>();
+  for (const p of parts) {
+    let name = p.name;
+    for (let k = 2; used.has(name.toLowerCase()); k++) name = `${p.name}_${k}`;
+    used.add(name.toLowerCase());
+    p.name = name;
+  }
+  let skeleton = options.skeleton;
+  if (skeleton && parts.length) {
+    const names = new Set(skeleton.bones.map((b) => b.name.toLowerCase()));
+    if (!parts.some((p) => p.mesh.boneNames.some((n) => names.has(n.toLowerCase())))) {
+      warnings.warn('SKELETON_MISMATCH', "the skeleton has none of the outfit's mesh bones; ignored");
+      skeleton = undefined;
+    }
+  }
+  const doc = importTso(
+    { meshes: parts.map((p) => ({ mesh: p.mesh, name: p.name })), skeleton },
+    options,
+    warnings,
+  );
+  const meshNodes = doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => n.getMesh());
+  for (let i = 0; i < parts.length; i++)
+    await applyBinding(doc, meshNodes[i], parts[i].record, parts[i].texture, warnings);
+  if (appearance) {
+    const record: AppearanceRecord = {
+      file: from,
+      version: appearance.version,
+      thumbnailFileId: appearance.thumbnailFileId,
+      thumbnailTypeId: appearance.thumbnailTypeId,
+      bindings: appearance.bindings.map((b) => ({ ...b })),
+      trailing: Array.from(appearance.trailing),
+    };
+    const scene = doc.getRoot().getDefaultScene()!;
+    scene.setExtras({ ...scene.getExtras(), [APPEARANCE_EXTRAS_KEY]: record });
+  }
+  return doc;
+}
+
+/**
+ * Looks up the look of a lone `.mesh`: the binding in a sibling `Bindings/` folder whose mesh id
+ * is the mesh file's id, and the texture it names. Nothing found: no change (no warning — many
+ * meshes are used without a binding); a binding whose texture is missing: `TEXTURE_MISSING`.
+ */
+export async function applyMeshBinding(
+  doc: Document,
+  resources: ResourceReader,
+  meshPath: string,
+  warnings: WarningCollector,
+): Promise<void> {
+  const found = await bindingForMesh(resources, meshPath, warnings);
+  if (!found) return;
+  const node = doc
+    .getRoot()
+    .listNodes()
+    .find((n) => n.getMesh());
+  if (!node) return;
+  const record = bindingRecord(found.binding, found.path);
+  record.meshFile = meshPath;
+  let texture: { path: string; bytes: Uint8Array } | undefined;
+  const t = found.binding.texture;
+  if (t.kind === TSO_REF_WITH_IDS) {
+    const folders = searchFolders(found.path, OUTFIT_FOLDERS.textures);
+    texture = await findById(resources, folders, t.file!, t.type!, found.path);
+    if (!texture)
+      warnings.warn(
+        'TEXTURE_MISSING',
+        `binding "${found.path}": no ${describeLink('texture', t.file!, t.type!, folders)}`,
+      );
+    else record.textureFile = texture.path;
+  }
+  await applyBinding(doc, node, record, texture, warnings);
+}

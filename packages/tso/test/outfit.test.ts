@@ -1,0 +1,387 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { FormatError, MemoryResources, ResourceError } from '@gltf-legacy/core';
+import { decodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import {
+  corpusFiles,
+  corpusRoot,
+  firstByteDiff,
+  folderResources,
+  hasCorpus,
+  readBytes,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
+import { type Document, NodeIO } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import {
+  collectContentIds,
+  detectOutfitKind,
+  legacyFormat,
+  parseContentName,
+  readAppearance,
+  readBinding,
+  writeAppearance,
+  writeBinding,
+  writeSkeleton,
+} from '../src/index.js';
+import { syntheticAdultSkeleton } from './fixtures.js';
+
+const AVATAR = 'textured/tso/FreeSO/TSOClient/FSO.Content.TSO/Content/Avatar';
+const avatarDir = join(corpusRoot(), AVATAR);
+const aprs = corpusFiles(`${AVATAR}/Appearances`, ['.apr']);
+const bnds = corpusFiles(`${AVATAR}/Bindings`, ['.bnd']);
+const rel = (f: string) => f.slice(avatarDir.length + 1).replace(/\\/g, '/');
+const io = new NodeIO();
+
+/** Imports a main file of the Avatar tree with the whole tree as resources. */
+async function importFrom(resources: MemoryResources, path: string, extra: Record<string, unknown> = {}) {
+  const bytes = (await resources.read(path))!;
+  const name = basename(path);
+  return legacyFormat.import(new Map([[name, bytes]]), {
+    main: name,
+    resources,
+    resourcePath: path,
+    ...extra,
+  });
+}
+
+/** The RGBA of each mesh's base colour texture, by mesh node name. */
+function textureRgba(doc: Document): Map<string, { width: number; height: number; data: Uint8Array }> {
+  const out = new Map();
+  for (const n of doc.getRoot().listNodes()) {
+    const tex = n.getMesh()?.listPrimitives()[0].getMaterial()?.getBaseColorTexture();
+    if (tex) out.set(n.getName(), fromGltfImage(tex.getImage()!, tex.getMimeType()));
+  }
+  return out;
+}
+
+async function throughDisk(doc: Document): Promise<Document> {
+  const glb = await io.writeBinary(doc);
+  const report = await validateGlb(glb);
+  expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+  const path = join(mkdtempSync(join(tmpdir(), 'tso-outfit-')), 'o.glb');
+  writeFileSync(path, glb);
+  return io.readBinary(new Uint8Array(readFileSync(path)));
+}
+
+describe.skipIf(!hasCorpus(AVATAR))('outfit file models on the FreeSO files', () => {
+  it('has the 7 appearances and 7 bindings', () => {
+    expect(aprs.length).toBe(7);
+    expect(bnds.length).toBe(7);
+  });
+
+  it.each(bnds.map((f) => [basename(f), f]))(
+    '%s reads every field and writes back byte-identical',
+    (name, f) => {
+      const bytes = readBytes(f);
+      const bnd = readBinding(bytes, name);
+      expect(bnd.version).toBe(1);
+      expect(bnd.mesh).toMatchObject({ kind: 8, group: 0, type: 9 });
+      expect(bnd.texture).toMatchObject({ kind: 8, group: 0, type: 0x14 });
+      expect(firstByteDiff(writeBinding(bnd), bytes)).toBe(-1);
+      expect(detectOutfitKind(bytes, name)).toBe('bnd');
+      expect(legacyFormat.sniff(bytes, name)).toBe(true);
+    },
+  );
+
+  it('woodaxe binding: bone R_HAND, mesh f5c2c184, texture 606a2d7e', () => {
+    const bnd = readBinding(readBytes(bnds.find((f) => f.includes('woodaxe'))!));
+    expect(bnd.boneName).toBe('R_HAND');
+    expect(bnd.mesh.file).toBe(0xf5c2c184);
+    expect(bnd.texture.file).toBe(0x606a2d7e);
+  });
+
+  it.each(aprs.map((f) => [basename(f), f]))(
+    '%s reads every field and writes back byte-identical',
+    (name, f) => {
+      const bytes = readBytes(f);
+      const apr = readAppearance(bytes, name);
+      expect(apr).toMatchObject({ version: 1, thumbnailFileId: 0, thumbnailTypeId: 0 });
+      expect(apr.bindings.length).toBe(1);
+      expect(apr.bindings[0].typeId).toBe(0xb);
+      // The binding it names exists under that id.
+      const id = apr.bindings[0].fileId.toString(16).padStart(8, '0');
+      expect(bnds.some((b) => basename(b).includes(`.${id}0000000b.`))).toBe(true);
+      expect(firstByteDiff(writeAppearance(apr), bytes)).toBe(-1);
+      expect(detectOutfitKind(bytes, name)).toBe('apr');
+      expect(legacyFormat.sniff(bytes, name)).toBe(true);
+    },
+  );
+
+  it('content names carry the ids', () => {
+    expect(parseContentName('Meshes/woodaxe.f5c2c18400000009.mesh')).toEqual({
+      name: 'woodaxe',
+      fileId: 0xf5c2c184,
+      typeId: 9,
+    });
+    expect(parseContentName('woodaxe.mesh')).toBeUndefined();
+    expect([...collectContentIds(['a.0000000100000009.mesh', 'x.png', 'b.FFFFFFFF00000014.PNG'])]).toEqual([
+      1, 0xffffffff,
+    ]);
+  });
+});
+
+describe('outfit files: hostile input', () => {
+  const bnd = writeBinding({
+    version: 1,
+    boneName: 'HEAD',
+    mesh: { kind: 8, group: 0, file: 0x12345678, type: 9 },
+    texture: { kind: 8, group: 0, file: 0x9abcdef0, type: 0x14 },
+    trailing: new Uint8Array(0),
+  });
+  const apr = writeAppearance({
+    version: 1,
+    thumbnailFileId: 0,
+    thumbnailTypeId: 0,
+    bindings: [{ fileId: 0x11111111, typeId: 0xb }],
+    trailing: new Uint8Array(0),
+  });
+
+  it('every truncation is a FormatError naming file, offset and field', () => {
+    for (const [bytes, read] of [
+      [bnd, readBinding],
+      [apr, readAppearance],
+    ] as const) {
+      for (let n = 0; n < bytes.length; n++) {
+        let err: unknown;
+        try {
+          read(bytes.subarray(0, n), 'x');
+        } catch (e) {
+          err = e;
+        }
+        expect(err, `cut at ${n}`).toBeInstanceOf(FormatError);
+        expect((err as FormatError).file).toBe('x');
+        expect((err as FormatError).field).toBeTruthy();
+        expect(typeof (err as FormatError).offset).toBe('number');
+      }
+    }
+  });
+
+  it('a huge binding count is refused before allocating; version 0 is BAD_VERSION', () => {
+    const big = apr.slice();
+    big.set([0xff, 0xff, 0xff, 0xff], 12);
+    expect(() => readAppearance(big, 'big.apr')).toThrow(FormatError);
+    const v0 = bnd.slice();
+    v0[3] = 0;
+    expect(() => readBinding(v0, 'v0.bnd')).toThrowError(expect.objectContaining({ code: 'BAD_VERSION' }));
+    expect(detectOutfitKind(v0)).toBeUndefined();
+  });
+
+  it('a kind-8 reference without ids cannot be written', () => {
+    expect(() =>
+      writeBinding({
+        version: 1,
+        boneName: 'X',
+        mesh: { kind: 8 },
+        texture: { kind: 0 },
+        trailing: new Uint8Array(0),
+      }),
+    ).toThrow(FormatError);
+  });
+
+  it('paths that leave the resource root are ResourceErrors', async () => {
+    const resources = new MemoryResources([['Bindings/x.123456780000000b.bnd', bnd]]);
+    await expect(
+      legacyFormat.import(new Map([['x.apr', apr]]), { main: 'x.apr', resources, resourcePath: '../x.apr' }),
+    ).rejects.toThrow(ResourceError);
+    await expect(
+      legacyFormat.import(new Map([['x.apr', apr]]), {
+        main: 'x.apr',
+        resources,
+        resourcePath: 'x.apr',
+        skeleton: '../../etc/passwd',
+      }),
+    ).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
+    await expect(
+      legacyFormat.import(new Map([['x.apr', apr]]), {
+        main: 'x.apr',
+        resources,
+        resourcePath: 'x.apr',
+        skeleton: 'http://example.com/adult.skel',
+      }),
+    ).rejects.toMatchObject({ code: 'EXTERNAL_URI' });
+  });
+
+  it('a corrupt .apr given as the main file is a FormatError, not a crash', async () => {
+    const broken = apr.subarray(0, 13);
+    await expect(legacyFormat.import(new Map([['x.apr', broken]]), { main: 'x.apr' })).rejects.toBeInstanceOf(
+      FormatError,
+    );
+  });
+
+  it('missing binding, mesh and texture are warnings naming the id and the folders tried', async () => {
+    const a = await legacyFormat.import(new Map([['x.apr', apr]]), { main: 'x.apr' });
+    expect(a.warnings.find((w) => w.code === 'BINDING_MISSING')?.message).toContain('11111111');
+    const b = await legacyFormat.import(new Map([['x.bnd', bnd]]), { main: 'x.bnd' });
+    const w = b.warnings.find((x) => x.code === 'MESH_MISSING')?.message ?? '';
+    expect(w).toContain('12345678');
+    expect(w).toContain('Meshes/');
+  });
+});
+
+describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF scene', () => {
+  const resources = folderResources(avatarDir);
+
+  it('resourceRoot is the Avatar folder', () => {
+    expect(legacyFormat.resourceRoot?.('C/Avatar/Appearances/a.apr')).toBe('C/Avatar');
+    expect(legacyFormat.resourceRoot?.('C/Avatar/meshes/a.mesh')).toBe('C/Avatar');
+    expect(legacyFormat.resourceRoot?.('stuff/a.mesh')).toBe('stuff');
+  });
+
+  it.each(aprs.map((f) => [basename(f), rel(f)]))(
+    '%s: valid .glb, textures equal the game PNG, export gives the same bytes back',
+    async (_, path) => {
+      const { document, warnings } = await importFrom(resources, path);
+      const codes = warnings.map((w) => w.code);
+      expect(codes).not.toContain('MESH_MISSING');
+      expect(codes).not.toContain('TEXTURE_MISSING');
+      expect(codes).toContain('SKELETON_MISSING');
+      const apr = readAppearance((await resources.read(path))!);
+      const meshNodes = document
+        .getRoot()
+        .listNodes()
+        .filter((n) => n.getMesh());
+      expect(meshNodes.length).toBe(apr.bindings.length);
+      // The texture decodes to the RGBA of the game's file named by the binding.
+      const bnd = readBinding(
+        (await resources.read(
+          (
+            await resources.list('Bindings')
+          ).find((n) => n.includes(`.${apr.bindings[0].fileId.toString(16).padStart(8, '0')}0000000b.`))!,
+        ))!,
+      );
+      const texName = (await resources.list('Textures')).find((n) =>
+        n.includes(`.${bnd.texture.file!.toString(16).padStart(8, '0')}00000014.`),
+      )!;
+      const game = decodeTexture((await resources.read(texName))!, texName);
+      const back = await throughDisk(document);
+      const rgba = [...textureRgba(back).values()][0];
+      expect([rgba.width, rgba.height]).toEqual([game.width, game.height]);
+      expect(firstByteDiff(rgba.data, game.data)).toBe(-1);
+
+      // Export → the same apr, bnd, mesh and png files under their original names.
+      const { files, warnings: ew } = await legacyFormat.export!(back, { name: 'outfit' });
+      expect(ew.map((w) => w.code)).not.toContain('IDS_CHOSEN');
+      const meshName = (await resources.list('Meshes')).find((n) =>
+        n.includes(`.${bnd.mesh.file!.toString(16).padStart(8, '0')}00000009.`),
+      )!;
+      const bndName = (await resources.list('Bindings')).find((n) =>
+        n.includes(`.${apr.bindings[0].fileId.toString(16).padStart(8, '0')}0000000b.`),
+      )!;
+      expect([...files.keys()].sort()).toEqual([path, bndName, meshName, texName].sort());
+      for (const [name, bytes] of files)
+        expect(firstByteDiff(bytes, (await resources.read(name))!), name).toBe(-1);
+      for (const name of files.keys()) expect(name.split('/')).not.toContain('..');
+
+      // The exported tree imports again with the same material texture.
+      const again = await importFrom(new MemoryResources(files), path);
+      const rgba2 = [...textureRgba(again.document).values()][0];
+      expect(firstByteDiff(rgba2.data, game.data)).toBe(-1);
+      expect(
+        again.document
+          .getRoot()
+          .listMaterials()
+          .map((m) => m.getName()),
+      ).toEqual(
+        document
+          .getRoot()
+          .listMaterials()
+          .map((m) => m.getName()),
+      );
+    },
+  );
+
+  it('a .bnd imports as its one mesh with its texture', async () => {
+    const path = rel(bnds.find((f) => f.includes('heart-mark'))!);
+    const { document, warnings } = await importFrom(resources, path);
+    expect(warnings.map((w) => w.code)).toEqual(['SKELETON_MISSING']);
+    const node = document
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getMesh())!;
+    expect(node.getName()).toBe('fso-heart-mark');
+    expect(node.getMesh()!.listPrimitives()[0].getMaterial()!.getName()).toBe('fso-heart-mark');
+  });
+
+  it('a lone .mesh finds its texture through the sibling Bindings/ folder', async () => {
+    const path = 'Meshes/woodaxe.f5c2c18400000009.mesh';
+    const { document } = await importFrom(resources, path);
+    const rgba = [...textureRgba(document).values()][0];
+    const game = decodeTexture((await resources.read('Textures/woodaxe.606a2d7e00000014.png'))!);
+    expect(firstByteDiff(rgba.data, game.data)).toBe(-1);
+    // A mesh no binding names keeps the plain material, without a warning.
+    const unbound = await importFrom(resources, 'Meshes/fso-heart-mark.4ca65c6500000009.mesh');
+    expect(unbound.document.getRoot().listTextures().length).toBe(0);
+    expect(unbound.warnings.map((w) => w.code)).toEqual(['SKELETON_MISSING']);
+  });
+
+  it('a missing texture is TEXTURE_MISSING naming the id and folder; the mesh still converts', async () => {
+    const files = new Map<string, Uint8Array>();
+    for (const p of await resources.list('', { recursive: true }))
+      if (!p.startsWith('Textures/woodaxe')) files.set(p, (await resources.read(p))!);
+    const { document, warnings } = await importFrom(
+      new MemoryResources(files),
+      'Appearances/woodaxe.5d34f33e0000000c.apr',
+    );
+    const w = warnings.find((x) => x.code === 'TEXTURE_MISSING');
+    expect(w?.message).toContain('606a2d7e');
+    expect(w?.message).toContain('Textures/');
+    expect(document.getRoot().listMeshes().length).toBe(1);
+    const glb = await io.writeBinary(document);
+    expect((await validateGlb(glb)).issues.numErrors).toBe(0);
+  });
+
+  it('on a skeleton (bytes or a root-relative path): a valid skin, textures kept', async () => {
+    const skel = writeSkeleton(syntheticAdultSkeleton());
+    const path = 'Appearances/fso_flipflops_1.9415f4460000000c.apr';
+    const withBytes = await importFrom(resources, path, { skeleton: skel });
+    const tree = new Map<string, Uint8Array>();
+    for (const p of await resources.list('', { recursive: true })) tree.set(p, (await resources.read(p))!);
+    tree.set('Skeletons/adult.skel', skel);
+    const withPath = await importFrom(new MemoryResources(tree), path, { skeleton: 'Skeletons/adult.skel' });
+    for (const { document, warnings } of [withBytes, withPath]) {
+      expect(warnings).toEqual([]);
+      expect(document.getRoot().listSkins()[0].listJoints().length).toBe(
+        syntheticAdultSkeleton().bones.length,
+      );
+      const back = await throughDisk(document);
+      expect(textureRgba(back).size).toBe(1);
+      const { files } = await legacyFormat.export!(back, { name: 'x' });
+      expect(files.has('Skeletons/x.skel')).toBe(true);
+      expect(firstByteDiff(files.get('Skeletons/x.skel')!, skel)).toBe(-1);
+      expect(firstByteDiff(files.get(path)!, (await resources.read(path))!)).toBe(-1);
+    }
+    const missing = await importFrom(resources, path, { skeleton: 'Skeletons/none.skel' });
+    expect(missing.warnings.find((w) => w.code === 'SKELETON_MISSING')?.message).toContain(
+      'Skeletons/none.skel',
+    );
+  });
+
+  it('freshIds: new ids that avoid the folder ids, reported as IDS_CHOSEN, and the copy imports', async () => {
+    const path = 'Appearances/FSO-Accessory-CapeBlack.97d3e3ee0000000c.apr';
+    const { document } = await importFrom(resources, path);
+    const existing = collectContentIds(await resources.list('', { recursive: true }));
+    const { files, warnings } = await legacyFormat.export!(document, {
+      name: 'cape2',
+      freshIds: true,
+      existingIds: existing,
+    });
+    expect(warnings.find((w) => w.code === 'IDS_CHOSEN')?.message).toMatch(/mesh .*[0-9a-f]{8}/);
+    const ids = [...collectContentIds(files.keys())];
+    expect(ids.length).toBe(4);
+    for (const id of ids) expect(existing.has(id)).toBe(false);
+    // Deterministic: the same names give the same ids.
+    const twice = await legacyFormat.export!(document, {
+      name: 'cape2',
+      freshIds: true,
+      existingIds: existing,
+    });
+    expect([...twice.files.keys()]).toEqual([...files.keys()]);
+    const apr = [...files.keys()].find((k) => k.startsWith('Appearances/'))!;
+    const again = await importFrom(new MemoryResources(files), apr);
+    expect(again.warnings.map((w) => w.code)).toEqual(['SKELETON_MISSING']);
+    expect(again.document.getRoot().listTextures().length).toBe(1);
+  });
+});
