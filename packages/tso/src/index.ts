@@ -186,10 +186,27 @@ async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
           ? undefined
           : detectOutfitKind(mainBytes, mainName);
   if (outfitKind) {
+    // Companions: .anim files become animations, a .skel the skeleton when none is given.
+    const animations: { name: string; animation: TsoAnimation }[] = [];
+    let skel = parsed;
+    for (const [name, bytes] of files) {
+      const e = extName(name);
+      if (name === mainName || (e !== '.anim' && e !== '.skel')) continue;
+      try {
+        if (e === '.anim') animations.push({ name: stem(name), animation: readAnimation(bytes, name) });
+        else if (!skel) skel = readSkeleton(bytes, name);
+      } catch (err) {
+        if (!(err instanceof FormatError)) throw err;
+        warnings.warn(
+          'COMPANION_IGNORED',
+          `"${name}" is not a TSO ${e.slice(1)} file (${err.detail}); ignored`,
+        );
+      }
+    }
     const document = await importOutfit(
       outfitKind,
       mainBytes,
-      { ...options, resources, resourcePath, skeleton: parsed },
+      { ...options, resources, resourcePath, skeleton: skel, animations },
       warnings,
     );
     return { document, warnings: warnings.list() };

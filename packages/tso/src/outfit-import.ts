@@ -20,6 +20,7 @@ import {
   readBinding,
 } from './outfit.js';
 import { OUTFIT_FOLDERS, bindingForMesh, describeLink, findById, searchFolders } from './outfit-resolve.js';
+import type { TsoAnimation } from './anim.js';
 import type { TsoSkeleton } from './skel.js';
 
 /** Key of the binding record in a mesh node's extras (export writes the `.bnd` back from it). */
@@ -164,6 +165,8 @@ export interface OutfitImportOptions extends TsoImportOptions {
   resourcePath: string;
   resources: ResourceReader;
   skeleton?: TsoSkeleton;
+  /** Animations to add (the `.anim` companions of the main file). */
+  animations?: { name: string; animation: TsoAnimation }[];
 }
 
 /**
@@ -224,7 +227,7 @@ export async function importOutfit(
     }
   }
   const doc = importTso(
-    { meshes: parts.map((p) => ({ mesh: p.mesh, name: p.name })), skeleton },
+    { meshes: parts.map((p) => ({ mesh: p.mesh, name: p.name })), skeleton, animations: options.animations },
     options,
     warnings,
   );
