@@ -11,7 +11,7 @@ import {
 } from './convert.js';
 import { toErrorRecord } from './errors.js';
 import { writeFilesAtomic } from './files.js';
-import type { BatchItem } from './inputs.js';
+import { type BatchItem, outputCollisions } from './inputs.js';
 import type { WorkerJob } from './worker.js';
 
 /** Options of {@link runBatch}: those of a conversion plus parallelism and time limits. */
@@ -109,9 +109,24 @@ export async function runBatch(
     onDone?.(record, ++done, items.length);
   };
 
+  // Inputs that would write another input's outputs are refused before anything is converted.
+  const conflicts = outputCollisions(items, options.outDir);
+  for (const [k, message] of conflicts) {
+    records[k] = {
+      input: items[k].input,
+      format: 'unknown',
+      outputs: [],
+      status: 'error',
+      error: { code: 'OUTPUT_CONFLICT', message },
+      warnings: [],
+      ms: 0,
+    };
+    onDone?.(records[k], ++done, items.length);
+  }
+
   // Largest inputs first (by file size): a big model started last would leave the other workers
   // idle at the end. Records still come back in input order.
-  const order = items.map((_, k) => k);
+  const order = items.map((_, k) => k).filter((k) => !conflicts.has(k));
   if (useWorkers) {
     const size = items.map((it) => {
       try {
@@ -126,6 +141,7 @@ export async function runBatch(
   let next = 0;
   if (!useWorkers) {
     for (; next < items.length; next++) {
+      if (conflicts.has(next)) continue;
       const item = items[next];
       onStart?.(item);
       const started = performance.now();
@@ -168,7 +184,7 @@ export async function runBatch(
   const slot = async () => {
     let worker: Worker | undefined;
     try {
-      while (next < items.length) {
+      while (next < order.length) {
         const k = order[next++];
         const item = items[k];
         worker ??= await startWorker();
@@ -237,6 +253,6 @@ export async function runBatch(
       await worker?.terminate();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, slot));
+  await Promise.all(Array.from({ length: Math.min(jobs, order.length) }, slot));
   return records;
 }

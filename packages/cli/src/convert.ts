@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import {
   type DocumentStats,
@@ -7,17 +7,24 @@ import {
   type FileSet,
   type LegacyFormat,
   LegacyError,
+  MemoryResources,
   printable,
+  type ResourceReader,
+  setUnpackLimits,
+  type UnpackLimits,
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
+import { unpackInput } from './containers.js';
+import { inputResources } from './folder-resources.js';
+import { readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
-import { readInput as readBytes, writeFilesAtomic } from './files.js';
+import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js';
 import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO, createWriterNodeIO, encodeGlb } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeTransform } from './optimize.js';
-import { modelBaseName, sniffFormat, tryUnpack } from '@gltf-legacy/core';
+import { modelBaseName, sniffFormat } from '@gltf-legacy/core';
 
 /** Options of {@link convertFile}. */
 export interface ConvertOptions {
@@ -44,6 +51,14 @@ export interface ConvertOptions {
    * need are loaded, see format-table.ts).
    */
   formats?: readonly LegacyFormat[];
+  /**
+   * The folder textures, material files and glTF buffers/images are read from
+   * (`--resource-dir`). Default: the format's `resourceRoot` when it is an ancestor of the input,
+   * else the input's folder. Nothing outside it is read.
+   */
+  resourceDir?: string;
+  /** Bound on the unpacked bytes of a container (`--max-unpacked`): per entry and per package. */
+  maxUnpacked?: number;
 }
 
 export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
@@ -86,10 +101,26 @@ async function importLegacy(
   main: string,
   options: ConvertOptions,
   warnings: WarningCollector,
+  resources: { resources: ResourceReader; resourcePath: string },
 ): Promise<Document> {
-  const result = await format.import(files, { ...options.formatOptions, main });
+  const result = await format.import(files, {
+    ...options.formatOptions,
+    main,
+    resources: resources.resources,
+    resourcePath: resources.resourcePath,
+  });
   warnings.merge(result.warnings);
   return result.document;
+}
+
+/**
+ * The folder of a package entry as a relative output folder: `A/B/` → `A/B`. A name that would
+ * leave the output folder (`../x.mdl`, `/x.mdl`, `C:x`) is refused (PATH_ESCAPE).
+ */
+function entryFolder(folder: string, input: string): string {
+  if (!folder) return '';
+  const probe = outputPath('/', `${folder}x`, basename(input));
+  return dirname(probe).split(sep).filter(Boolean).join(sep);
 }
 
 /** Reads the companions of a legacy main file from its folder and `--with`. */
@@ -130,6 +161,29 @@ function folderOf(name: string): string {
   return i >= 0 ? name.slice(0, i + 1) : '';
 }
 
+/**
+ * Adds an output; two outputs of one conversion with the same name (two entries of a package,
+ * an exporter's file named like another) are an error before anything is written.
+ */
+export function addOutput(
+  outputs: Map<string, Uint8Array>,
+  path: string,
+  data: Uint8Array,
+  from: string,
+): void {
+  if (outputs.has(path))
+    throw new LegacyError(
+      'OUTPUT_CONFLICT',
+      `${from}: ${relative(process.cwd(), path) || path} would be written twice by this conversion; nothing was written`,
+    );
+  outputs.set(path, data);
+}
+
+/** The limits of `--max-unpacked` (both per entry and per package), or undefined for the defaults. */
+export function unpackLimitsOf(maxUnpacked: number | undefined): Partial<UnpackLimits> | undefined {
+  return maxUnpacked === undefined ? undefined : { maxEntryBytes: maxUnpacked, maxTotalBytes: maxUnpacked };
+}
+
 /** Encodes a document as .glb, or .gltf + .bin named after `target`, into `outputs` (not written yet). */
 export async function writeGltf(
   doc: Document,
@@ -149,15 +203,17 @@ export async function writeGltf(
       await doc.transform(unpartition());
     }
     // one allocation for the file (io.writeBinary makes three copies of the buffer)
-    outputs.set(target, await encodeGlb(io, doc));
+    addOutput(outputs, target, await encodeGlb(io, doc), basename(target));
     return;
   }
   const base = basename(target, extname(target));
   // name the binary buffer after the output so several conversions can share a folder
   for (const buffer of doc.getRoot().listBuffers()) buffer.setURI(`${base}.bin`);
   const { json, resources } = await io.writeJSON(doc);
-  outputs.set(target, new TextEncoder().encode(JSON.stringify(json, null, 2)));
-  for (const [uri, data] of Object.entries(resources)) outputs.set(join(dirname(target), uri), data);
+  addOutput(outputs, target, new TextEncoder().encode(JSON.stringify(json, null, 2)), basename(target));
+  // image and buffer URIs come from the document (untrusted names): inside the output's folder only
+  for (const [uri, data] of Object.entries(resources))
+    addOutput(outputs, outputPath(dirname(target), uri, basename(target)), data, basename(target));
 }
 
 /**
@@ -217,12 +273,17 @@ async function loadDocuments(
       );
     }
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
-    const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(input);
+    const document =
+      kind === 'glb'
+        ? await io.readBinary(bytes)
+        : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
-  } else if ((entries = tryUnpack(kind, bytes, input))) {
+  } else if ((entries = unpackInput(kind, bytes, input))) {
     const models = containerModels(entries, formats);
     if (!models.length)
       warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+    // the package's files are the resources of its models (paths inside it, case-insensitive)
+    const resources = new MemoryResources(entries, basename(input));
     for (const [name, f] of models) {
       const folder = folderOf(name);
       const siblings = [...entries.keys()]
@@ -236,11 +297,15 @@ async function loadDocuments(
         }
       }
       try {
-        const document = await importLegacy(f, files, name.slice(folder.length), options, warnings);
+        const document = await importLegacy(f, files, name.slice(folder.length), options, warnings, {
+          resources,
+          resourcePath: name.replace(/\\/g, '/'),
+        });
         docs.push({
           document,
           format: f.id,
-          base: join(basename(input, extname(input)), outputBase(name, f)),
+          // entries keep their folders inside the package: A/x.mdl and B/x.mdl are two outputs
+          base: join(basename(input, extname(input)), entryFolder(folder, input), outputBase(name, f)),
         });
       } catch (e) {
         const err = toErrorRecord(e);
@@ -250,7 +315,14 @@ async function loadDocuments(
     }
   } else {
     const files = await gatherFiles(input, kind, bytes, options);
-    const document = await importLegacy(kind, files, basename(input), options, warnings);
+    const document = await importLegacy(
+      kind,
+      files,
+      basename(input),
+      options,
+      warnings,
+      inputResources(input, kind, options.resourceDir),
+    );
     docs.push({ document, format: kind.id, base: outputBase(input, kind) });
   }
   return { docs, formats };
@@ -277,6 +349,8 @@ export async function prepareConversion(
   let formats = options.formats;
   const warnings = new WarningCollector();
   const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };
+  const previousLimits =
+    options.maxUnpacked === undefined ? undefined : setUnpackLimits(unpackLimitsOf(options.maxUnpacked));
   try {
     const loaded = await loadDocuments(input, options, warnings, record);
     formats = loaded.formats;
@@ -349,7 +423,9 @@ export async function prepareConversion(
         const name = single ? outputBase(options.output!, target) : basename(base);
         const result = await target.export(document, { ...options.formatOptions, name });
         warnings.merge(result.warnings);
-        for (const [file, data] of result.files) outputs.set(join(dir, file), data);
+        // file keys may have subfolders (Textures/NAME.pcx) but never leave the output folder
+        for (const [file, data] of result.files)
+          addOutput(outputs, outputPath(dir, file, `${target.id} export`), data, basename(input));
         record.format = `${sourceFormat}→${target.id}`;
       }
     }
@@ -357,6 +433,8 @@ export async function prepareConversion(
     record.status = 'error';
     record.error = toErrorRecord(e);
     outputs.clear();
+  } finally {
+    if (previousLimits) setUnpackLimits(previousLimits);
   }
   record.warnings = warnings.list();
   record.ms = Math.round(performance.now() - start);

@@ -1,4 +1,4 @@
-import { FormatError, isLegacyError } from '@gltf-legacy/core';
+import { FormatError, isLegacyError, ResourceError } from '@gltf-legacy/core';
 
 /** The error part of a conversion record. */
 export interface ErrorRecord {
@@ -27,6 +27,7 @@ export function toErrorRecord(e: unknown): ErrorRecord {
   if (e instanceof FormatError) {
     return { code: e.code, message: e.message, file: e.file, offset: e.offset, field: e.field };
   }
+  if (e instanceof ResourceError) return { code: e.code, message: e.message, file: e.file };
   if (isLegacyError(e)) return { code: e.code, message: e.message };
   const errno = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof errno === 'string' && FS_CODES[errno]) {

@@ -1,7 +1,7 @@
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { LegacyError } from '@gltf-legacy/core';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { copyFile, link, lstat, mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { LegacyError, ResourceError } from '@gltf-legacy/core';
 
 /** Largest input file: a .glb's length field is 32-bit, and so is a typed array's on Node 20. */
 export const MAX_INPUT_BYTES = 2 ** 32 - 1;
@@ -55,35 +55,162 @@ let tempCount = 0;
 
 /** Unique within this process (counter) and across processes (pid, time, random); no node:crypto. */
 function tempSuffix(): string {
-  return `${(tempCount++).toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  return `${process.pid}-${(tempCount++).toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /**
- * Writes several files so that either all appear or none do: each is written to a temporary
- * name beside its target, then all are renamed. Existing targets are refused unless `force`.
+ * The path of an output file named by a format's exporter (or a glTF buffer/image URI): `key` is
+ * relative to `dir` and may have subfolders (`Textures/Skin.pcx`), but names come from glTF
+ * documents, which are untrusted, so an absolute key, a drive or UNC path, a URI scheme, a `..`
+ * segment or a NUL character is refused with a `ResourceError` `PATH_ESCAPE` naming the key.
+ *
+ * ```ts
+ * outputPath('/out', 'Textures/Skin.pcx', 'unreal3d export'); // '/out/Textures/Skin.pcx'
+ * outputPath('/out', '../../.bashrc', 'unreal3d export');     // throws PATH_ESCAPE
+ * ```
+ */
+export function outputPath(dir: string, key: string, source?: string): string {
+  const text = key.replace(/\\/g, '/');
+  const segments = text.split('/');
+  const bad =
+    !text ||
+    text.includes('\u0000') ||
+    text.startsWith('/') ||
+    /^[a-z]:/i.test(text) ||
+    /^[a-z][a-z0-9+.-]+:/i.test(text) ||
+    segments.some((p) => p === '..') ||
+    !segments.some((p) => p && p !== '.');
+  if (bad)
+    throw new ResourceError(
+      'PATH_ESCAPE',
+      key,
+      'is not a file name inside the output folder (absolute, "..", a URI or empty); nothing was written',
+      source,
+    );
+  const out = resolve(dir, ...segments.filter((p) => p && p !== '.'));
+  const rel = relative(resolve(dir), out);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel))
+    throw new ResourceError('PATH_ESCAPE', key, 'leaves the output folder; nothing was written', source);
+  return out;
+}
+
+function outputExists(paths: string[]): LegacyError {
+  return new LegacyError('OUTPUT_EXISTS', `output exists (use --force to overwrite): ${paths.join(', ')}`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Puts `tmp` at `path`. Without `force` the final name is created exclusively: a hard link to
+ * the temporary file, which fails if the name exists (also when another process created it since
+ * we looked), then the temporary name is removed; where hard links are not available, an
+ * exclusive copy (`COPYFILE_EXCL`). With `force`, a rename (replaces an existing file atomically).
+ */
+async function place(tmp: string, path: string, force: boolean): Promise<void> {
+  if (force) {
+    await rename(tmp, path);
+    return;
+  }
+  try {
+    await link(tmp, path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw outputExists([path]);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
+    try {
+      await copyFile(tmp, path, constants.COPYFILE_EXCL);
+    } catch (e2) {
+      if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') throw outputExists([path]);
+      throw e2;
+    }
+  }
+  await unlink(tmp);
+}
+
+/** The deepest folder that holds every path. */
+function commonDir(paths: string[]): string {
+  let base = dirname(paths[0]);
+  for (const p of paths) {
+    while (base !== dirname(base) && !(p.startsWith(base + sep) || dirname(p) === base)) base = dirname(base);
+  }
+  return base;
+}
+
+/** Creates the folders `dir` needs; returns those created (deepest last) so a failure can remove them. */
+async function makeDirs(dir: string, made: string[]): Promise<void> {
+  const missing: string[] = [];
+  for (let d = dir; !(await exists(d)); d = dirname(d)) {
+    missing.unshift(d);
+    if (d === dirname(d)) break;
+  }
+  await mkdir(dir, { recursive: true });
+  made.push(...missing);
+}
+
+/**
+ * Writes several files so that either all land or none do, never overwriting without `force`:
+ * 1. every file is written into one temporary folder beside the outputs (their deepest common
+ *    folder), so a crash or a full disk leaves at most that folder, never a partial output;
+ * 2. then each is moved to its name: exclusively ({@link place}: a hard link that fails if the name
+ *    exists, so a file that appears meanwhile is never clobbered, no check-then-rename race), or
+ *    with `force` by rename, after the file it replaces is set aside;
+ * 3. on any failure, the outputs already moved are removed, the files set aside are put back and
+ *    the folders created for the outputs are removed again.
+ * Existing targets are reported all at once (OUTPUT_EXISTS) before anything is written.
+ *
+ * ```ts
+ * await writeFilesAtomic(new Map([['/out/a.gltf', json], ['/out/a.bin', bin]]), false);
+ * ```
  */
 export async function writeFilesAtomic(files: Map<string, Uint8Array>, force: boolean): Promise<string[]> {
+  const targets = [...files.keys()].map((p) => resolve(p));
+  if (!targets.length) return [];
+  if (new Set(targets).size !== targets.length)
+    throw new LegacyError('OUTPUT_CONFLICT', `two outputs have the same name: ${targets.join(', ')}`);
   if (!force) {
-    const existing = [...files.keys()].filter((p) => existsSync(p));
-    if (existing.length) {
-      throw new LegacyError(
-        'OUTPUT_EXISTS',
-        `output exists (use --force to overwrite): ${existing.join(', ')}`,
-      );
-    }
+    const existing = [];
+    for (const p of targets) if (await exists(p)) existing.push(p);
+    if (existing.length) throw outputExists(existing);
   }
-  const temps: [string, string][] = [];
+  const made: string[] = [];
+  const base = commonDir(targets);
+  await makeDirs(base, made);
+  const stage = join(base, `.gltf-legacy-tmp-${tempSuffix()}`);
+  const moved: string[] = [];
+  const setAside: [string, string][] = [];
   try {
-    for (const [path, bytes] of files) {
-      await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.tmp-${process.pid}-${tempSuffix()}`;
-      temps.push([tmp, path]);
-      await writeFile(tmp, bytes);
+    await mkdir(stage);
+    const staged: string[] = [];
+    let k = 0;
+    for (const bytes of files.values()) {
+      const tmp = join(stage, String(k++));
+      await writeFile(tmp, bytes, { flag: 'wx' });
+      staged.push(tmp);
     }
-    for (const [tmp, path] of temps) await rename(tmp, path);
+    for (let i = 0; i < targets.length; i++) {
+      await makeDirs(dirname(targets[i]), made);
+      if (force && (await exists(targets[i]))) {
+        const keep = join(stage, `old-${i}`);
+        await rename(targets[i], keep);
+        setAside.push([keep, targets[i]]);
+      }
+      await place(staged[i], targets[i], force);
+      moved.push(targets[i]);
+    }
   } catch (e) {
-    await Promise.all(temps.map(([tmp]) => rm(tmp, { force: true })));
+    for (const p of moved) await rm(p, { force: true });
+    for (const [keep, p] of setAside) await rename(keep, p).catch(() => {});
+    await rm(stage, { recursive: true, force: true });
+    for (const d of made.reverse()) await rmdir(d).catch(() => {});
     throw e;
   }
+  await rm(stage, { recursive: true, force: true });
   return [...files.keys()];
 }

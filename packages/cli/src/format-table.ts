@@ -24,7 +24,7 @@ export interface FormatEntry {
 export const FORMAT_TABLE: readonly FormatEntry[] = [
   {
     id: 'urho3d',
-    extensions: ['.mdl', '.ani', '.pak'],
+    extensions: ['.mdl', '.ani', '.pak', '.xml'],
     mainExtension: '.mdl',
     export: true,
     load: () => import('@gltf-legacy/urho3d').then((m) => m.legacyFormat),

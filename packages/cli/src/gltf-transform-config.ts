@@ -55,9 +55,14 @@ const config = {
       .argument('<input>', 'legacy main file (NAME_d.3d, NAME.mdl, NAME.model, NAME.mesh, …)')
       .argument('<output>', 'glTF output (.glb or .gltf)')
       .option('--companions <bool>', 'load companion files found beside the input', { default: true })
+      .option(
+        '--resource-dir <dir>',
+        "the folder textures and material files are read from; nothing outside it is read (default: the format's data root, else the input's folder)",
+      )
       .action(async ({ args, options, logger }) => {
         const legacy = new LegacyIO({
           companions: options.companions !== false && options.companions !== 'false',
+          resourceDir: options.resourceDir ? String(options.resourceDir) : undefined,
         });
         const r = await legacy.readDetailed(String(args.input));
         logger.info(`${r.format}: ${r.files.join(', ')}`);

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { extName, type LegacyFormat, LegacyError } from '@gltf-legacy/core';
 import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
 import { mainFormatOf } from './lookup.js';
@@ -132,4 +132,45 @@ export function parseShard(text: string): Shard {
 export function applyShard<T>(items: readonly T[], shard: Shard | undefined): T[] {
   if (!shard) return [...items];
   return items.filter((_, k) => k % shard.count === shard.index - 1);
+}
+
+/**
+ * Inputs of one command that would write the same output: the same base name (`x` of `x.mdl`,
+ * `x_d.3d`, `x.model`, `x.glb`) in the same output folder (`--out-dir` + the input's folder below
+ * it, else the input's own folder). Containers (`.pak`) write into a folder of their own and are
+ * not compared. Returns, for each input that clashes with an earlier one, the message of its
+ * `OUTPUT_CONFLICT` error: the batch refuses those inputs before anything is converted or
+ * written, so which one wins never depends on timing and nothing is silently replaced.
+ *
+ * ```ts
+ * outputCollisions([{ input: 'a/x.mdl', rel: '' }, { input: 'b/x.mdl', rel: '' }], 'out');
+ * // Map(1 → 'b/x.mdl would write out/x.* like a/x.mdl; …')
+ * ```
+ */
+export function outputCollisions(
+  items: readonly BatchItem[],
+  outDir: string | undefined,
+  formats: readonly { mainExtension: string }[] = FORMAT_TABLE,
+): Map<number, string> {
+  const containers = new Set(['.pak']);
+  const seen = new Map<string, string>();
+  const out = new Map<number, string>();
+  for (const [k, { input, rel }] of items.entries()) {
+    const name = basename(input);
+    const lower = name.toLowerCase();
+    if (containers.has(extName(name))) continue;
+    const main = formats.map((f) => f.mainExtension.toLowerCase()).find((m) => lower.endsWith(m));
+    const stem = main
+      ? name.slice(0, name.length - main.length)
+      : name.slice(0, name.length - extname(name).length);
+    const key = join(outDir ? resolve(outDir, rel) : dirname(resolve(input)), stem);
+    const other = seen.get(key);
+    if (other === undefined) seen.set(key, input);
+    else
+      out.set(
+        k,
+        `${input} would write ${relative(process.cwd(), key) || key}.* like ${other} in this batch; not converted (give it another --out-dir or convert it separately)`,
+      );
+  }
+  return out;
 }

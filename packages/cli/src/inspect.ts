@@ -12,6 +12,14 @@ import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
+import { inputResources } from './folder-resources.js';
+import { readGltfJson } from './gltf-input.js';
+
+/** Options of {@link inspectFile}. */
+export interface InspectOptions {
+  /** The folder textures and material files are read from (`--resource-dir`); see convert. */
+  resourceDir?: string;
+}
 
 /** What `gltf-legacy inspect` shows: sections of facts and tables. */
 export interface InspectReport {
@@ -100,7 +108,11 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
  * Summarizes a file of any supported format: the format's own view of its file model (version,
  * counts, names) followed by what the import produces.
  */
-export async function inspectFile(path: string, formats?: readonly LegacyFormat[]): Promise<InspectReport> {
+export async function inspectFile(
+  path: string,
+  formats?: readonly LegacyFormat[],
+  options: InspectOptions = {},
+): Promise<InspectReport> {
   const bytes = readInput(path);
   formats ??= await formatsFor(bytes, path);
   const kind = sniffFormat(bytes, path, formats);
@@ -113,18 +125,22 @@ export async function inspectFile(path: string, formats?: readonly LegacyFormat[
   };
   if (typeof kind === 'string') {
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
-    const doc = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
+    const doc =
+      kind === 'glb'
+        ? await io.readBinary(bytes)
+        : await readGltfJson(io, path, bytes, { resourceDir: options.resourceDir });
     report.sections.push(...describeDocument(doc));
     return report;
   }
   const name = basename(path);
   const files = new Map([[name, bytes]]);
   report.sections.push({ title: 'File', facts: { format: kind.label, size: formatBytes(bytes.length) } });
-  if (kind.inspect) report.sections.push(...kind.inspect(files, { main: name }));
+  const { resources, resourcePath } = inputResources(path, kind, options.resourceDir);
+  if (kind.inspect) report.sections.push(...kind.inspect(files, { main: name, resources, resourcePath }));
   if (!kind.capabilities.container) {
     const warnings = new WarningCollector();
     try {
-      const result = await kind.import(files, { main: name });
+      const result = await kind.import(files, { main: name, resources, resourcePath });
       warnings.merge(result.warnings);
       report.sections.push(...describeDocument(result.document, 'As glTF'));
     } catch (e) {

@@ -1,18 +1,24 @@
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import {
   type FileSet,
   type FormatCapabilities,
   type LegacyFormat,
   LegacyError,
+  MemoryResources,
   printable,
+  type ResourceOptions,
+  setUnpackLimits,
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { gatherFiles, outputBase, writeGltf } from './convert.js';
-import { readInput, writeFilesAtomic } from './files.js';
+import { unpackInput } from './containers.js';
+import { addOutput, gatherFiles, outputBase, unpackLimitsOf, writeGltf } from './convert.js';
+import { outputPath, readInput, writeFilesAtomic } from './files.js';
+import { inputResources } from './folder-resources.js';
+import { readGltfJson } from './gltf-input.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
-import { FORMATS, formatById, formatForOutput, sniffFormat, tryUnpack } from './registry.js';
+import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
 
 /** Options of {@link LegacyIO}. */
 export interface LegacyIOOptions {
@@ -24,6 +30,14 @@ export interface LegacyIOOptions {
   formatOptions?: Record<string, unknown>;
   /** Overwrite existing files on write (default true, like NodeIO; the CLI defaults to false). */
   overwrite?: boolean;
+  /**
+   * The folder textures, material files and glTF buffers/images are read from (default: the
+   * format's `resourceRoot` when it is an ancestor of the file, else the file's folder). Nothing
+   * outside it is read.
+   */
+  resourceDir?: string;
+  /** Bound on the unpacked bytes of a container, per entry and per package (default: core's `UNPACK_LIMITS_DEFAULTS`). */
+  maxUnpacked?: number;
 }
 
 export const LEGACY_IO_DEFAULTS: Required<Pick<LegacyIOOptions, 'companions' | 'overwrite'>> = {
@@ -128,32 +142,51 @@ export class LegacyIO {
       );
     if (typeof kind === 'string') {
       const io = await createCodecNodeIO(this.formats, codecsFor(bytes));
-      const document = kind === 'glb' ? await io.readBinary(bytes) : await io.read(path);
-      this.lastWarnings = [];
-      return { document, format: kind, files: [basename(path)], warnings: [] };
+      const warnings = new WarningCollector();
+      const document =
+        kind === 'glb'
+          ? await io.readBinary(bytes)
+          : await readGltfJson(io, path, bytes, { resourceDir: this.options.resourceDir, warnings });
+      this.lastWarnings = warnings.list();
+      return { document, format: kind, files: [basename(path)], warnings: this.lastWarnings };
     }
-    if (tryUnpack(kind, bytes, path)) {
+    if (this.unpack(kind, bytes, path)) {
       throw new LegacyError(
         'CONTAINER_INPUT',
         `${basename(path)} is a ${kind.label} container: use readContainer() to get one document per model inside`,
       );
     }
     const files = await gatherFiles(path, kind, bytes, { companions: this.options.companions });
-    return this.importSet(kind, files, basename(path));
+    return this.importSet(kind, files, basename(path), inputResources(path, kind, this.options.resourceDir));
+  }
+
+  /** {@link unpackInput} under this IO's `maxUnpacked`. */
+  private unpack(kind: LegacyFormat, bytes: Uint8Array, path: string): FileSet | undefined {
+    const limits = unpackLimitsOf(this.options.maxUnpacked);
+    const previous = limits ? setUnpackLimits(limits) : undefined;
+    try {
+      return unpackInput(kind, bytes, path);
+    } finally {
+      if (previous) setUnpackLimits(previous);
+    }
   }
 
   /**
    * Reads an in-memory file set (name → bytes). The main file is `options.main`, else the first
    * file some format sniffs as a main file; its format may be forced with `options.format`.
+   * Textures and material files are read from `options.resources` (default: the set itself).
    */
-  async readFiles(files: FileSet, options: { main?: string; format?: string } = {}): Promise<Document> {
+  async readFiles(
+    files: FileSet,
+    options: { main?: string; format?: string } & ResourceOptions = {},
+  ): Promise<Document> {
     return (await this.readFilesDetailed(files, options)).document;
   }
 
   /** {@link readFiles} plus the format, the files used and the warnings. */
   async readFilesDetailed(
     files: FileSet,
-    options: { main?: string; format?: string } = {},
+    options: { main?: string; format?: string } & ResourceOptions = {},
   ): Promise<LegacyReadResult> {
     let main = options.main;
     let format = options.format ? formatById(options.format, this.formats) : undefined;
@@ -205,12 +238,25 @@ export class LegacyIO {
       if (!k) throw new LegacyError('UNKNOWN_FORMAT', `${main}: not a format gltf-legacy reads`);
       format = k;
     }
-    return this.importSet(format, files, main);
+    return this.importSet(format, files, main, {
+      resources: options.resources ?? new MemoryResources(files, 'files'),
+      resourcePath: options.resourcePath ?? main,
+    });
   }
 
-  private async importSet(format: LegacyFormat, files: FileSet, main: string): Promise<LegacyReadResult> {
+  private async importSet(
+    format: LegacyFormat,
+    files: FileSet,
+    main: string,
+    resources: ResourceOptions,
+  ): Promise<LegacyReadResult> {
     const ordered: FileSet = new Map([[main, files.get(main)!], ...[...files].filter(([n]) => n !== main)]);
-    const result = await format.import(ordered, { ...this.options.formatOptions, main });
+    const result = await format.import(ordered, {
+      ...this.options.formatOptions,
+      main,
+      resources: resources.resources,
+      resourcePath: resources.resourcePath,
+    });
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
     this.lastWarnings = warnings.list();
@@ -226,9 +272,10 @@ export class LegacyIO {
   async readContainer(path: string): Promise<Map<string, Document>> {
     const bytes = readInput(path);
     const kind = sniffFormat(bytes, path, this.formats);
-    const entries = typeof kind === 'object' ? tryUnpack(kind, bytes, path) : undefined;
+    const entries = typeof kind === 'object' ? this.unpack(kind, bytes, path) : undefined;
     if (!entries)
       throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
+    const resources = new MemoryResources(entries, basename(path));
     const out = new Map<string, Document>();
     for (const [name, data] of entries) {
       const f = sniffFormat(data, name, this.formats);
@@ -241,7 +288,15 @@ export class LegacyIO {
       if (this.options.companions && f.companions)
         for (const c of f.companions(name.slice(folder.length), siblings))
           set.set(c, entries.get(folder + c)!);
-      out.set(name, (await this.importSet(f, set, name.slice(folder.length))).document);
+      out.set(
+        name,
+        (
+          await this.importSet(f, set, name.slice(folder.length), {
+            resources,
+            resourcePath: name.replace(/\\/g, '/'),
+          })
+        ).document,
+      );
     }
     return out;
   }
@@ -307,7 +362,8 @@ export class LegacyIO {
         name: outputBase(path, target),
         formatOptions: options.formatOptions,
       });
-      for (const [file, data] of files) outputs.set(join(dirname(resolve(path)), file), data);
+      for (const [file, data] of files)
+        addOutput(outputs, outputPath(dirname(resolve(path)), file, `${id} export`), data, basename(path));
     }
     return writeFilesAtomic(outputs, this.options.overwrite ?? true);
   }

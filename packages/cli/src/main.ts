@@ -109,6 +109,15 @@ export function printWarnings(warnings: Warning[], out: (s: string) => void, ver
   }
 }
 
+/** Parses a byte size: `1048576`, `512K`, `64M`, `2G` (binary units; `KiB`/`MiB`/`GiB`/`B` accepted). */
+export function parseByteSize(flag: string, v: unknown): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(String(v));
+  const n = m ? Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase()) : Number.NaN;
+  if (!Number.isFinite(n) || n < 1)
+    throw usage(`${flag} expects a size in bytes such as 1073741824, 512M or 2G, got "${v}"`);
+  return Math.floor(n);
+}
+
 function parseFormatOptions(opts: Record<string, unknown>): Record<string, unknown> {
   const fo: Record<string, unknown> = {};
   if (opts.fps !== undefined) {
@@ -206,7 +215,12 @@ export async function runConvert(
     formatOptions: parseFormatOptions(opts),
     formats,
     optimize: hasOptimize(optimize) ? optimize : undefined,
+    resourceDir: opts.resourceDir,
+    maxUnpacked:
+      opts.maxUnpacked === undefined ? undefined : parseByteSize('--max-unpacked', opts.maxUnpacked),
   };
+  if (opts.resourceDir && (!existsSync(opts.resourceDir) || !statSync(opts.resourceDir).isDirectory()))
+    throw usage(`--resource-dir ${opts.resourceDir} is not a folder`);
   if (opts.output) {
     const r = await convertFile(inputs[0], {
       ...options,

@@ -8,6 +8,10 @@ import { defaultOutput, EXIT, type Output, positiveNumber, runConvert, type Runt
 import { formatBytes, renderTable } from './table.js';
 import { validateFile } from './validate.js';
 
+/** Help text of `--resource-dir` (convert, inspect, view, preview). */
+const RESOURCE_DIR_HELP =
+  "the folder textures, material files and glTF buffers/images are read from; nothing outside it is read (default: the format's data root, e.g. the folder above Models/, else the input's folder)";
+
 function formatsTable(formats: readonly LegacyFormat[]): string {
   const yes = (b: boolean | undefined) => (b ? 'yes' : '-');
   return renderTable(
@@ -68,6 +72,11 @@ export function buildProgram(
       [] as string[],
     )
     .option('--no-companions', 'do not look for companion files beside the input')
+    .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
+    .option(
+      '--max-unpacked <size>',
+      'largest unpacked size of a package (.pak) entry and of a whole package, e.g. 2G (default 256M per entry, 512M per package; code UNPACKED_TOO_LARGE above)',
+    )
     .option('--skeleton <file.skel>', 'The Sims Online: the skeleton the mesh binds to (same as --with)')
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
     .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
@@ -134,8 +143,9 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     )
     .argument('<file>', 'file to inspect')
     .option('--json', 'print JSON instead of tables')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      const report = await inspectFile(file, formats);
+    .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
+    .action(async (file: string, opts: { json?: boolean; resourceDir?: string }) => {
+      const report = await inspectFile(file, formats, { resourceDir: opts.resourceDir });
       if (opts.json) {
         io.out(JSON.stringify(report, null, 2));
         return;
@@ -186,11 +196,13 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .argument('<files...>', 'legacy models (companions beside them are loaded) or .glb/.gltf')
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '0')
     .option('--no-open', 'only print the URL')
-    .action(async (files: string[], opts: { port: string; open: boolean }) => {
+    .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
+    .action(async (files: string[], opts: { port: string; open: boolean; resourceDir?: string }) => {
       const { serveViewer } = await import('@gltf-legacy/viewer');
       const v = await serveViewer(files, {
         port: positiveNumber('--port', opts.port, true, 0),
         open: opts.open,
+        resourceDir: opts.resourceDir,
       });
       io.out(`viewer: ${v.url} (${v.files.join(', ')}); Ctrl-C to stop`);
       await new Promise<void>((done) => process.once('SIGINT', () => void v.close().then(done)));
@@ -204,12 +216,14 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .argument('<inputs...>', 'files, folders or globs')
     .requiredOption('--out-dir <dir>', 'folder for the PNGs')
     .option('--size <px>', 'width and height in pixels', '512')
-    .action(async (inputs: string[], opts: { outDir: string; size: string }) => {
+    .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
+    .action(async (inputs: string[], opts: { outDir: string; size: string; resourceDir?: string }) => {
       const { previewFiles } = await import('@gltf-legacy/viewer');
       const files = (await expandInputs(inputs, formats)).items.map((i) => i.input);
       const results = await previewFiles(files, {
         outDir: opts.outDir,
         size: positiveNumber('--size', opts.size, true, 16),
+        resourceDir: opts.resourceDir,
         onResult: (r) =>
           r.error
             ? io.err(`${r.input}: error ${r.error.code}: ${r.error.message}`)

@@ -1,5 +1,7 @@
 import { readInput } from './files.js';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { resolveReference } from '@gltf-legacy/core';
+import { FolderResources } from './folder-resources.js';
 
 /** Summary of a Khronos glTF-Validator report. */
 export interface ValidationSummary {
@@ -21,7 +23,8 @@ const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
 /**
  * Runs the Khronos glTF-Validator on GLB or glTF bytes; external resources (`.bin`, images) are
- * read from `dir` when given.
+ * read from `dir` when given, through a {@link FolderResources}: a URI that is absolute, climbs out
+ * of `dir` or has a scheme is never read (the validator reports the refusal as an IO error).
  */
 export async function validateGltfBytes(
   bytes: Uint8Array,
@@ -29,12 +32,15 @@ export async function validateGltfBytes(
   dir?: string,
 ): Promise<ValidationSummary> {
   const { validateBytes, version } = await import('gltf-validator');
+  const resources = dir ? new FolderResources(dir) : undefined;
   const report = await validateBytes(bytes, {
     uri: file,
     maxIssues: 500,
     externalResourceFunction: async (uri: string) => {
-      if (!dir) throw new Error(`external resource ${uri} not available`);
-      return readInput(join(dir, decodeURIComponent(uri)));
+      if (!resources) throw new Error(`external resource ${uri} not available`);
+      const data = await resources.read(resolveReference(uri, '', { uri: true, file }));
+      if (!data) throw new Error(`external resource ${uri} not found in ${resources.label}`);
+      return data;
     },
   });
   return {

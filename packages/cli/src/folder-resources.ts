@@ -1,0 +1,207 @@
+/**
+ * The {@link ResourceReader} of a folder on disk: what a conversion may read besides its inputs
+ * (textures, material files, `.uc`, prefabs, glTF buffers and images) is looked up below one root
+ * folder and nowhere else.
+ */
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  type LegacyFormat,
+  MAX_RESOURCE_BYTES,
+  type ResourceReader,
+  ResourceError,
+  resolveReference,
+} from '@gltf-legacy/core';
+
+/** Options of {@link FolderResources}. */
+export interface FolderResourcesOptions {
+  /** Largest file read, in bytes (RESOURCE_TOO_LARGE above). Default: core's `MAX_RESOURCE_BYTES` (256 MiB). */
+  maxBytes?: number;
+  /** Most files one `list` returns and folder entries it looks at (a bound on huge trees). */
+  maxListEntries?: number;
+  /** Label for messages (default: the root path). */
+  label?: string;
+}
+
+export const FOLDER_RESOURCES_DEFAULTS: Required<Omit<FolderResourcesOptions, 'label'>> = {
+  maxBytes: MAX_RESOURCE_BYTES,
+  maxListEntries: 100_000,
+};
+
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Reads files below `root`, by root-relative `/` paths: an exact name first, then a
+ * case-insensitive match per path segment (the games ran on Windows). Every path goes through
+ * `resolveReference` (absolute paths, `..` above the root and URI schemes are refused), and a
+ * file whose real path (symbolic links followed) leaves the root's real path is refused with
+ * `PATH_ESCAPE`; a file above `maxBytes` with `RESOURCE_TOO_LARGE`. Missing files are `undefined`.
+ *
+ * ```ts
+ * const resources = new FolderResources('game/System');
+ * await resources.read('../Textures/Skin.PCX'); // throws ResourceError PATH_ESCAPE
+ * await resources.read('textures/skin.pcx');    // bytes of game/System/Textures/Skin.pcx
+ * ```
+ */
+export class FolderResources implements ResourceReader {
+  readonly label: string;
+  readonly root: string;
+  private readonly options: Required<Omit<FolderResourcesOptions, 'label'>>;
+  private realRoot?: Promise<string>;
+  private readonly dirs = new Map<string, Promise<string[] | undefined>>();
+
+  constructor(root: string, options: FolderResourcesOptions = {}) {
+    this.root = resolve(root);
+    this.label = options.label ?? this.root;
+    this.options = { ...FOLDER_RESOURCES_DEFAULTS, ...options };
+  }
+
+  private rootReal(): Promise<string> {
+    this.realRoot ??= realpath(this.root).catch(() => this.root);
+    return this.realRoot;
+  }
+
+  private names(dir: string): Promise<string[] | undefined> {
+    let p = this.dirs.get(dir);
+    if (!p) {
+      p = readdir(dir).catch(() => undefined);
+      this.dirs.set(dir, p);
+    }
+    return p;
+  }
+
+  /** The on-disk path of a root-relative path (case as on disk), or undefined; no escape checks. */
+  private async locate(rel: string): Promise<string | undefined> {
+    let cur = this.root;
+    for (const seg of rel.split('/')) {
+      const exact = join(cur, seg);
+      if (
+        await lstat(exact).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        cur = exact;
+        continue;
+      }
+      const lower = seg.toLowerCase();
+      const found = (await this.names(cur))?.find((n) => n.toLowerCase() === lower);
+      if (found === undefined) return undefined;
+      cur = join(cur, found);
+    }
+    return cur;
+  }
+
+  /** Refuses a path whose real path leaves the root (a symbolic link out of it). */
+  private async checkInside(ref: string, abs: string): Promise<string> {
+    const real = await realpath(abs);
+    if (!inside(await this.rootReal(), real))
+      throw new ResourceError(
+        'PATH_ESCAPE',
+        ref,
+        `is a symbolic link out of the resource folder ${this.label}; only files inside it are read`,
+      );
+    return real;
+  }
+
+  async find(path: string): Promise<string | undefined> {
+    const rel = resolveReference(path, '');
+    const abs = await this.locate(rel);
+    if (!abs) return undefined;
+    const real = await this.checkInside(path, abs);
+    if (!(await stat(real)).isFile()) return undefined;
+    return relative(this.root, abs).split(sep).join('/');
+  }
+
+  async read(path: string): Promise<Uint8Array | undefined> {
+    const rel = resolveReference(path, '');
+    const abs = await this.locate(rel);
+    if (!abs) return undefined;
+    const real = await this.checkInside(path, abs);
+    const info = await stat(real);
+    if (!info.isFile()) return undefined;
+    if (info.size > this.options.maxBytes)
+      throw new ResourceError(
+        'RESOURCE_TOO_LARGE',
+        path,
+        `is ${info.size} bytes, more than the ${this.options.maxBytes} bytes a resource may have`,
+      );
+    const b = await readFile(real);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  async list(dir: string, options: { recursive?: boolean } = {}): Promise<string[]> {
+    const rel = dir ? resolveReference(dir, '') : '';
+    const abs = rel ? await this.locate(rel) : this.root;
+    if (!abs) return [];
+    const rootReal = await this.rootReal();
+    if (!inside(rootReal, await realpath(abs).catch(() => ''))) return [];
+    const out: string[] = [];
+    let seen = 0;
+    const walk = async (d: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(d, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        if (++seen > this.options.maxListEntries) return;
+        const p = join(d, e.name);
+        if (e.isFile()) out.push(relative(this.root, p).split(sep).join('/'));
+        else if (e.isSymbolicLink()) {
+          // listed only when it points at a file inside the root; linked folders are not walked
+          const real = await realpath(p).catch(() => '');
+          if (real && inside(rootReal, real) && (await stat(real)).isFile())
+            out.push(relative(this.root, p).split(sep).join('/'));
+        } else if (e.isDirectory() && options.recursive) await walk(p);
+      }
+    };
+    await walk(abs);
+    return out;
+  }
+}
+
+/** Where a conversion's resources come from: the reader and the main file's path below its root. */
+export interface InputResources {
+  resources: FolderResources;
+  /** The input's path relative to the root, `/`-separated. */
+  resourcePath: string;
+  /** The root folder (absolute). */
+  root: string;
+}
+
+/**
+ * The resource root of an input file: `resourceDir` (`--resource-dir`) when given, else the
+ * format's `resourceRoot` (the folder the game treats as its data root) when it is an ancestor of
+ * the input, else the input's folder. An input outside `resourceDir` sits at its root by name.
+ *
+ * ```ts
+ * const { resources, resourcePath } = inputResources('game/Models/Skull_d.3d', unreal3d);
+ * await format.import(files, { main, resources, resourcePath }); // resourcePath 'Models/Skull_d.3d'
+ * ```
+ */
+export function inputResources(
+  input: string,
+  format?: Pick<LegacyFormat, 'resourceRoot'>,
+  resourceDir?: string,
+): InputResources {
+  const abs = resolve(input);
+  let root = dirname(abs);
+  if (resourceDir) root = resolve(resourceDir);
+  else if (format?.resourceRoot) {
+    try {
+      const r = resolve(format.resourceRoot(abs.split(sep).join('/')));
+      if (inside(r, abs) && r !== abs) root = r;
+    } catch {
+      // a format that cannot tell: the input's folder
+    }
+  }
+  const resourcePath =
+    inside(root, abs) && abs !== root ? relative(root, abs).split(sep).join('/') : basename(abs);
+  return { resources: new FolderResources(root), resourcePath, root };
+}

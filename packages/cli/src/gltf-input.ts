@@ -1,0 +1,91 @@
+/**
+ * Reading a `.gltf` from disk without letting it read anything else: its buffer and image URIs
+ * are untrusted references, resolved with core's `resolveReference` against the glTF's folder
+ * (or `--resource-dir`) and read through a {@link FolderResources}, never by NodeIO itself.
+ */
+import type { Document, JSONDocument, NodeIO } from '@gltf-transform/core';
+import {
+  dirOf,
+  FormatError,
+  isDataUri,
+  LegacyError,
+  resolveReference,
+  type WarningCollector,
+} from '@gltf-legacy/core';
+import { inputResources } from './folder-resources.js';
+
+/** Options of {@link readGltfJson}. */
+export interface ReadGltfOptions {
+  /** The folder external URIs are read from (default: the glTF's folder). */
+  resourceDir?: string;
+  /** Receives `TEXTURE_MISSING` for an image file that does not exist. */
+  warnings?: WarningCollector;
+}
+
+/** Parses glTF JSON bytes; a typed `FormatError` BAD_JSON instead of a SyntaxError. */
+export function parseGltfJson(bytes: Uint8Array, file: string): JSONDocument['json'] {
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes));
+    if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('not a JSON object');
+    return json;
+  } catch (e) {
+    throw new FormatError(`not valid glTF JSON (${(e as Error).message})`, { code: 'BAD_JSON', file });
+  }
+}
+
+/**
+ * Reads a `.gltf` file's JSON and the files its buffers and images name, then builds the document
+ * with `io.readJSON`. A URI that is absolute, climbs out of the root with `..`, leaves it through
+ * a symbolic link, or has a scheme other than `data:` (`http:`, `file:`, …) is a `ResourceError`
+ * (`PATH_ESCAPE` / `EXTERNAL_URI`) naming the glTF file and the URI: it is never read. A missing
+ * buffer is a LegacyError `RESOURCE_MISSING`; a missing image a `TEXTURE_MISSING` warning.
+ *
+ * ```ts
+ * const doc = await readGltfJson(io, 'scene/model.gltf', bytes, { resourceDir: 'scene' });
+ * ```
+ */
+export async function readGltfJson(
+  io: NodeIO,
+  path: string,
+  bytes: Uint8Array,
+  options: ReadGltfOptions = {},
+): Promise<Document> {
+  const json = parseGltfJson(bytes, path);
+  const { resources, resourcePath } = inputResources(path, undefined, options.resourceDir);
+  const base = dirOf(resourcePath);
+  const out: Record<string, Uint8Array<ArrayBuffer> | null> = {};
+  const list = (key: 'buffers' | 'images') => {
+    const v = (json as unknown as Record<string, unknown>)[key];
+    return Array.isArray(v) ? (v as { uri?: unknown }[]) : [];
+  };
+  for (const key of ['buffers', 'images'] as const) {
+    for (const [i, def] of list(key).entries()) {
+      const uri = def?.uri;
+      if (uri === undefined) continue;
+      if (typeof uri !== 'string')
+        throw new FormatError('uri is not a string', {
+          code: 'BAD_URI',
+          file: path,
+          field: `${key}[${i}].uri`,
+        });
+      if (isDataUri(uri) || uri in out) continue;
+      const rel = resolveReference(uri, base, { uri: true, file: path });
+      const data = await resources.read(rel);
+      if (!data) {
+        if (key === 'buffers')
+          throw new LegacyError(
+            'RESOURCE_MISSING',
+            `${path}: buffers[${i}].uri "${uri}" names ${rel} in ${resources.label}, which does not exist`,
+          );
+        options.warnings?.warn(
+          'TEXTURE_MISSING',
+          `${path}: image "${uri}" not found (tried ${rel} in ${resources.label})`,
+        );
+        out[uri] = null;
+        continue;
+      }
+      out[uri] = data as Uint8Array<ArrayBuffer>;
+    }
+  }
+  return io.readJSON({ json, resources: out as Record<string, Uint8Array<ArrayBuffer>> });
+}
