@@ -1,9 +1,13 @@
 import { FormatError } from '@gltf-legacy/core';
+import { decodeBmp, encodeBmp } from './bmp.js';
 import { decodeDds } from './dds.js';
+import { encodeDds } from './dds-encode.js';
 import { decodeJpeg } from './jpeg.js';
 import { decodePcx } from './pcx.js';
+import { encodePcx } from './pcx-encode.js';
 import { decodePng, encodePng } from './png.js';
 import { sniffTexture } from './sniff.js';
+import { decodeTga, encodeTga } from './tga.js';
 import type {
   AlphaUse,
   EncodeTextureOptions,
@@ -17,17 +21,23 @@ import { ENCODE_TEXTURE_DEFAULTS } from './types.js';
 export { sniffTexture } from './sniff.js';
 
 type Decoder = (bytes: Uint8Array, file?: string) => RgbaImage;
-type Encoder = (image: RgbaImage, options: Required<EncodeTextureOptions>) => Uint8Array;
+type Encoder = (image: RgbaImage, options: Required<EncodeTextureOptions>, bpp?: 8 | 24 | 32) => Uint8Array;
 
 const DECODERS: Partial<Record<TextureKind, Decoder>> = {
   png: decodePng,
   jpeg: decodeJpeg,
   pcx: (bytes, file) => decodePcx(bytes, { file }),
   dds: (bytes, file) => decodeDds(bytes, { file }),
+  bmp: decodeBmp,
+  tga: decodeTga,
 };
 
 const ENCODERS: Partial<Record<TextureKind, Encoder>> = {
   png: (image) => encodePng(image),
+  pcx: (image, o) => encodePcx(image, { maskIndex0: o.maskIndex0 }),
+  bmp: (image, o, bpp) => encodeBmp(image, { bitsPerPixel: bpp, maskIndex0: o.maskIndex0 }),
+  tga: (image, _o, bpp) => encodeTga(image, { bitsPerPixel: bpp === 8 ? undefined : bpp }),
+  dds: (image, o) => encodeDds(image, { format: o.ddsFormat, mipmaps: o.mipmaps }),
 };
 
 /**
@@ -51,7 +61,8 @@ export function decodeTexture(bytes: Uint8Array, name?: string): RgbaImage {
 }
 
 /**
- * Encodes RGBA as a texture file of `kind` (png, pcx, bmp, tga, dds).
+ * Encodes RGBA as a texture file of `kind`: png; pcx (8-bit paletted); bmp (8/24/32-bit); tga
+ * (24/32-bit); dds (BC1/BC3/BC4/BC5/RGBA8 with mips). WebP and JPEG are not written.
  *
  * ```ts
  * const pcx = encodeTexture(image, 'pcx'); // 8-bit paletted, index 0 masked when alpha is used
@@ -71,7 +82,11 @@ export function encodeTexture(
       { code: 'BAD_TEXTURE', field: 'data' },
     );
   }
-  return encoder(image, { ...ENCODE_TEXTURE_DEFAULTS, ...stripUndefined(options ?? {}) });
+  return encoder(
+    image,
+    { ...ENCODE_TEXTURE_DEFAULTS, ...stripUndefined(options ?? {}) },
+    options?.bitsPerPixel,
+  );
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

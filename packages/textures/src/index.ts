@@ -18,6 +18,13 @@ export { TEXTURE_LIMITS, type TextureLimits } from './limits.js';
 export { decodePng, encodePng } from './png.js';
 export { decodeJpeg } from './jpeg.js';
 export { decodePcx, DECODE_PCX_DEFAULTS, type DecodePcxOptions, type PcxImage } from './pcx.js';
+export { encodePcx, encodePcxIndexed, ENCODE_PCX_DEFAULTS, type EncodePcxOptions } from './pcx-encode.js';
+export { palettize, PALETTIZE_DEFAULTS, type IndexedImage, type PalettizeOptions } from './quantize.js';
+export { decodeBmp, encodeBmp, ENCODE_BMP_DEFAULTS, type EncodeBmpOptions } from './bmp.js';
+export { decodeTga, encodeTga, ENCODE_TGA_DEFAULTS, type EncodeTgaOptions } from './tga.js';
+export { encodeDds, encodeBlocks, ENCODE_DDS_DEFAULTS, type EncodeDdsOptions } from './dds-encode.js';
+export { encodeAlphaBlock, encodeColourBlock } from './bc-encode.js';
+export { downsample, mipChain } from './mips.js';
 export { decodeDds, DECODE_DDS_DEFAULTS, type DecodeDdsOptions, type DdsImage } from './dds.js';
 export { readDdsHeader, type DdsInfo, type DdsLevel, type DdsPixelFormat } from './dds-header.js';
 export {

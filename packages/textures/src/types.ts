@@ -24,13 +24,16 @@ export interface GltfImage {
 
 /** Options of `encodeTexture`. */
 export interface EncodeTextureOptions {
-  /** DDS: block format (`auto`: BC1 without alpha, BC3 with alpha). */
-  ddsFormat?: 'auto' | 'bc1' | 'bc3' | 'rgba8';
+  /** DDS: block format (`auto`: BC1 without alpha, BC3 with alpha; BC4/BC5 for grey and normal maps). */
+  ddsFormat?: 'auto' | 'bc1' | 'bc3' | 'bc4' | 'bc5' | 'rgba8';
   /** DDS: write a full mip chain (default true). */
   mipmaps?: boolean;
   /** PCX/BMP 8-bit: palette index 0 is the transparent (masked) colour when the image has alpha. Default true. */
   maskIndex0?: boolean;
-  /** BMP/TGA: bits per pixel (BMP 8/24/32, TGA 24/32). Default: 32 with alpha, else 24. */
+  /**
+   * BMP/TGA: bits per pixel (BMP 8/24/32, TGA 24/32). When not given: 32 with alpha, else 24
+   * (the 32 in ENCODE_TEXTURE_DEFAULTS is only the type's placeholder; encodeTexture ignores it).
+   */
   bitsPerPixel?: 8 | 24 | 32;
 }
 

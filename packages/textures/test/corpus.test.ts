@@ -7,6 +7,7 @@ import {
   decodePcx,
   decodePng,
   decodeTexture,
+  encodePcxIndexed,
   readDdsHeader,
   sniffTexture,
   toGltfImage,
@@ -63,6 +64,16 @@ describe('PCX pixels are palette lookups', () => {
           255,
         ]);
       }
+    });
+  }
+  for (const path of pcxs) {
+    it(`${basename(path)}: indices + palette re-encode to the original bytes (classic RLE)`, () => {
+      const bytes = readBytes(path);
+      const pcx = decodePcx(bytes);
+      const dpi = bytes[12]! | (bytes[13]! << 8);
+      const again = encodePcxIndexed(pcx.width, pcx.height, pcx.indices!, pcx.palette!, { dpi });
+      expect(again.length).toBe(bytes.length);
+      expect(firstDiff(again, bytes)).toBe(-1);
     });
   }
   it('JSporifier.pcx is 512×512 and SporeDecal.pcx 128×128', () => {
