@@ -38,12 +38,41 @@ export interface ViewerServer {
   close(): Promise<void>;
 }
 
-/** Starts the static server on 127.0.0.1 (`port` 0 = any free port). */
+/**
+ * True when a request's `Host` header names the address and port the server listens on, or
+ * `localhost` with that port. Anything else (`evil.example`, a missing Host) is what a
+ * DNS-rebinding page sends: such a page runs in the user's browser, resolves its own name to
+ * 127.0.0.1 and would otherwise read the served models.
+ *
+ * ```ts
+ * allowedHost('127.0.0.1:5173', '127.0.0.1', 5173); // true
+ * allowedHost('evil.example:5173', '127.0.0.1', 5173); // false
+ * ```
+ */
+export function allowedHost(header: string | undefined, host: string, port: number): boolean {
+  if (!header) return false;
+  const h = header.trim().toLowerCase();
+  const bare = host.includes(':') ? `[${host}]` : host;
+  return h === `${bare}:${port}` || h === `localhost:${port}`;
+}
+
+/**
+ * Starts the static server on 127.0.0.1 (`port` 0 = any free port). It answers only requests
+ * whose `Host` is that address and port (or `localhost` and the port), 403 otherwise, sends no
+ * CORS header (so other origins cannot read its answers), and serves nothing outside the built
+ * page and the files it was given.
+ */
 export async function startServer(port = 0, host = '127.0.0.1'): Promise<ViewerServer> {
   const root = webRoot();
   const files = new Map<string, Uint8Array>();
+  let listening = port;
   const server: Server = createServer(async (req, res) => {
     try {
+      if (!allowedHost(req.headers.host, host, listening)) {
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('forbidden: this viewer answers only requests for its own address (Host header)');
+        return;
+      }
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       if (path === '/__files/index.json') {
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -75,6 +104,7 @@ export async function startServer(port = 0, host = '127.0.0.1'): Promise<ViewerS
     server.listen(port, host, () => ok());
   });
   const addr = server.address() as AddressInfo;
+  listening = addr.port;
   return {
     url: `http://${host}:${addr.port}/`,
     files,
