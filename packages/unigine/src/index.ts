@@ -20,6 +20,15 @@ import { exportUnigine } from './export.js';
 import { animCompanions, importUnigine } from './import.js';
 import { type UnigineMaterialExportOptions, exportUnigineMaterials } from './mat-export.js';
 import { applyUnigineMaterials, unigineResourceRoot } from './mat-import.js';
+import {
+  type MaterialLibrary,
+  attribute,
+  libraryMaterials,
+  libraryVersion,
+  materialEntries,
+  readMaterialLibrary,
+} from './mat.js';
+import type { MatElement } from './mat-xml.js';
 import { readMesh } from './mesh.js';
 
 export { type AnimFile, readAnim, writeAnim } from './anim.js';
@@ -128,6 +137,35 @@ const boundsText = (b: Float32Array) =>
   `min (${[b[0], b[1], b[2]].map(round).join(', ')}) max (${[b[3], b[4], b[5]].map(round).join(', ')}) sphere (${[b[6], b[7], b[8]].map(round).join(', ')}) r ${round(b[9])}`;
 
 /**
+ * Facts about a `.mat` library: version, and per material its parent, states, parameters and
+ * textures as the material itself sets them (before inheritance).
+ *
+ * ```ts
+ * inspectMaterialLibrary(readMaterialLibrary(text, 'qbz95.mat')).rows?.[0]; // ['qbz95_03_base', 'mesh_pbr_base', '', '', '']
+ * ```
+ */
+export function inspectMaterialLibrary(lib: MaterialLibrary): InspectSection {
+  const list = (m: Map<string, MatElement>) =>
+    [...m].map(([k, e]) => `${k}=${(e.text ?? '').trim()}`).join('; ');
+  const materials = libraryMaterials(lib);
+  return {
+    title: `${lib.name} (material library)`,
+    facts: { version: libraryVersion(lib) ?? 'none', materials: materials.length },
+    columns: ['material', 'parent', 'states', 'parameters', 'textures'],
+    rows: materials.map((m) => {
+      const e = materialEntries(m);
+      return [
+        attribute(m, 'name') ?? '',
+        attribute(m, 'parent') ?? '',
+        list(e.states),
+        list(e.parameters),
+        list(e.textures),
+      ];
+    }),
+  };
+}
+
+/**
  * Facts about UNIGINE files (file model, not glTF): version, counts, names, bounds.
  *
  * ```ts
@@ -141,7 +179,9 @@ export function inspectUnigine(files: FileSet, options: ImportOptions = {}): Ins
   for (const name of names) {
     const bytes = files.get(name) as Uint8Array;
     const kind = unigineMagic(bytes)?.kind;
-    if (kind === 'anim') {
+    if (extName(name) === '.mat') {
+      sections.push(inspectMaterialLibrary(readMaterialLibrary(bytes, name)));
+    } else if (kind === 'anim') {
       const a = readAnim(bytes, name);
       sections.push({
         title: `${name} (an10 animation)`,

@@ -94,6 +94,23 @@ describe('.mat file model', () => {
     expect(occ?.attributes.map((a) => a.name)).toEqual(['name', 'unit', 'pass', 'type']);
   });
 
+  it('inspect lists each material with what it sets itself', () => {
+    const files = new Map([
+      ['QBZ95_long.mesh', readBytes(join(ROOT, MESH))],
+      ['qbz95.mat', readBytes(join(ROOT, QBZ_MAT))],
+    ]);
+    const sections = legacyFormat.inspect?.(files, { main: 'QBZ95_long.mesh' }) ?? [];
+    const mat = sections.find((s) => s.title === 'qbz95.mat (material library)');
+    expect(mat?.facts).toEqual({ version: '1.11', materials: 7 });
+    expect(mat?.rows?.[4]).toEqual([
+      'Material #0',
+      'qbz95_03_base',
+      'workflow=1',
+      'diffuse_color=0.588 0.588 0.588 1; emission_color=0 0 0 1; emission_scale=0',
+      '',
+    ]);
+  });
+
   it('an edit rewrites only the edited element; new materials are tab-indented', () => {
     const t = text(QBZ_MAT);
     const lib = readMaterialLibrary(t, QBZ_MAT);
