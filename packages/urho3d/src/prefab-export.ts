@@ -186,7 +186,7 @@ export async function exportUrhoScene(
     const dir = mp ? safeResourcePath(mp, 'Models', `${name}.mdl`).replace(/\/?[^/]*$/, '') : 'Models';
     await exportOne(doc, top, name, `${dir ? `${dir}/` : ''}${name}.mdl`);
   }
-  if (![...files.keys()].some((k) => /\.(mdl|ani)$/i.test(k))) {
+  if (!pe && ![...files.keys()].some((k) => /\.(mdl|ani)$/i.test(k))) {
     throw new ExportError(
       'NOTHING_TO_EXPORT',
       'the document has no meshes, skins or animations to write as Urho3D files',
@@ -254,12 +254,10 @@ function prefabFromSource(
     if (!sameNumbers(r ? r.map((x) => x / rl) : null, trs.rotation, [1, 0, 0, 0]))
       setAttributeValue(p.element, 'Rotation', fmt(trs.rotation));
     if (!sameNumbers(p.scale, trs.scale, [1, 1, 1])) setAttributeValue(p.element, 'Scale', fmt(trs.scale));
+    // import names an unnamed root after the file: that name is not an edit
     const nameNow = n.getName();
-    if (
-      attributeValue(p.element, 'Name') !== undefined &&
-      nameNow &&
-      attributeValue(p.element, 'Name') !== nameNow
-    )
+    const imported = p.name || (i === 0 ? (pe.path.split('/').pop() ?? '').replace(/\.xml$/i, '') : '');
+    if (attributeValue(p.element, 'Name') !== undefined && nameNow !== imported)
       setAttributeValue(p.element, 'Name', nameNow);
   }
   for (const o of outs) {

@@ -158,5 +158,7 @@ export async function importUrhoPrefab(
   scene.addChild(await build(prefab.root));
   for (const acc of doc.getRoot().listAccessors()) acc.setBuffer(buffer);
   for (const b of doc.getRoot().listBuffers()) if (b !== buffer) b.dispose();
+  // No model found at all: an empty buffer would be written without byteLength (invalid glTF).
+  if (!doc.getRoot().listAccessors().length) buffer.dispose();
   return { document: doc, warnings: warnings.list() };
 }

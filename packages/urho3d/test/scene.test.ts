@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { MemoryResources } from '@gltf-legacy/core';
 import {
+  corpusFiles,
   corpusRoot,
   folderResources,
   hasCorpus,
+  readBytes,
   validateGlb,
   validatorErrors,
 } from '@gltf-legacy/test-utils';
@@ -117,6 +119,33 @@ describe.skipIf(!hasCorpus('textured/urho'))('scenes and packages', () => {
       expect(Buffer.from(inside.get(k)!).equals(Buffer.from(b)), k).toBe(true);
     for (const [k, b] of plain.files) expect(Buffer.from(b).equals(Buffer.from(files.get(k)!)), k).toBe(true);
   }, 60_000);
+
+  it('every prefab and scene inside the corpus Data_299299.pak: valid .glb, byte-identical files back', async () => {
+    const pakPath = corpusFiles('urho', ['.pak']).find((f) => /[/\\]Data_299299\.pak$/.test(f));
+    if (!pakPath) return;
+    const files = legacyFormat.unpack!(readBytes(pakPath), 'Data_299299.pak');
+    const mains = [...files.keys()].filter((k) => /^(Objects|Scenes)\//.test(k));
+    expect(mains.length).toBe(6);
+    let identical = 0;
+    for (const main of mains) {
+      const { document, warnings } = await legacyFormat.import(files, { main });
+      // the package holds no .mdl these prefabs name (they live in another package): warnings, not errors
+      for (const w of warnings.filter((x) => x.code === 'MODEL_MISSING'))
+        expect(w.message).toContain('tried Data/Models/');
+      const glb = await io.writeBinary(document);
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const back = await exportUrho(await io.readBinary(glb), {});
+      expect(back.files.has(main)).toBe(true);
+      for (const [k, b] of back.files) {
+        const orig = files.get(k);
+        if (!orig) continue;
+        expect(Buffer.from(b).equals(Buffer.from(orig)), `${main}: ${k}`).toBe(true);
+        identical++;
+      }
+    }
+    expect(identical).toBeGreaterThanOrEqual(6);
+  }, 120_000);
 
   it('inspect lists the model components of a prefab and the fields of a material', async () => {
     const byName = new Map(game);
