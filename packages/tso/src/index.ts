@@ -20,7 +20,15 @@ import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
 import { MAX_VERSION, detectTsoKind, readTsoFile } from './sniff.js';
-import { detectOutfitKind, parseContentName } from './outfit.js';
+import {
+  TSO_REF_WITH_IDS,
+  type TsoFileRef,
+  detectOutfitKind,
+  hex8,
+  parseContentName,
+  readAppearance,
+  readBinding,
+} from './outfit.js';
 import { applyMeshBinding, importOutfit } from './outfit-import.js';
 import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
 import { outfitRoot } from './outfit-resolve.js';
@@ -222,10 +230,43 @@ async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
   return { document: result.document, warnings: warnings.list() };
 }
 
+const refText = (r: TsoFileRef) =>
+  r.kind === TSO_REF_WITH_IDS
+    ? `${hex8(r.file!)} type ${hex8(r.type!)} group ${hex8(r.group!)}`
+    : `kind ${r.kind}`;
+
+/** The inspect table of an `.apr` or `.bnd`. */
+function outfitSection(name: string, bytes: Uint8Array, kind: 'apr' | 'bnd'): InspectSection {
+  if (kind === 'bnd') {
+    const b = readBinding(bytes, name);
+    return {
+      title: `${name}: TSO binding`,
+      facts: { version: b.version, bone: b.boneName, mesh: refText(b.mesh), texture: refText(b.texture) },
+    };
+  }
+  const a = readAppearance(bytes, name);
+  return {
+    title: `${name}: TSO appearance`,
+    facts: {
+      version: a.version,
+      thumbnail: `${hex8(a.thumbnailFileId)} type ${hex8(a.thumbnailTypeId)}`,
+      bindings: a.bindings.length,
+    },
+    columns: ['binding file id', 'type id'],
+    rows: a.bindings.map((b) => [hex8(b.fileId), hex8(b.typeId)]),
+  };
+}
+
 function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSection[] {
   const sections: InspectSection[] = [];
   const [mainName] = mainFile(files, options);
   for (const [name, bytes] of files) {
+    const ext = extName(name);
+    const outfit = ext === '.apr' || ext === '.bnd' ? (ext.slice(1) as 'apr' | 'bnd') : undefined;
+    if (outfit) {
+      sections.push(outfitSection(name, bytes, outfit));
+      continue;
+    }
     const found = readTsoFile(bytes, name);
     const kind = found?.kind ?? (extName(name).slice(1) as 'mesh' | 'skel' | 'anim');
     if (kind === 'mesh') {

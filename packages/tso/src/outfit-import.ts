@@ -19,9 +19,19 @@ import {
   readAppearance,
   readBinding,
 } from './outfit.js';
-import { OUTFIT_FOLDERS, bindingForMesh, describeLink, findById, searchFolders } from './outfit-resolve.js';
+import {
+  type FolderIndex,
+  OUTFIT_FOLDERS,
+  bindingForMesh,
+  describeLink,
+  findById,
+  searchFolders,
+} from './outfit-resolve.js';
 import type { TsoAnimation } from './anim.js';
 import type { TsoSkeleton } from './skel.js';
+
+/** Missing bindings named one by one in warnings; further ones are counted. */
+const MAX_NAMED_MISSING = 16;
 
 /** Key of the binding record in a mesh node's extras (export writes the `.bnd` back from it). */
 export const BINDING_EXTRAS_KEY = 'tsoBinding';
@@ -78,6 +88,7 @@ async function resolvePart(
   from: string,
   resources: ResourceReader,
   warnings: WarningCollector,
+  cache: FolderIndex,
 ): Promise<Part | undefined> {
   const record = bindingRecord(binding, bindingPath);
   const m = binding.mesh;
@@ -86,7 +97,7 @@ async function resolvePart(
     return undefined;
   }
   const meshFolders = searchFolders(from, OUTFIT_FOLDERS.meshes);
-  const meshFile = await findById(resources, meshFolders, m.file!, m.type!, bindingPath ?? from);
+  const meshFile = await findById(resources, meshFolders, m.file!, m.type!, bindingPath ?? from, cache);
   if (!meshFile) {
     warnings.warn(
       'MESH_MISSING',
@@ -101,7 +112,7 @@ async function resolvePart(
   const t = binding.texture;
   if (t.kind === TSO_REF_WITH_IDS) {
     const texFolders = searchFolders(from, OUTFIT_FOLDERS.textures);
-    const tex = await findById(resources, texFolders, t.file!, t.type!, bindingPath ?? from);
+    const tex = await findById(resources, texFolders, t.file!, t.type!, bindingPath ?? from, cache);
     if (!tex)
       warnings.warn(
         'TEXTURE_MISSING',
@@ -190,15 +201,31 @@ export async function importOutfit(
   resolveReference(from, '');
   const bindings: { binding: TsoBindingFile; path?: string }[] = [];
   let appearance: TsoAppearance | undefined;
+  const cache: FolderIndex = new Map();
   if (kind === 'apr') {
     appearance = readAppearance(bytes, from);
     const folders = searchFolders(from, OUTFIT_FOLDERS.bindings);
+    // Each binding once: an appearance naming one binding many times is one part.
+    const seen = new Set<string>();
+    let missing = 0;
     for (const entry of appearance.bindings) {
-      const found = await findById(resources, folders, entry.fileId, entry.typeId, from);
+      const key = `${entry.fileId}/${entry.typeId}`;
+      if (seen.has(key)) {
+        warnings.warn(
+          'BINDING_DUPLICATE',
+          `appearance "${from}" names a binding more than once; imported once`,
+        );
+        continue;
+      }
+      seen.add(key);
+      const found = await findById(resources, folders, entry.fileId, entry.typeId, from, cache);
       if (!found) {
+        // The first few by id, the rest counted under one message.
         warnings.warn(
           'BINDING_MISSING',
-          `appearance "${from}": no ${describeLink('binding', entry.fileId, entry.typeId, folders)}`,
+          ++missing <= MAX_NAMED_MISSING
+            ? `appearance "${from}": no ${describeLink('binding', entry.fileId, entry.typeId, folders)}`
+            : `appearance "${from}": more bindings missing`,
         );
         continue;
       }
@@ -208,7 +235,7 @@ export async function importOutfit(
 
   const parts: Part[] = [];
   for (const { binding, path } of bindings) {
-    const part = await resolvePart(binding, path, from, resources, warnings);
+    const part = await resolvePart(binding, path, from, resources, warnings, cache);
     if (part) parts.push(part);
   }
   const used = new Set<string>();

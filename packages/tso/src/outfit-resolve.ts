@@ -65,9 +65,38 @@ export interface FoundFile {
   bytes: Uint8Array;
 }
 
+/** Listed folders indexed by the `<file id><type id>` of their names (one listing per folder and import). */
+export type FolderIndex = Map<string, Map<string, string>>;
+
+async function folderIndex(
+  resources: ResourceReader,
+  folder: string,
+  cache: FolderIndex,
+): Promise<Map<string, string>> {
+  const key = folder.toLowerCase();
+  let index = cache.get(key);
+  if (index) return index;
+  index = new Map();
+  let names: string[] = [];
+  try {
+    names = await resources.list(folder);
+  } catch {
+    // an unreadable folder has no files for us
+  }
+  for (const n of names) {
+    const id = parseContentName(n);
+    if (!id) continue;
+    const tag = contentIdTag(id.fileId, id.typeId);
+    if (!index.has(tag)) index.set(tag, n);
+  }
+  cache.set(key, index);
+  return index;
+}
+
 /**
  * The file with these ids in the first folder that has one, read through `resources`. Listed
- * names go through `resolveReference` like any name found in a file.
+ * names go through `resolveReference` like any name found in a file. Each folder is listed once
+ * per `cache` (an appearance naming thousands of bindings costs one listing, not thousands).
  */
 export async function findById(
   resources: ResourceReader,
@@ -75,16 +104,11 @@ export async function findById(
   fileId: number,
   typeId: number,
   from: string,
+  cache: FolderIndex = new Map(),
 ): Promise<FoundFile | undefined> {
   const tag = contentIdTag(fileId, typeId);
   for (const folder of folders) {
-    let names: string[];
-    try {
-      names = await resources.list(folder);
-    } catch {
-      continue;
-    }
-    const hit = names.find((n) => baseName(n).toLowerCase().includes(tag));
+    const hit = (await folderIndex(resources, folder, cache)).get(tag);
     if (!hit) continue;
     const path = resolveReference(baseName(hit), folder, { file: from });
     const bytes = await resources.read(path);

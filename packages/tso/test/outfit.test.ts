@@ -211,6 +211,26 @@ describe('outfit files: hostile input', () => {
     );
   });
 
+  it('an appearance naming 200 000 bindings: one folder listing, bounded warnings, no hang', async () => {
+    const n = 200_000;
+    const big = new Uint8Array(16 + n * 8);
+    const dv = new DataView(big.buffer);
+    dv.setUint32(0, 1);
+    dv.setUint32(12, n);
+    for (let i = 0; i < n; i++) {
+      dv.setUint32(16 + i * 8, i < n / 2 ? i + 1 : 7);
+      dv.setUint32(20 + i * 8, 0xb);
+    }
+    const t0 = performance.now();
+    const { warnings } = await legacyFormat.import(new Map([['big.apr', big]]), { main: 'big.apr' });
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const missing = warnings.filter((w) => w.code === 'BINDING_MISSING');
+    expect(missing.length).toBe(17);
+    expect(missing.reduce((s, w) => s + w.count, 0)).toBe(n / 2);
+    // id 7 is among the first half: all of the second half are repeats.
+    expect(warnings.find((w) => w.code === 'BINDING_DUPLICATE')?.count).toBe(n / 2);
+  });
+
   it('missing binding, mesh and texture are warnings naming the id and the folders tried', async () => {
     const a = await legacyFormat.import(new Map([['x.apr', apr]]), { main: 'x.apr' });
     expect(a.warnings.find((w) => w.code === 'BINDING_MISSING')?.message).toContain('11111111');
@@ -383,5 +403,16 @@ describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF 
     const again = await importFrom(new MemoryResources(files), apr);
     expect(again.warnings.map((w) => w.code)).toEqual(['SKELETON_MISSING']);
     expect(again.document.getRoot().listTextures().length).toBe(1);
+  });
+});
+
+describe.skipIf(!hasCorpus(AVATAR))('inspect of outfit files', () => {
+  it('shows the binding ids and the appearance entries', () => {
+    const f = bnds.find((x) => x.includes('woodaxe'))!;
+    const [bnd] = legacyFormat.inspect!(new Map([[basename(f), readBytes(f)]]));
+    expect(bnd.facts).toMatchObject({ bone: 'R_HAND', mesh: 'f5c2c184 type 00000009 group 00000000' });
+    const a = aprs.find((x) => x.includes('woodaxe'))!;
+    const [apr] = legacyFormat.inspect!(new Map([[basename(a), readBytes(a)]]));
+    expect(apr.rows).toEqual([['e5b85288', '0000000b']]);
   });
 });
