@@ -68,7 +68,7 @@ const DEFAULT_DESCRIPTION: Description = {
   baseColor: [1, 1, 1, 1],
   emissive: [0, 0, 0],
   emissiveStrength: 1,
-  roughness: 1,
+  roughness: 0.8, // what import gives a material without gloss
   alphaMode: 'OPAQUE',
   alphaCutoff: null,
   doubleSided: false,
@@ -207,7 +207,7 @@ async function applyMapped(
     if (!options.attributes.length) el.children = el.children.filter((c) => c !== options);
     if (now.alphaMode === 'MASK' && now.alphaCutoff !== null && Math.abs(now.alphaCutoff - 0.5) > 1e-6)
       warnings.warn(
-        'VALUE_APPROXIMATED',
+        'ALPHA_CUTOFF_APPROXIMATED',
         `material "${name}": alpha cutoff ${now.alphaCutoff} written as the engine's fixed alpha test`,
       );
     const blend = el.children.find((c) => c.tag === 'blend');

@@ -173,7 +173,10 @@ async function loadLibraries(
       library = readMaterialLibrary(bytes, p);
     } catch (e) {
       if (!(e instanceof Error && 'code' in e)) throw e;
-      warnings.warn('MATERIAL_MISSING', `material library ${p} could not be read (${e.message}); ignored`);
+      warnings.warn(
+        'MATERIAL_FILE_INVALID',
+        `material library ${p} could not be read (${e.message}); ignored`,
+      );
       continue;
     }
     out.push({ path: p, library });

@@ -94,7 +94,7 @@ describe('hostile .mat libraries (mutations of the corpus ones)', () => {
         expect(document.getRoot().listMaterials().length).toBe(1);
         imported++;
         // an unreadable library is skipped with a warning naming it
-        if (warnings.some((w) => w.code === 'MATERIAL_MISSING' && w.message.includes(target))) skipped++;
+        if (warnings.some((w) => w.code === 'MATERIAL_FILE_INVALID' && w.message.includes(target))) skipped++;
       } catch (e) {
         if (!(e instanceof LegacyError)) throw new Error(`mutation ${i}: ${String(e)}`);
         typed++;
