@@ -171,14 +171,28 @@ export async function exportUrhoScene(
   };
 
   if (tops.length) {
+    // Instances of one model file are exported once (from the first); each keeps its own materials.
+    const byPath = new Map<string, ModelOut>();
     for (const top of tops) {
       const mp = (top.getExtras() as any)?.urho3d?.modelPath as string | undefined;
       const path = safeResourcePath(mp, 'Models', `${top.getName() || 'model'}.mdl`);
+      const first = byPath.get(path.toLowerCase());
+      if (first) {
+        const c = (top.getExtras() as any)?.urho3d?.component;
+        outs.push({
+          ...first,
+          top,
+          materials: await instanceMaterials(top, first.materials, writer),
+          component: c && Number.isInteger(c.node) && Number.isInteger(c.index) ? c : undefined,
+        });
+        continue;
+      }
       const stem = path
         .split('/')
         .pop()!
         .replace(/\.mdl$/i, '');
       await exportOne(isolateModel(doc, top), top, stem, path);
+      byPath.set(path.toLowerCase(), outs[outs.length - 1]);
     }
   } else {
     const top = modelTops(doc)[0] ?? null;
@@ -197,6 +211,26 @@ export async function exportUrhoScene(
   const prefab = xml ?? newPrefab(name, outs);
   files.set(safeResourcePath(pe?.path, 'Objects', `${name}.xml`), writeXml(prefab));
   return { files, warnings: warnings.list() };
+}
+
+/** Material names per geometry of one more instance of an exported model (its LOD 0 primitives). */
+async function instanceMaterials(
+  top: Node,
+  fallback: string[],
+  writer: UrhoMaterialWriter,
+): Promise<string[]> {
+  const names = [...fallback];
+  const visit = async (n: Node) => {
+    for (const p of n.getMesh()?.listPrimitives() ?? []) {
+      const e = (p.getExtras() as any)?.urho3d;
+      const m = p.getMaterial();
+      if (!Number.isInteger(e?.geometry) || e.lod !== 0 || e.geometry >= names.length) continue;
+      names[e.geometry] = m && !(m.getExtras() as any)?.urho3d?.placeholder ? await writer.material(m) : '';
+    }
+    for (const c of n.listChildren()) await visit(c);
+  };
+  await visit(top);
+  return names;
 }
 
 function fmt(values: number[]): string {

@@ -95,6 +95,49 @@ describe.skipIf(!hasCorpus('textured/urho'))('scenes and packages', () => {
     }
   }, 60_000);
 
+  it('100 instances of one model with two different materials: one .mdl, each instance its material, scene byte-identical', async () => {
+    const nodes = Array.from(
+      { length: 100 },
+      (_, i) => `	<node id="${i + 2}">
+		<attribute name="Name" value="M${i}" />
+		<attribute name="Position" value="${i} 0 ${-i}" />
+		<component type="StaticModel" id="${i + 200}">
+			<attribute name="Model" value="Model;Models/Mushroom.mdl" />
+			<attribute name="Material" value="Material;Materials/${i % 2 ? 'NinjaSnowWar/SnowCrate' : 'Mushroom'}.xml" />
+		</component>
+	</node>
+`,
+    ).join('');
+    const text = `<?xml version="1.0"?>\n<scene id="1">\n${nodes}</scene>\n`;
+    const main = 'Data/Scenes/Field.xml';
+    const resources = new MemoryResources([...game, [main, enc(text)]]);
+    const t0 = performance.now();
+    const { document } = await legacyFormat.import(new Map([[main, enc(text)]]), {
+      main,
+      resources,
+      resourcePath: main,
+    });
+    expect(
+      document
+        .getRoot()
+        .listMaterials()
+        .map((m) => m.getName()),
+    ).toEqual(['Mushroom', 'SnowCrate']);
+    const out = await exportUrho(document, {});
+    const seconds = (performance.now() - t0) / 1000;
+    expect([...out.files.keys()].filter((k) => k.endsWith('.mdl'))).toEqual(['Models/Mushroom.mdl']);
+    expect(new TextDecoder().decode(out.files.get('Scenes/Field.xml')!)).toBe(text);
+    // swap one instance's material: only its Material attribute changes
+    const m1 = document.getRoot().getDefaultScene()!.listChildren()[0].listChildren()[1];
+    const snow = document.getRoot().listMaterials()[0];
+    for (const n of m1.listChildren()[0].listChildren())
+      for (const p of n.getMesh()?.listPrimitives() ?? []) p.setMaterial(snow);
+    const edited = new TextDecoder().decode((await exportUrho(document, {})).files.get('Scenes/Field.xml')!);
+    const diff = edited.split('\n').filter((l, i) => l !== text.split('\n')[i]);
+    expect(diff).toEqual(['\t\t\t<attribute name="Material" value="Material;Materials/Mushroom.xml" />']);
+    expect(seconds).toBeLessThan(60);
+  }, 120_000);
+
   it('a prefab inside a .pak resolves inside it; export packs the tree into one .pak', async () => {
     const data = game
       .filter(([p]) => p.startsWith('Data/'))
