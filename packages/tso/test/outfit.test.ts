@@ -313,6 +313,53 @@ describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF 
     },
   );
 
+  it('an appearance of three parts on different bones: one scene, shared bones, every file back byte-identical', async () => {
+    const tree = new Map<string, Uint8Array>();
+    for (const p of await resources.list('', { recursive: true })) tree.set(p, (await resources.read(p))!);
+    const three = writeAppearance({
+      version: 1,
+      thumbnailFileId: 0,
+      thumbnailTypeId: 0,
+      bindings: [
+        { fileId: 0xe5b85288, typeId: 0xb }, // woodaxe, R_HAND
+        { fileId: 0x20574338, typeId: 0xb }, // cape, SPINE1
+        { fileId: 0x37ee2959, typeId: 0xb }, // flip-flop, R_FOOT
+      ],
+      trailing: new Uint8Array(0),
+    });
+    tree.set('Appearances/three.0000abcd0000000c.apr', three);
+    const mem = new MemoryResources(tree);
+    for (const skeleton of [undefined, writeSkeleton(syntheticAdultSkeleton())]) {
+      const { document, warnings } = await importFrom(mem, 'Appearances/three.0000abcd0000000c.apr', {
+        skeleton,
+      });
+      expect(warnings.map((w) => w.code)).toEqual(skeleton ? [] : ['SKELETON_MISSING']);
+      const nodes = document
+        .getRoot()
+        .listNodes()
+        .filter((n) => n.getMesh());
+      expect(nodes.map((n) => n.getName())).toEqual([
+        'woodaxe',
+        'FSO-Accessory-CapeBlack',
+        'fso_flipflops_1',
+      ]);
+      expect(new Set(nodes.map((n) => n.getMesh()!.listPrimitives()[0].getMaterial())).size).toBe(3);
+      const back = await throughDisk(document);
+      expect(textureRgba(back).size).toBe(3);
+      const { files } = await legacyFormat.export!(back, { name: 'three' });
+      const apr = files.get('Appearances/three.0000abcd0000000c.apr')!;
+      expect(firstByteDiff(apr, three)).toBe(-1);
+      const meshes = [...files.keys()].filter((k) => k.startsWith('Meshes/'));
+      expect(meshes.length).toBe(3);
+      for (const [name, bytes] of files) {
+        if (name.startsWith('Skeletons/') || name.startsWith('Appearances/')) continue;
+        // With a skeleton, meshes follow the float32 rule (positions within tolerance), the rest is exact.
+        if (skeleton && name.startsWith('Meshes/')) continue;
+        expect(firstByteDiff(bytes, tree.get(name)!), name).toBe(-1);
+      }
+    }
+  });
+
   it('a .bnd imports as its one mesh with its texture', async () => {
     const path = rel(bnds.find((f) => f.includes('heart-mark'))!);
     const { document, warnings } = await importFrom(resources, path);
