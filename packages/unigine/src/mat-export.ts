@@ -154,10 +154,11 @@ class TextureWriter {
       try {
         if (!image) throw new Error('the texture has no image');
         const dds = encodeTexture(fromGltfImage(image, t.getMimeType()), 'dds');
-        const base =
-          textureSourcePath(t)
-            ?.replace(/^.*\//, '')
-            .replace(/\.[^.]*$/, '') ?? `${safeName(material)}_${slot}`;
+        // the original file's name, else the glTF texture's name or URI, else material + slot
+        const named = textureSourcePath(t) ?? (t.getName() || t.getURI());
+        const base = named
+          ? named.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')
+          : `${safeName(material)}_${slot}`;
         key = this.claim(`${this.options.textureFolder}/${safeName(base)}.dds`, dds);
       } catch (e) {
         this.warnings.warn(
