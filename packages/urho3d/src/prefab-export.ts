@@ -302,9 +302,10 @@ function prefabFromSource(
     if (!oldModel || oldModel.replace(/\\/g, '/').toLowerCase() !== o.path.toLowerCase())
       setAttributeValue(m.element, 'Model', `Model;${o.path}`);
     const oldMats = parseResourceRefList(attributeValue(m.element, 'Material'));
-    const same =
-      oldMats.length >= o.materials.length &&
-      o.materials.every((x, k) => !x || oldMats[k].replace(/\\/g, '/').toLowerCase() === x.toLowerCase());
+    // a geometry without material (placeholder: none listed, or the listed file was missing) keeps the old entry
+    const same = o.materials.every(
+      (x, k) => !x || (oldMats[k] ?? '').replace(/\\/g, '/').toLowerCase() === x.toLowerCase(),
+    );
     if (!same) setAttributeValue(m.element, 'Material', ['Material', ...o.materials].join(';'));
   }
   return prefab.xml;

@@ -89,10 +89,9 @@ export class UrhoResourceDirs {
 
   /** The resource directory a root-relative path lies in (`Data` for `Data/Models/X.mdl`), or `''`. */
   resourceDirOf(path: string): string {
-    const first = path.split('/')[0];
-    return path.includes('/') && this.dirs.some((d) => d && d.toLowerCase() === first.toLowerCase())
-      ? first
-      : '';
+    const first = path.split('/')[0].toLowerCase();
+    const known = [...this.dirs, ...(this.siblings ?? [])];
+    return path.includes('/') && known.some((d) => d && d.toLowerCase() === first) ? path.split('/')[0] : '';
   }
 
   /** The resource name of a root-relative path (`Models/X.mdl` for `Data/Models/X.mdl`). */

@@ -190,6 +190,62 @@ describe.skipIf(!hasCorpus('textured/urho'))('scenes and packages', () => {
     expect(identical).toBeGreaterThanOrEqual(6);
   }, 120_000);
 
+  it('a prefab of a model with LOD levels and animations (Jack): MSFT_lod kept, .mdl and .ani byte-identical', async () => {
+    const jack = corpusFiles('urho', ['.mdl', '.ani']).filter((f) => /[/\\]Jack(_Walk)?\.(mdl|ani)$/.test(f));
+    if (jack.length !== 2) return;
+    const entries: [string, Uint8Array][] = jack.map((f) => [
+      `Data/Models/${f.split(/[/\\]/).pop()}`,
+      readBytes(f),
+    ]);
+    const text = `<node id="1">
+	<attribute name="Name" value="Jacks" />
+	<node id="2">
+		<attribute name="Name" value="A" />
+		<attribute name="Position" value="2 0 0" />
+		<component type="AnimatedModel" id="3">
+			<attribute name="Model" value="Model;Models/Jack.mdl" />
+			<attribute name="Material" value="Material;" />
+		</component>
+	</node>
+	<node id="4">
+		<attribute name="Name" value="B" />
+		<component type="StaticModel" id="5">
+			<attribute name="Model" value="Model;Models/Box.mdl" />
+			<attribute name="Material" value="Material;" />
+		</component>
+	</node>
+</node>`;
+    const box = corpusFiles('urho', ['.mdl']).find((f) => /[/\\]Box\.mdl$/.test(f))!;
+    entries.push(['Data/Models/Box.mdl', readBytes(box)], ['Data/Objects/Jacks.xml', enc(text)]);
+    const resources = new MemoryResources(entries);
+    const main = 'Data/Objects/Jacks.xml';
+    const { document } = await legacyFormat.import(new Map([[main, enc(text)]]), {
+      main,
+      resources,
+      resourcePath: main,
+    });
+    expect(document.getRoot().listAnimations().length).toBe(1);
+    expect(
+      document
+        .getRoot()
+        .listNodes()
+        .filter((n) => n.getExtension('MSFT_lod')).length,
+    ).toBe(1);
+    const glb = await io.writeBinary(document);
+    const report = await validateGlb(glb);
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    const out = await exportUrho(await io.readBinary(glb), {});
+    expect([...out.files.keys()].sort()).toEqual([
+      'Models/Box.mdl',
+      'Models/Jack.mdl',
+      'Models/Jack_Walk.ani',
+      'Objects/Jacks.xml',
+    ]);
+    const byName = new Map(entries);
+    for (const [k, b] of out.files)
+      expect(Buffer.from(b).equals(Buffer.from(byName.get(`Data/${k}`)!)), k).toBe(true);
+  }, 60_000);
+
   it('inspect lists the model components of a prefab and the fields of a material', async () => {
     const byName = new Map(game);
     const prefab = legacyFormat.inspect!(new Map([['Ninja.xml', byName.get('Data/Objects/Ninja.xml')!]]));
