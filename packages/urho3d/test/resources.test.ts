@@ -113,6 +113,10 @@ describe.skipIf(!hasCorpus('textured/urho'))('references found in files are reso
         .listMaterials()
         .map((m) => m.getName()),
     ).toEqual(['Mushroom_geometry0']);
+    // export keeps the name it could not find
+    const back = await exportUrho(r.document, {});
+    const thing = prefab('Models/Mushroom.mdl', 'Materials/Gone.xml');
+    expect(Buffer.from(back.files.get('Objects/Thing.xml')!).equals(Buffer.from(thing))).toBe(true);
     const r2 = await importFrom(
       [['Data/Objects/Thing.xml', prefab('Models/None.mdl', '')]],
       'Data/Objects/Thing.xml',
