@@ -82,10 +82,11 @@ export function ucDefaultSkins(text: string): UcDefaultSkins {
   const start = text.search(/^[ \t]*defaultproperties\b/im);
   if (start < 0) return out;
   const block = text.slice(start, start + MAX_BLOCK);
-  const lines = block.split(/\r?\n/);
   let inComment = false;
-  for (const rawLine of lines) {
-    if (!rawLine || rawLine.length > MAX_LINE) continue;
+  // Lines from their first non-blank character (blank runs are skipped by the regex engine).
+  for (const found of block.matchAll(/\S[^\r\n]*/g)) {
+    const rawLine = found[0];
+    if (rawLine.length > MAX_LINE) continue;
     let line = rawLine;
     if (inComment) {
       const end = line.indexOf('*/');
