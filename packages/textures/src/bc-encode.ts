@@ -77,6 +77,12 @@ function pickIndices(px: Uint8Array, idx: Uint8Array, transparent: Uint8Array | 
   return err;
 }
 
+const scratchTransparent = new Uint8Array(16);
+const scratchIdx = new Uint8Array(16);
+const scratchBest = new Uint8Array(16);
+const scratchAlpha = new Uint8Array(16);
+const scratchAlpha2 = new Uint8Array(16);
+
 // weights of endpoint 0 for indices 0..3 in the 4-colour mode
 const W4 = [1, 0, 2 / 3, 1 / 3];
 const W3 = [1, 0, 1 / 2, 0];
@@ -96,7 +102,10 @@ export function encodeColourBlock(px: Uint8Array, out: Uint8Array, o: number, al
   if (alpha1bit) {
     for (let i = 0; i < 16; i++) {
       if (px[i * 4 + 3]! < 128) {
-        transparent ??= new Uint8Array(16);
+        if (!transparent) {
+          transparent = scratchTransparent;
+          transparent.fill(0);
+        }
         transparent[i] = 1;
         opaqueCount--;
       }
@@ -179,8 +188,8 @@ export function encodeColourBlock(px: Uint8Array, out: Uint8Array, o: number, al
     c0 = to565(mr + ax * hi, mg + ay * hi, mb + az * hi);
     c1 = to565(mr + ax * lo, mg + ay * lo, mb + az * lo);
   }
-  const idx = new Uint8Array(16);
-  const bestIdx = new Uint8Array(16);
+  const idx = scratchIdx;
+  const bestIdx = scratchBest;
   const order = (a: number, b: number): [number, number] => {
     // four-colour mode needs c0 > c1, three-colour mode c0 <= c1
     if (three) return a <= b ? [a, b] : [b, a];
@@ -279,12 +288,12 @@ export function encodeAlphaBlock(
       if (v > hiInner) hiInner = v;
     }
   }
-  const best = new Uint8Array(16);
+  const best = scratchAlpha;
   let err = fitAlpha(px, stride, channel, hi, lo, best);
   let a0 = hi;
   let a1 = lo;
   if (hasExtremes && loInner <= hiInner && lo !== hi) {
-    const trial = new Uint8Array(16);
+    const trial = scratchAlpha2;
     const e6 = fitAlpha(px, stride, channel, loInner, hiInner, trial);
     if (e6 < err) {
       err = e6;

@@ -125,6 +125,54 @@ export function decodeBlocks(
   height: number,
   out: Uint8Array,
 ): void {
+  if (format === 'bc1' && out.byteOffset % 4 === 0) {
+    decodeBc1Fast(src, offset, width, height, new Uint32Array(out.buffer, out.byteOffset, width * height));
+    return;
+  }
+  decodeBlocksGeneric(format, src, offset, width, height, out);
+}
+
+/** BC1 writing whole pixels as 32-bit words (host order on both sides, so any endianness). */
+function decodeBc1Fast(
+  src: Uint8Array,
+  offset: number,
+  width: number,
+  height: number,
+  out: Uint32Array,
+): void {
+  const bw = Math.max(1, Math.ceil(width / 4));
+  const bh = Math.max(1, Math.ceil(height / 4));
+  const pal = new Uint8Array(16);
+  const pal32 = new Uint32Array(pal.buffer);
+  let o = offset;
+  for (let by = 0; by < bh; by++) {
+    const y0 = by * 4;
+    const ch = Math.min(4, height - y0);
+    for (let bx = 0; bx < bw; bx++, o += 8) {
+      colourPalette(src, o, pal, true);
+      const bits = (src[o + 4]! | (src[o + 5]! << 8) | (src[o + 6]! << 16) | (src[o + 7]! << 24)) >>> 0;
+      const x0 = bx * 4;
+      const cw = Math.min(4, width - x0);
+      for (let y = 0; y < ch; y++) {
+        const row = (y0 + y) * width + x0;
+        const b = bits >>> (8 * y);
+        out[row] = pal32[b & 3]!;
+        if (cw > 1) out[row + 1] = pal32[(b >>> 2) & 3]!;
+        if (cw > 2) out[row + 2] = pal32[(b >>> 4) & 3]!;
+        if (cw > 3) out[row + 3] = pal32[(b >>> 6) & 3]!;
+      }
+    }
+  }
+}
+
+function decodeBlocksGeneric(
+  format: BcFormat,
+  src: Uint8Array,
+  offset: number,
+  width: number,
+  height: number,
+  out: Uint8Array,
+): void {
   const bw = Math.max(1, Math.ceil(width / 4));
   const bh = Math.max(1, Math.ceil(height / 4));
   const blockBytes = BC_BLOCK_BYTES[format];
@@ -134,6 +182,8 @@ export function decodeBlocks(
   const gv = new Uint8Array(8);
   const gi = new Uint8Array(16);
   const px = new Uint8Array(64);
+  const px32 = new Uint32Array(px.buffer);
+  const pal32 = new Uint32Array(pal.buffer);
   let o = offset;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++, o += blockBytes) {
@@ -141,13 +191,7 @@ export function decodeBlocks(
         const co = format === 'bc1' ? o : o + 8;
         colourPalette(src, co, pal, format === 'bc1');
         const bits = (src[co + 4]! | (src[co + 5]! << 8) | (src[co + 6]! << 16) | (src[co + 7]! << 24)) >>> 0;
-        for (let i = 0; i < 16; i++) {
-          const c = ((bits >>> (2 * i)) & 3) * 4;
-          px[i * 4] = pal[c]!;
-          px[i * 4 + 1] = pal[c + 1]!;
-          px[i * 4 + 2] = pal[c + 2]!;
-          px[i * 4 + 3] = pal[c + 3]!;
-        }
+        for (let i = 0; i < 16; i++) px32[i] = pal32[(bits >>> (2 * i)) & 3]!;
         if (format === 'bc2') {
           for (let i = 0; i < 16; i++) px[i * 4 + 3] = ((src[o + (i >> 1)]! >> ((i & 1) * 4)) & 15) * 17;
         } else if (format === 'bc3') {
@@ -186,10 +230,11 @@ export function decodeBlocks(
       const y0 = by * 4;
       const cw = Math.min(4, width - x0);
       const ch = Math.min(4, height - y0);
+      const n = cw * 4;
       for (let y = 0; y < ch; y++) {
         const d = ((y0 + y) * width + x0) * 4;
-        if (cw === 4) out.set(px.subarray(y * 16, y * 16 + 16), d);
-        else out.set(px.subarray(y * 16, y * 16 + cw * 4), d);
+        const s = y * 16;
+        for (let k = 0; k < n; k++) out[d + k] = px[s + k]!;
       }
     }
   }

@@ -98,37 +98,85 @@ export function palettize(image: RgbaImage, options: PalettizeOptions = {}): Ind
   palette.fill(0, base * 3);
   palette.set(colors, base * 3);
   const count = colors.length / 3;
-  const cache = new Map<number, number>();
+  const nearest = nearestFinder(colors);
   for (let i = 0; i < n; i++) {
     const d = i * 4;
     if (masked && data[d + 3]! < 128) {
       indices[i] = 0;
       continue;
     }
-    const r = data[d]!;
-    const g = data[d + 1]!;
-    const b = data[d + 2]!;
-    const key = (r << 16) | (g << 8) | b;
-    let idx = cache.get(key);
-    if (idx === undefined) {
-      let best = 0;
-      let bestD = Number.POSITIVE_INFINITY;
-      for (let c = 0; c < count; c++) {
-        const dr = colors[c * 3]! - r;
-        const dg = colors[c * 3 + 1]! - g;
-        const db = colors[c * 3 + 2]! - b;
-        const dist = dr * dr + dg * dg + db * db;
-        if (dist < bestD) {
-          bestD = dist;
-          best = c;
-        }
-      }
-      idx = base + best;
-      cache.set(key, idx);
-    }
-    indices[i] = idx;
+    indices[i] = base + nearest(data[d]!, data[d + 1]!, data[d + 2]!);
   }
   return { width, height, indices, palette, colors: base + count, masked, quantized: true };
+}
+
+/**
+ * Exact nearest palette colour (squared euclidean RGB): the palette sorted by green, searched
+ * outwards from the pixel's green until the green distance alone exceeds the best match; the
+ * last answer is reused for runs of equal pixels.
+ */
+function nearestFinder(colors: Uint8Array): (r: number, g: number, b: number) => number {
+  const count = colors.length / 3;
+  const order = Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => colors[a * 3 + 1]! - colors[b * 3 + 1]!,
+  );
+  const sr = new Int32Array(count);
+  const sg = new Int32Array(count);
+  const sb = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    sr[k] = colors[order[k]! * 3]!;
+    sg[k] = colors[order[k]! * 3 + 1]!;
+    sb[k] = colors[order[k]! * 3 + 2]!;
+  }
+  // first sorted position whose green is ≥ g
+  const start = new Int32Array(257);
+  for (let g = 0, k = 0; g <= 256; g++) {
+    while (k < count && sg[k]! < g) k++;
+    start[g] = k;
+  }
+  let lastKey = -1;
+  let lastIdx = 0;
+  return (r, g, b) => {
+    const key = (r << 16) | (g << 8) | b;
+    if (key === lastKey) return lastIdx;
+    let best = 0;
+    let bestD = Number.POSITIVE_INFINITY;
+    let up = start[g]!;
+    let down = up - 1;
+    while (up < count || down >= 0) {
+      if (up < count) {
+        const dg = sg[up]! - g;
+        if (dg * dg > bestD) up = count;
+        else {
+          const dr = sr[up]! - r;
+          const db = sb[up]! - b;
+          const dist = dr * dr + dg * dg + db * db;
+          if (dist < bestD) {
+            bestD = dist;
+            best = up;
+          }
+          up++;
+        }
+      }
+      if (down >= 0) {
+        const dg = sg[down]! - g;
+        if (dg * dg > bestD) down = -1;
+        else {
+          const dr = sr[down]! - r;
+          const db = sb[down]! - b;
+          const dist = dr * dr + dg * dg + db * db;
+          if (dist < bestD) {
+            bestD = dist;
+            best = down;
+          }
+          down--;
+        }
+      }
+    }
+    lastKey = key;
+    lastIdx = order[best]!;
+    return lastIdx;
+  };
 }
 
 /** Up to `limit` RGB colours (flat array) from an image-q quantizer over an even sample. */

@@ -15,6 +15,7 @@ import {
   encodePng,
   encodeTexture,
   encodeTga,
+  palettize,
   readDdsHeader,
   type RgbaImage,
   sniffTexture,
@@ -140,6 +141,27 @@ describe('8-bit quantization of many colours', () => {
     for (let i = 0; i < data.length; i++) if ((i & 3) !== 3) sum += Math.abs(pcx.data[i]! - data[i]!);
     expect(new Set(pcx.indices).size).toBeGreaterThan(200);
     expect(sum / (w * w * 3)).toBeLessThan(6); // mean error per channel
+  });
+  it('quantized pixels take a nearest palette colour (same distance as a full search)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(0xffffff), { minLength: 300, maxLength: 600 }), (cols) => {
+        const data = new Uint8Array(cols.length * 4);
+        cols.forEach((c, i) => data.set([c >> 16, (c >> 8) & 255, c & 255, 255], i * 4));
+        const q = palettize({ width: cols.length, height: 1, data }, { quantizer: 'rgbquant' });
+        if (!q.quantized) return false;
+        for (let i = 0; i < cols.length; i++) {
+          const dist = (k: number) =>
+            (q.palette[k * 3]! - data[i * 4]!) ** 2 +
+            (q.palette[k * 3 + 1]! - data[i * 4 + 1]!) ** 2 +
+            (q.palette[k * 3 + 2]! - data[i * 4 + 2]!) ** 2;
+          let min = Number.POSITIVE_INFINITY;
+          for (let k = 0; k < q.colors; k++) min = Math.min(min, dist(k));
+          if (dist(q.indices[i]!) !== min) return false;
+        }
+        return true;
+      }),
+      { numRuns: 30 },
+    );
   });
   it('masked + many colours: index 0 stays reserved', () => {
     const w = 40;
