@@ -74,6 +74,8 @@ export class UrhoResourceDirs {
   private siblings: string[] | undefined;
   /** Resource directories tried first, root-relative (`''` is the root itself). */
   readonly dirs: string[];
+  /** The main file sits in a resource directory of the root (`Data/…`, `MyData/…`). */
+  private readonly binLike: boolean;
 
   constructor(
     readonly resources: ResourceReader,
@@ -82,7 +84,8 @@ export class UrhoResourceDirs {
   ) {
     const first = mainPath.replace(/\\/g, '/').split('/')[0];
     const dirs: string[] = [];
-    if (mainPath.includes('/') && !URHO_RESOURCE_SUBDIRS.includes(first.toLowerCase())) dirs.push(first);
+    this.binLike = mainPath.includes('/') && !URHO_RESOURCE_SUBDIRS.includes(first.toLowerCase());
+    if (this.binLike) dirs.push(first);
     for (const d of ['Data', 'CoreData', '']) if (!dirs.includes(d)) dirs.push(d);
     this.dirs = dirs;
   }
@@ -111,7 +114,9 @@ export class UrhoResourceDirs {
       const found = await this.tryRead(name, d, file, tried);
       if (found) return found;
     }
-    for (const d of await this.siblingDirs()) {
+    // Other top-level folders only below a bin-like root (the main file sits in a resource
+    // directory of it): elsewhere the root is just the file's folder, not worth a recursive listing.
+    for (const d of this.binLike ? await this.siblingDirs() : []) {
       const found = await this.tryRead(name, d, file, tried);
       if (found) return found;
     }

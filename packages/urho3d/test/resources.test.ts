@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { FormatError, MemoryResources, ResourceError } from '@gltf-legacy/core';
+import { FormatError, MemoryResources, ResourceError, textureSourcePath } from '@gltf-legacy/core';
+import { encodeTexture } from '@gltf-legacy/textures';
 import {
   corpusFiles,
   corpusRoot,
@@ -97,6 +98,31 @@ describe.skipIf(!hasCorpus('textured/urho'))('references found in files are reso
     expect(r.document.getRoot().listTextures().length).toBe(0);
     const report = await validateGlb(await io.writeBinary(r.document));
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+  });
+
+  it('a texture in another resource directory of bin (Extra/) is found after Data and CoreData', async () => {
+    const png = encodeTexture({ width: 2, height: 2, data: new Uint8Array(16).fill(200) }, 'png');
+    const r = await importFrom(
+      [
+        mdl(),
+        ['Data/Materials/Mushroom.xml', material('Textures/Moss.png')],
+        ['Extra/Textures/Moss.png', png],
+      ],
+      'Data/Models/Mushroom.mdl',
+    );
+    expect(r.warnings.filter((w) => /MISSING/.test(w.code))).toEqual([]);
+    const t = r.document.getRoot().listTextures()[0];
+    expect(textureSourcePath(t)).toBe('Textures/Moss.png');
+    // a lone file outside a bin-like tree does not list its folder for other resource directories
+    const lone = await importFrom(
+      [
+        ['Mushroom.mdl', readBytes(MUSHROOM)],
+        ['Materials/Mushroom.xml', material('Textures/Moss.png')],
+        ['Extra/Textures/Moss.png', png],
+      ],
+      'Mushroom.mdl',
+    );
+    expect(lone.warnings.map((w) => w.code)).toContain('TEXTURE_MISSING');
   });
 
   it('a missing material or model in a prefab is a warning naming the path; placeholders stay', async () => {
