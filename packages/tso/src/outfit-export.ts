@@ -14,6 +14,7 @@ import {
   TSO_TYPE_IDS,
   type TsoAppearance,
   type TsoBindingFile,
+  type TsoFileRef,
   contentFileName,
   hex8,
   parseContentName,
@@ -73,15 +74,64 @@ function isMeshNode(n: Node): boolean {
     );
 }
 
+/** A file name from extras that is safe to write again: a plain base name carrying ids. */
+function safeFile(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length > 1024) return undefined;
+  const base = baseName(v);
+  return /^[A-Za-z0-9_ -][A-Za-z0-9_. -]*$/.test(base) && parseContentName(base) ? v : undefined;
+}
+
+function refOf(v: unknown): TsoFileRef | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const r = v as Record<string, unknown>;
+  if (!u32(r.kind)) return undefined;
+  if (r.kind !== TSO_REF_WITH_IDS) return { kind: r.kind };
+  if (!u32(r.group) || !u32(r.file) || !u32(r.type)) return undefined;
+  return { kind: r.kind, group: r.group, file: r.file, type: r.type };
+}
+
+/** The binding record of a mesh node, checked field by field (extras come from any glTF). */
 function bindingOf(n: Node): BindingRecord | undefined {
-  const r = (n.getExtras() as Record<string, unknown>)[BINDING_EXTRAS_KEY] as BindingRecord | undefined;
-  return r && typeof r === 'object' && r.mesh && r.texture ? r : undefined;
+  const r = (n.getExtras() as Record<string, unknown>)[BINDING_EXTRAS_KEY] as
+    | Record<string, unknown>
+    | undefined;
+  if (!r || typeof r !== 'object') return undefined;
+  const mesh = refOf(r.mesh);
+  const texture = refOf(r.texture);
+  if (!mesh || !texture) return undefined;
+  const bone =
+    typeof r.boneName === 'string' && /^[\u0001-\u00ff]{0,255}$/.test(r.boneName) ? r.boneName : '';
+  return {
+    file: safeFile(r.file),
+    version: u32(r.version) && r.version >= 1 ? r.version : 1,
+    boneName: bone,
+    mesh,
+    texture,
+    trailing: Array.isArray(r.trailing) ? r.trailing.filter(u8).slice(0, 1 << 16) : [],
+    meshFile: safeFile(r.meshFile),
+    textureFile: safeFile(r.textureFile),
+  };
 }
 
 function appearanceOf(doc: Document): AppearanceRecord | undefined {
   const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
-  const r = scene?.getExtras()?.[APPEARANCE_EXTRAS_KEY] as AppearanceRecord | undefined;
-  return r && typeof r === 'object' && Array.isArray(r.bindings) ? r : undefined;
+  const r = scene?.getExtras()?.[APPEARANCE_EXTRAS_KEY] as Record<string, unknown> | undefined;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.bindings)) return undefined;
+  const bindings = (r.bindings as unknown[])
+    .slice(0, 1 << 20)
+    .filter((b): b is { fileId: number; typeId: number } => {
+      const e = b as Record<string, unknown> | null;
+      return !!e && typeof e === 'object' && u32(e.fileId) && u32(e.typeId);
+    })
+    .map((b) => ({ fileId: b.fileId, typeId: b.typeId }));
+  return {
+    file: safeFile(r.file) ?? '',
+    version: u32(r.version) && r.version >= 1 ? r.version : 1,
+    thumbnailFileId: u32(r.thumbnailFileId) ? r.thumbnailFileId : 0,
+    thumbnailTypeId: u32(r.thumbnailTypeId) ? r.thumbnailTypeId : 0,
+    bindings,
+    trailing: Array.isArray(r.trailing) ? r.trailing.filter(u8).slice(0, 1 << 16) : [],
+  };
 }
 
 /**
@@ -177,9 +227,16 @@ export async function exportOutfit(
     const b = r?.file ? parseContentName(r.file) : undefined;
     if (b) pool.keep(b.fileId);
   }
-  const aprId = appearance ? parseContentName(appearance.file) : undefined;
+  const aprId = appearance?.file ? parseContentName(appearance.file) : undefined;
   if (aprId) pool.keep(aprId.fileId);
 
+  // A kept id is used by one file of its kind only (hostile or copied extras could name one twice).
+  const claimed = new Set<string>();
+  const claim = (kind: string, id: number | undefined) => {
+    if (id === undefined || claimed.has(`${kind}/${id}`)) return false;
+    claimed.add(`${kind}/${id}`);
+    return true;
+  };
   const textureIds = new Map<Texture, { id: number; type: number }>();
   const entries: { fileId: number; typeId: number }[] = [];
   const used = new Set<string>();
@@ -204,7 +261,7 @@ export async function exportOutfit(
     warnings.merge(part.warnings);
     const meshBytes = part.files.get('part.mesh');
     if (!meshBytes) continue;
-    const keptMesh = record && u32(record.mesh.file) && u32(record.mesh.type);
+    const keptMesh = record && record.mesh.kind === TSO_REF_WITH_IDS && claim('mesh', record.mesh.file);
     const meshFile = keptMesh ? record.mesh.file! : pool.fresh(`mesh:${partName}`, `mesh ${partName}`);
     const meshType = keptMesh ? record.mesh.type! : TSO_TYPE_IDS.mesh;
     const meshBase =
@@ -219,15 +276,17 @@ export async function exportOutfit(
     if (texture?.getImage()) {
       texRef = textureIds.get(texture);
       if (!texRef) {
-        const keptTex = record && u32(record.texture.file) && u32(record.texture.type);
+        const keptTex =
+          record && record.texture.kind === TSO_REF_WITH_IDS && claim('texture', record.texture.file);
         texRef = keptTex
           ? { id: record.texture.file!, type: record.texture.type! }
           : { id: pool.fresh(`texture:${partName}`, `texture ${partName}`), type: TSO_TYPE_IDS.texture };
         textureIds.set(texture, texRef);
         const original = await unchangedTextureSource(texture);
-        const bytes = original?.bytes ?? texture.getImage()!;
-        const ext = original
-          ? (baseName(original.path).split('.').pop() ?? 'png')
+        const originalExt = original ? /\.([A-Za-z0-9]{1,5})$/.exec(baseName(original.path))?.[1] : undefined;
+        const bytes = (originalExt ? original?.bytes : undefined) ?? texture.getImage()!;
+        const ext = originalExt
+          ? originalExt
           : texture.getMimeType() === 'image/jpeg'
             ? 'jpg'
             : texture.getMimeType() === 'image/webp'
@@ -254,7 +313,7 @@ export async function exportOutfit(
       );
 
     // ---- binding
-    const boneName = record?.boneName ?? readMesh(meshBytes).boneNames[0] ?? 'ROOT';
+    const boneName = record?.boneName || readMesh(meshBytes).boneNames[0] || 'ROOT';
     const bnd: TsoBindingFile = {
       version: record && u32(record.version) && record.version >= 1 ? record.version : 1,
       boneName,
@@ -276,7 +335,8 @@ export async function exportOutfit(
           : { kind: 0 },
       trailing: Uint8Array.from(Array.isArray(record?.trailing) ? record.trailing.filter(u8) : []),
     };
-    const bndKept = record?.file ? parseContentName(record.file) : undefined;
+    const bndParsed = record?.file ? parseContentName(record.file) : undefined;
+    const bndKept = bndParsed && claim('binding', bndParsed.fileId) ? bndParsed : undefined;
     const bndId = bndKept ? bndKept.fileId : pool.fresh(`binding:${partName}`, `binding ${partName}`);
     const bndType = bndKept ? bndKept.typeId : TSO_TYPE_IDS.binding;
     const bndBase = bndKept ? baseName(record!.file!) : contentFileName(partName, bndId, bndType, 'bnd');

@@ -112,6 +112,45 @@ describe('test-assets/tso/outfit (hand cube with a BMP texture)', () => {
   });
 });
 
+describe('outfit export of hostile extras', () => {
+  it('garbage records, unsafe names and ids claimed twice: safe keys, no file lost, files that import again', async () => {
+    const { document } = await importApr(folderResources(DIR));
+    const node = document
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getMesh())!;
+    // A second part copied from the first claims the same mesh, texture and binding ids.
+    const copy = document.createNode('copy').setMesh(node.getMesh()).setSkin(node.getSkin());
+    document.getRoot().getDefaultScene()!.addChild(copy);
+    copy.setExtras({
+      tsoBinding: {
+        ...(node.getExtras().tsoBinding as object),
+        boneName: 'x'.repeat(1000),
+        file: '../../evil.00c0be030000000b.bnd',
+        meshFile: 'C:\\evil\u0000.00c0be0100000009.mesh',
+      },
+    });
+    document
+      .getRoot()
+      .getDefaultScene()!
+      .setExtras({
+        tsoAppearance: { file: 42, bindings: [{ fileId: 'x' }, null, { fileId: 0x00c0be03, typeId: 0xb }] },
+      });
+    const { files, warnings } = await legacyFormat.export!(document, { name: 'cube' });
+    const keys = [...files.keys()];
+    for (const k of keys) {
+      expect(k.split('/')).not.toContain('..');
+      expect(k).toMatch(/^(Appearances|Bindings|Meshes|Textures)\/[A-Za-z0-9_.-]+$/);
+    }
+    expect(keys.filter((k) => k.startsWith('Meshes/')).length).toBe(2);
+    expect(keys.filter((k) => k.startsWith('Bindings/')).length).toBe(2);
+    expect(warnings.find((w) => w.code === 'IDS_CHOSEN')?.message).toContain('mesh copy');
+    const apr = keys.find((k) => k.startsWith('Appearances/'))!;
+    const again = await importApr(new MemoryResources(files), apr);
+    expect(again.document.getRoot().listMeshes().length).toBe(2);
+  });
+});
+
 describe('foreign glTF as an outfit (outfit: "always")', () => {
   const box = corpusFiles('gltf', ['.glb']).find((f) => f.endsWith('BoxTextured.glb'));
 
