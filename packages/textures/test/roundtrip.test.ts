@@ -146,7 +146,8 @@ describe('8-bit quantization of many colours', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.nat(0xffffff), { minLength: 300, maxLength: 600 }), (cols) => {
         const data = new Uint8Array(cols.length * 4);
-        cols.forEach((c, i) => data.set([c >> 16, (c >> 8) & 255, c & 255, 255], i * 4));
+        for (let i = 0; i < cols.length; i++)
+          data.set([cols[i]! >> 16, (cols[i]! >> 8) & 255, cols[i]! & 255, 255], i * 4);
         const q = palettize({ width: cols.length, height: 1, data }, { quantizer: 'rgbquant' });
         if (!q.quantized) return false;
         for (let i = 0; i < cols.length; i++) {
