@@ -296,6 +296,8 @@ async function loadDocuments(
           if (e) files.set(c, e);
         }
       }
+      // a name that leaves the package (../../x.mdl) fails the whole conversion before any import
+      const outFolder = entryFolder(folder, input);
       try {
         const document = await importLegacy(f, files, name.slice(folder.length), options, warnings, {
           resources,
@@ -305,7 +307,7 @@ async function loadDocuments(
           document,
           format: f.id,
           // entries keep their folders inside the package: A/x.mdl and B/x.mdl are two outputs
-          base: join(basename(input, extname(input)), entryFolder(folder, input), outputBase(name, f)),
+          base: join(basename(input, extname(input)), outFolder, outputBase(name, f)),
         });
       } catch (e) {
         const err = toErrorRecord(e);

@@ -4,6 +4,7 @@ import type { Document } from '@gltf-transform/core';
 import {
   documentStats,
   type InspectSection,
+  isLegacyError,
   type LegacyFormat,
   LegacyError,
   WarningCollector,
@@ -146,7 +147,9 @@ export async function inspectFile(
     } catch (e) {
       report.sections.push({
         title: 'As glTF',
-        facts: { error: e instanceof Error ? e.message : String(e) },
+        facts: {
+          error: isLegacyError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e),
+        },
       });
     }
     if (warnings.size)
