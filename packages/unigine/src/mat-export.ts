@@ -3,6 +3,7 @@
  * the textures it names as `.dds` files (the original bytes when the image is unchanged).
  */
 import {
+  ExportError,
   type FileSet,
   ResourceError,
   WarningCollector,
@@ -268,6 +269,11 @@ export async function exportUnigineMaterials(
       opts.textureFolder = 'textures';
     }
   }
+  if (!['auto', 'always', 'never'].includes(opts.materialLibrary))
+    throw new ExportError(
+      'BAD_OPTION',
+      `materialLibrary must be auto, always or never, got ${JSON.stringify(opts.materialLibrary)}`,
+    );
   const files: FileSet = new Map();
   if (opts.materialLibrary === 'never') return { files, warnings };
   if (opts.materialLibrary === 'auto') {
@@ -288,13 +294,17 @@ export async function exportUnigineMaterials(
   for (const [surface, m] of surfaces) {
     if (written.has(surface)) continue;
     if (!m) {
-      add(createMaterialElement(surface, opts.baseMaterial));
+      add(createMaterialElement(surface, surface === opts.baseMaterial ? undefined : opts.baseMaterial));
       continue;
     }
     const now = JSON.parse(await describeMaterial(m)) as Description;
     const ex = unigineExtras(m);
     if (!ex) {
-      const el = createMaterialElement(surface, opts.baseMaterial);
+      // a surface named like the base material gets no parent (it would inherit from itself)
+      const el = createMaterialElement(
+        surface,
+        surface === opts.baseMaterial ? undefined : opts.baseMaterial,
+      );
       await applyMapped(el, m, now, DEFAULT_DESCRIPTION, textures, warnings);
       add(el);
       continue;

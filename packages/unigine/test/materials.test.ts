@@ -467,4 +467,24 @@ describe('foreign glTF → .mat + .dds', () => {
         expect(firstByteDiff(second.files.get(k) as Uint8Array, v), k).toBe(-1);
     },
   );
+
+  it('a glTF material named like the base material does not inherit from itself; bad option refused', async () => {
+    const doc = await io.read(join(corpusRoot(), 'gltf/BoxTextured.glb'));
+    doc
+      .getRoot()
+      .listMaterials()[0]
+      .setName('mesh_base')
+      .setBaseColorTexture(null)
+      .setBaseColorFactor([0, 1, 0, 1]);
+    const out = await legacyFormat.export?.(doc, { name: 'box' });
+    if (!out) throw new Error('no export');
+    expect(new TextDecoder().decode(out.files.get('box.mat'))).toContain('<material name="mesh_base">');
+    const back = await legacyFormat.import(out.files, { main: 'box.mesh' });
+    expect(back.document.getRoot().listMaterials()[0].getBaseColorFactor()).toEqual([0, 1, 0, 1]);
+    await expect(
+      legacyFormat.export?.(doc, { name: 'box', materialLibrary: 'sometimes' }),
+    ).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+    });
+  });
 });
