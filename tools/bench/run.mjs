@@ -45,6 +45,12 @@ export const PLANS = {
   unreal3d: { label: '16k vertices × 1000 frames (packed aniv)', unreal: { vertices: 16_000, frames: 1000 } },
 };
 
+/**
+ * Packages that are not formats but have a benchmark of their own (`packages/<id>/bench/run.mjs`),
+ * run with the package benches: always without `--format`, or when `--format` names them.
+ */
+export const LIBRARY_BENCHES = ['textures'];
+
 if (values.help) {
   console.log(
     'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches]',
@@ -82,6 +88,7 @@ const notice = (s) => {
 const work = mkdtempSync(join(tmpdir(), 'gltf-legacy-bench-'));
 
 for (const id of benchIds) {
+  if (LIBRARY_BENCHES.includes(id)) continue;
   if (!PLANS[id]) {
     notice(`unknown format ${id}`);
     continue;
@@ -129,7 +136,8 @@ for (const id of benchIds) {
 if (!values['no-peers'] && ids.includes('unreal3d')) results.peers = await peers(work);
 
 if (!values['no-package-benches'] && !values['only-peers']) {
-  for (const id of ids) {
+  const libraries = LIBRARY_BENCHES.filter((id) => !values.format || ids.includes(id));
+  for (const id of [...ids.filter((id) => !LIBRARY_BENCHES.includes(id)), ...libraries]) {
     const script = join(ROOT, 'packages', id, 'bench', 'run.mjs');
     if (!existsSync(script)) continue;
     console.log(`\n== packages/${id}/bench/run.mjs (the package's own benchmark)`);
