@@ -14,7 +14,7 @@ import {
 } from '@gltf-legacy/core';
 import type { Document, Material } from '@gltf-transform/core';
 import { KHRMaterialsEmissiveStrength, KHRMaterialsSpecular } from '@gltf-transform/extensions';
-import { type MaterialLibrary, readMaterialLibrary, writeMaterialLibrary } from './mat.js';
+import { type MaterialLibrary, readMaterialLibrary } from './mat.js';
 import {
   type LoadedLibrary,
   MaterialIndex,
@@ -350,9 +350,4 @@ export async function applyUnigineMaterials(
     }
   }
   return warnings;
-}
-
-/** Serialises a library to UTF-8 bytes. */
-export function materialLibraryBytes(lib: MaterialLibrary): Uint8Array {
-  return new TextEncoder().encode(writeMaterialLibrary(lib));
 }
