@@ -9,6 +9,7 @@ import {
   firstByteDiff,
   folderResources,
   hasCorpus,
+  loadWithThree,
   readBytes,
   validateGlb,
   validatorErrors,
@@ -357,6 +358,22 @@ describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF 
         if (skeleton && name.startsWith('Meshes/')) continue;
         expect(firstByteDiff(bytes, tree.get(name)!), name).toBe(-1);
       }
+    }
+  });
+
+  it('every appearance loads in three.js with a texture map on each (skinned) mesh, as a viewer shows it', async () => {
+    for (const f of aprs) {
+      const { document } = await importFrom(resources, rel(f));
+      const gltf = await loadWithThree(await io.writeBinary(document));
+      const maps: unknown[] = [];
+      gltf.scene.traverse((o: { isMesh?: boolean; material?: { map?: unknown } }) => {
+        if (o.isMesh) maps.push(o.material?.map);
+      });
+      expect(maps.length, basename(f)).toBe(1);
+      expect(
+        maps.every((m) => m),
+        basename(f),
+      ).toBe(true);
     }
   });
 
