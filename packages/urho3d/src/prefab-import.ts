@@ -150,7 +150,9 @@ export async function importUrhoPrefab(
     const e = top.getExtras() as any;
     top.setExtras({ ...e, urho3d: { ...e.urho3d, modelPath: dirs.resourceName(found.path) } });
     const materials = [];
-    for (const mn of materialNames) materials.push(mn ? await loader.load(mn, resourcePath) : null);
+    // entries past the model's geometries name nothing the engine uses: not read
+    for (const mn of materialNames.slice(0, mdl.geometries.length))
+      materials.push(mn ? await loader.load(mn, resourcePath) : null);
     assignGeometryMaterials(doc, meshes, materials);
     return top;
   };
