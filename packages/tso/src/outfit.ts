@@ -197,6 +197,8 @@ function be(b: Uint8Array, at: number): number {
 
 function bndEnd(b: Uint8Array): number {
   if (b.length < 5 || be(b, 0) !== 1) return -1;
+  // Bone names are printable ASCII in every known file.
+  for (let i = 5; i < 5 + b[4] && i < b.length; i++) if (b[i] < 0x20 || b[i] > 0x7e) return -1;
   let o = 5 + b[4];
   for (let k = 0; k < 2; k++) {
     if (o + 4 > b.length) return -1;
@@ -205,21 +207,29 @@ function bndEnd(b: Uint8Array): number {
   return o;
 }
 
+function aprFits(b: Uint8Array): boolean {
+  const n = b.length;
+  if (n < 16 || (n - 16) % 8 !== 0) return false;
+  const version = be(b, 0);
+  if (version < 1 || version > 0xff || be(b, 12) !== (n - 16) / 8) return false;
+  // Every entry names a binding (type 0xb).
+  for (let o = 20; o < n; o += 8) if (be(b, o) !== TSO_TYPE_IDS.binding) return false;
+  return true;
+}
+
 /**
- * Structural check of an outfit file (no magic exists): a `.bnd` has version 1 and ends exactly
- * after its two references; an `.apr` has a version of 1–255 and ends exactly after its
- * bindings. The name's extension decides when both layouts fit.
+ * Structural check of an outfit file (no magic exists): a `.bnd` has version 1, a printable bone
+ * name and ends exactly after its two references; an `.apr` has a version of 1–255 and ends
+ * exactly after its entries, each naming a binding (type id 0xb). The name's extension decides
+ * when both layouts fit. The readers accept more (any entry type, any name bytes).
  *
  * ```ts
  * detectOutfitKind(bytes, 'x.apr'); // 'apr' | 'bnd' | undefined
  * ```
  */
 export function detectOutfitKind(bytes: Uint8Array, name = ''): TsoOutfitKind | undefined {
-  const n = bytes.length;
-  const bnd = bndEnd(bytes) === n;
-  const version = n >= 16 ? be(bytes, 0) : 0;
-  const apr =
-    version >= 1 && version <= 0xff && n >= 16 && (n - 16) % 8 === 0 && be(bytes, 12) === (n - 16) / 8;
+  const bnd = bndEnd(bytes) === bytes.length;
+  const apr = aprFits(bytes);
   if (bnd && apr) return name.toLowerCase().endsWith('.apr') ? 'apr' : 'bnd';
   return bnd ? 'bnd' : apr ? 'apr' : undefined;
 }

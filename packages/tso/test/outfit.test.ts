@@ -168,6 +168,15 @@ describe('outfit files: hostile input', () => {
     v0[3] = 0;
     expect(() => readBinding(v0, 'v0.bnd')).toThrowError(expect.objectContaining({ code: 'BAD_VERSION' }));
     expect(detectOutfitKind(v0)).toBeUndefined();
+    // sniff is stricter than the readers: entries of another type, or a bone name with control bytes.
+    const otherType = apr.slice();
+    otherType[23] = 9;
+    expect(readAppearance(otherType).bindings[0].typeId).toBe(9);
+    expect(detectOutfitKind(otherType)).toBeUndefined();
+    const ctl = bnd.slice();
+    ctl[5] = 1;
+    expect(readBinding(ctl).boneName.charCodeAt(0)).toBe(1);
+    expect(legacyFormat.sniff(ctl, 'x')).toBe(false);
   });
 
   it('a kind-8 reference without ids cannot be written', () => {
