@@ -25,10 +25,10 @@ import {
   readMaterialLibrary,
   setAttribute,
   setEntry,
+  writeMaterialLibrary,
 } from './mat.js';
 import { describeMaterial } from './mat-describe.js';
 import { type UnigineMaterialExtras, isCoreLibrary } from './mat-import.js';
-import { writeMaterialLibrary } from './mat.js';
 
 /** Options of {@link exportUnigineMaterials}. */
 export interface UnigineMaterialExportOptions {
@@ -333,7 +333,15 @@ export async function exportUnigineMaterials(
         add(el);
       }
     }
-    if (surface !== target) add(createMaterialElement(surface, target));
+    if (surface === target) continue;
+    if (surface === ex.material) {
+      // The surface is named like an engine material: an alias would redefine that material (and
+      // inherit from itself). The edits stay in `target`.
+      warnings.warn(
+        'MATERIAL_RENAMED',
+        `surface "${surface}" is named like the engine material it uses; its edits are written as material "${target}" (assign it in the editor, or import with materialMap "${surface}=${target}")`,
+      );
+    } else add(createMaterialElement(surface, target));
   }
   // Textures the written definitions name themselves (not inherited): their files, when the glTF
   // still holds them unchanged.

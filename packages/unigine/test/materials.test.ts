@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FormatError, MemoryResources, ResourceError } from '@gltf-legacy/core';
 import {
+  TEST_ASSETS,
   corpusRoot,
   firstByteDiff,
   folderResources,
@@ -486,5 +487,40 @@ describe('foreign glTF → .mat + .dds', () => {
     ).rejects.toMatchObject({
       code: 'BAD_OPTION',
     });
+  });
+
+  it('an edited surface named like the engine material it uses: edits in a child material, no cycle', async () => {
+    const files = new Map([['two_surfaces.mesh', readBytes(join(TEST_ASSETS, 'unigine/two_surfaces.mesh'))]]);
+    const resources = new MemoryResources([[BASE_MAT, readBytes(join(ROOT, BASE_MAT))]]);
+    const mapped = await legacyFormat.import(files, {
+      main: 'two_surfaces.mesh',
+      resources,
+      resourcePath: 'meshes/two_surfaces.mesh',
+      materialMap: 'floor=mesh_base,sign=mesh_base',
+    });
+    // export from a document whose surface is literally named mesh_base
+    const doc = mapped.document;
+    for (const p of doc
+      .getRoot()
+      .listMeshes()
+      .flatMap((m) => m.listPrimitives()))
+      p.setExtras({ unigine: { ...(p.getExtras() as { unigine: object }).unigine, surface: 'mesh_base' } });
+    doc.getRoot().listMaterials()[0].setBaseColorFactor([0, 0, 1, 1]);
+    const out = await legacyFormat.export?.(doc, { name: 'quad' });
+    if (!out) throw new Error('no export');
+    const mat = new TextDecoder().decode(out.files.get('quad.mat'));
+    expect(mat).toContain('<material name="mesh_base_quad" parent="mesh_base">');
+    expect(mat).not.toContain('<material name="mesh_base"');
+    expect(out.warnings.map((w) => w.code)).toContain('MATERIAL_RENAMED');
+    const again = await legacyFormat.import(out.files, {
+      main: 'quad.mesh',
+      resources: new MemoryResources([
+        ...[...out.files].map(([k, v]) => [`meshes/${k}`, v] as [string, Uint8Array]),
+        [BASE_MAT, readBytes(join(ROOT, BASE_MAT))],
+      ]),
+      resourcePath: 'meshes/quad.mesh',
+      materialMap: 'mesh_base=mesh_base_quad',
+    });
+    expect(again.document.getRoot().listMaterials()[0].getBaseColorFactor()).toEqual([0, 0, 1, 1]);
   });
 });
