@@ -254,6 +254,35 @@ describe('outfit files: hostile input', () => {
 describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF scene', () => {
   const resources = folderResources(avatarDir);
 
+  it('mutated .apr/.bnd files through import: a document, a FormatError or a ResourceError, nothing else', async () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let ok = 0;
+    let typed = 0;
+    for (const f of [...aprs, ...bnds]) {
+      const path = rel(f);
+      const original = readBytes(f);
+      for (let k = 0; k < 40; k++) {
+        const bytes = original.slice(0, rnd(4) === 0 ? rnd(original.length + 1) : original.length);
+        for (let m = 1 + rnd(3); m > 0 && bytes.length; m--) bytes[rnd(bytes.length)] = rnd(256);
+        const name = basename(f);
+        try {
+          await legacyFormat.import(new Map([[name, bytes]]), { main: name, resources, resourcePath: path });
+          ok++;
+        } catch (e) {
+          if (!(e instanceof FormatError) && !(e instanceof ResourceError)) throw e;
+          typed++;
+        }
+      }
+    }
+    expect(ok + typed).toBe(14 * 40);
+    expect(ok).toBeGreaterThan(0);
+    expect(typed).toBeGreaterThan(0);
+  });
+
   it('resourceRoot is the Avatar folder', () => {
     expect(legacyFormat.resourceRoot?.('C/Avatar/Appearances/a.apr')).toBe('C/Avatar');
     expect(legacyFormat.resourceRoot?.('C/Avatar/meshes/a.mesh')).toBe('C/Avatar');
@@ -373,7 +402,10 @@ describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF 
   it('every appearance loads in three.js with a texture map on each (skinned) mesh, as a viewer shows it', async () => {
     for (const f of aprs) {
       const { document } = await importFrom(resources, rel(f));
-      const gltf = await loadWithThree(await io.writeBinary(document));
+      const glb = await io.writeBinary(document);
+      const report = await validateGlb(glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+      const gltf = await loadWithThree(glb);
       const maps: unknown[] = [];
       gltf.scene.traverse((o: { isMesh?: boolean; material?: { map?: unknown } }) => {
         if (o.isMesh) maps.push(o.material?.map);
