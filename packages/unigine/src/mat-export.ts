@@ -83,10 +83,20 @@ function unigineExtras(m: Material): UnigineMaterialExtras | undefined {
     !ex ||
     typeof ex.material !== 'string' ||
     typeof ex.mapped !== 'string' ||
-    !Array.isArray(ex.definitions)
+    !Array.isArray(ex.definitions) ||
+    typeof ex.library !== 'string'
   )
     return undefined;
-  return ex as UnigineMaterialExtras;
+  // hand-edited or hostile extras: keep only well-formed definitions
+  const definitions = ex.definitions.filter(
+    (d) =>
+      !!d &&
+      typeof d === 'object' &&
+      typeof d.name === 'string' &&
+      typeof d.xml === 'string' &&
+      typeof d.library === 'string',
+  );
+  return { ...(ex as UnigineMaterialExtras), definitions };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -105,6 +115,24 @@ async function meaningful(m: Material | null): Promise<boolean> {
     d.doubleSided ||
     Object.values(d.textures).some((t) => t !== null)
   );
+}
+
+/** The fingerprint import stored; anything unreadable counts as the defaults (every field then differs). */
+function parseDescription(text: string): Description {
+  try {
+    const d = JSON.parse(text) as Partial<Description>;
+    if (
+      d &&
+      typeof d === 'object' &&
+      d.textures &&
+      typeof d.textures === 'object' &&
+      Array.isArray(d.baseColor)
+    )
+      return d as Description;
+  } catch {
+    // fall through
+  }
+  return DEFAULT_DESCRIPTION;
 }
 
 function parseDefinition(xml: string, file: string): MatElement | undefined {
@@ -309,7 +337,7 @@ export async function exportUnigineMaterials(
       add(el);
       continue;
     }
-    const before = JSON.parse(ex.mapped) as Description;
+    const before = parseDescription(ex.mapped);
     const unchanged = same(now, before);
     // Ancestors from project libraries (root first), then the material itself.
     for (const d of ex.definitions.slice(1).reverse()) {

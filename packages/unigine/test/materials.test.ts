@@ -523,4 +523,28 @@ describe('foreign glTF → .mat + .dds', () => {
     });
     expect(again.document.getRoot().listMaterials()[0].getBaseColorFactor()).toEqual([0, 0, 1, 1]);
   });
+
+  it('garbage material extras export as a fresh material, never crash', async () => {
+    const { document } = await importQbz();
+    const m = onlyMaterial(document);
+    for (const bad of [
+      {
+        material: 'x',
+        library: 'l.mat',
+        mapped: '{not json',
+        definitions: [null, 3, { name: 'x', xml: '<<<', library: 'l' }],
+      },
+      {
+        material: 'x',
+        library: 'l.mat',
+        mapped: '[]',
+        definitions: [{ name: 'x', xml: '<material name="x" parent="x"/>', library: 'l' }],
+      },
+      { material: 7, definitions: 'no' },
+    ]) {
+      m.setExtras({ unigine: bad });
+      const out = await legacyFormat.export?.(document, { name: 'q' });
+      expect(new TextDecoder().decode(out?.files.get('q.mat'))).toContain('<material name="Material #0"');
+    }
+  });
 });
