@@ -101,7 +101,86 @@ export const OPERATORS = {
     out.copyWithin(to, from, from + n);
     return out;
   },
+  /** Rewrites a path the file names (texture, material, buffer) into an escape: see escapePath. */
+  escape(bytes, rng) {
+    return escapePath(bytes, rng);
+  },
 };
+
+/**
+ * What the escape mutator writes where a file names another: absolute paths (POSIX, drive,
+ * UNC), `..` climbs (plain, backslashed, percent-encoded, hidden behind a folder), URI schemes
+ * other than `data:`, and a NUL. Every one must end in a typed error (`PATH_ESCAPE` /
+ * `EXTERNAL_URI`) or be ignored, never in a read outside the input's folder.
+ */
+export const ESCAPES = [
+  '/etc/passwd',
+  '../../../../../../etc/passwd',
+  '..\\..\\..\\..\\Windows\\win.ini',
+  'Textures/../../../../etc/hostname',
+  '%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+  '%2Fetc%2Fpasswd',
+  'C:\\Windows\\win.ini',
+  '\\\\host\\share\\x.pcx',
+  'file:///etc/passwd',
+  'http://127.0.0.1:9/x.png',
+  'https://example.com/t.dds',
+  'a\u0000b.pcx',
+  '..',
+];
+
+/**
+ * `esc` made `len` characters long without changing what it is: separators inserted after a
+ * scheme's `//`, an absolute path's first separator or a drive, else `./` and `/` in front of a
+ * relative escape.
+ */
+export function padEscape(esc, len) {
+  const k = len - esc.length;
+  if (k <= 0) return esc;
+  const scheme = /^[a-z][a-z0-9+.-]+:\/\//i.exec(esc);
+  if (scheme) return esc.slice(0, scheme[0].length) + '/'.repeat(k) + esc.slice(scheme[0].length);
+  if (esc[0] === '/' || esc[0] === '\\') return esc[0] + esc[0].repeat(k) + esc.slice(1);
+  if (/^[a-z]:/i.test(esc)) return esc.slice(0, 2) + '\\'.repeat(k) + esc.slice(2);
+  return (k === 1 ? '/' : `.${'/'.repeat(k - 1)}`) + esc;
+}
+
+/** Names other files: an extension the formats reference (textures, materials, models, buffers). */
+const PATH_LIKE =
+  /[\x21-\x7e]{0,120}?\.(?:pcx|bmp|tga|dds|png|jpe?g|webp|xml|uc|mdl|ani|mat|lua|bin|skel|mesh|anim|apr|bnd|model|animation|3d|gltf)(?![a-z0-9])/gi;
+
+/**
+ * Rewrites one path-like string of the input (a texture, material, model or buffer reference)
+ * into an escape ({@link ESCAPES}), keeping the file's length when the escape fits (padded with
+ * `/` inside it, so length-prefixed strings stay framed), else changing it. Files with no such
+ * string get an escape written over a random place.
+ */
+export function escapePath(bytes, rng) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const spans = [];
+  PATH_LIKE.lastIndex = 0;
+  for (let m = PATH_LIKE.exec(text); m && spans.length < 64; m = PATH_LIKE.exec(text)) {
+    // start at the last quote, '=', space or NUL before the extension: the reference itself
+    const cut = Math.max(...['"', "'", '=', ' ', '>', '<', ';'].map((c) => m[0].lastIndexOf(c)));
+    spans.push([m.index + cut + 1, m.index + m[0].length]);
+  }
+  const esc = new TextEncoder().encode(rng.pick(ESCAPES));
+  if (!spans.length) {
+    const out = bytes.slice();
+    const at = rng.int(Math.max(1, out.length - esc.length));
+    out.set(esc.subarray(0, Math.max(0, Math.min(esc.length, out.length - at))), at);
+    return out;
+  }
+  const [start, end] = rng.pick(spans);
+  const len = end - start;
+  let repl = esc;
+  if (rng.chance(0.7) && esc.length <= len)
+    repl = new TextEncoder().encode(padEscape(new TextDecoder().decode(esc), len));
+  const out = new Uint8Array(bytes.length - len + repl.length);
+  out.set(bytes.subarray(0, start), 0);
+  out.set(repl, start);
+  out.set(bytes.subarray(end), start + repl.length);
+  return out;
+}
 
 /** Splices a prefix of `a` with a suffix of `b` (two files of the same format). */
 export function splice(a, b, rng) {
@@ -125,6 +204,7 @@ const WEIGHTS = {
   arith: 2,
   f32: 1,
   overwrite: 1,
+  escape: 2,
 };
 const TABLE = NAMES.flatMap((n) => Array(WEIGHTS[n] ?? 1).fill(n));
 

@@ -1,7 +1,7 @@
 // What one fuzz input goes through, inside a worker thread. A returned `finding` is a bug;
 // `outcome` says how far a healthy input got. Allowed failures are LegacyErrors only.
 import { isDeepStrictEqual } from 'node:util';
-import { isLegacyError } from '@gltf-legacy/core';
+import { isLegacyError, MemoryResources } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { buildDocument, sampleDocumentSpec } from './gltf-gen.mjs';
 import { pairFor } from './formats.mjs';
@@ -79,6 +79,44 @@ export function fileSetDiff(a, b) {
   return undefined;
 }
 
+/**
+ * Paths a resource reader must never be handed: absolute paths (`/x`, `\\x`, `C:`), URI schemes
+ * and NUL. `resolveReference` never produces them, so seeing one means an importer passed a
+ * reference found in a file to the reader without resolving it.
+ */
+const UNRESOLVED = /^(?:[\\/]|[a-z]:|[a-z][a-z0-9+.-]+:)|\u0000/i;
+
+/**
+ * The reader an import gets in the fuzzer: the input's own files (as the CLI gives a package's
+ * entries), behind a tripwire. An unresolved path is a finding (`RESOURCE_ESCAPE`), whatever
+ * the reader would have answered; `..` above the root is refused by MemoryResources itself
+ * (`PATH_ESCAPE`, a LegacyError: allowed). The escape mutator (`mutate.mjs`) rewrites paths in
+ * the inputs so that these checks keep being exercised.
+ */
+export function tripwireResources(files) {
+  const inner = new MemoryResources(files, 'fuzz input');
+  const check = (op, path) => {
+    if (typeof path !== 'string' || UNRESOLVED.test(path))
+      throw new Finding(
+        'RESOURCE_ESCAPE',
+        'import',
+        undefined,
+        `resources.${op} was asked for ${JSON.stringify(String(path).slice(0, 200))}: references must go through resolveReference`,
+      );
+  };
+  return {
+    label: inner.label,
+    read: async (path) => (check('read', path), inner.read(path)),
+    find: async (path) => (check('find', path), inner.find(path)),
+    list: async (dir, options) => (dir ? check('list', dir) : undefined, inner.list(dir, options)),
+  };
+}
+
+/** Import options of the fuzzer: the main file and the tripwire reader over the set. */
+function importOptions(files, main) {
+  return { main, resources: tripwireResources(files), resourcePath: main };
+}
+
 /** The main file of an exported set: the one ending with the format's mainExtension. */
 export function mainOf(legacy, files) {
   const ext = legacy.mainExtension.toLowerCase();
@@ -130,7 +168,7 @@ async function fileModel(ctx, fmt, job, result) {
 /** import → .glb → NodeIO → export → import → export; the two exports must be byte-equal. */
 async function mapping(ctx, fmt, files, main, result) {
   const legacy = fmt.legacy;
-  const imp = await step(ctx, 'import', 'CRASH', () => legacy.import(files, { main }));
+  const imp = await step(ctx, 'import', 'CRASH', () => legacy.import(files, importOptions(files, main)));
   if (imp.rejected) {
     result.rejected ??= imp.rejected;
     return;
@@ -159,7 +197,7 @@ async function exportChain(ctx, legacy, doc, result) {
   result.exported = (result.exported ?? 0) + 1;
   const files1 = e1.value.files;
   const d2 = await must(ctx, 'reimport', 'REIMPORT', () =>
-    legacy.import(files1, { main: mainOf(legacy, files1) }),
+    legacy.import(files1, importOptions(files1, mainOf(legacy, files1))),
   );
   if (ctx.glbTrip)
     await must(ctx, 'reimport:writeBinary', 'GLB_WRITE', () => ctx.io.writeBinary(d2.document));
@@ -176,7 +214,7 @@ async function exportChain(ctx, legacy, doc, result) {
   } else {
     // formats that normalise on the first trip: one more round must be stable
     const d3 = await must(ctx, 'reimport2', 'REIMPORT', () =>
-      legacy.import(e2.files, { main: mainOf(legacy, e2.files) }),
+      legacy.import(e2.files, importOptions(e2.files, mainOf(legacy, e2.files))),
     );
     const e3 = await must(ctx, 'reexport2', 'REEXPORT', () => legacy.export(d3.document, { name: 'fuzz' }));
     const diff = fileSetDiff(e2.files, e3.files);
@@ -200,7 +238,8 @@ async function runLegacy(ctx, job) {
   const legacy = fmt.legacy;
   // sniff answers yes/no and never throws; inspect reads like import (LegacyError allowed)
   await must(ctx, 'sniff', 'CRASH', () => legacy.sniff(job.bytes, job.name));
-  if (legacy.inspect) await step(ctx, 'inspect', 'CRASH', () => legacy.inspect(files, { main: job.name }));
+  if (legacy.inspect)
+    await step(ctx, 'inspect', 'CRASH', () => legacy.inspect(files, importOptions(files, job.name)));
   if (legacy.unpack && legacy.capabilities?.container && !legacy.sniff(job.bytes, job.name)) {
     // not a main file by magic: maybe a container
     const u = await step(ctx, 'unpack', 'CRASH', () => legacy.unpack(job.bytes, job.name));
