@@ -76,6 +76,8 @@ export async function importUrhoPrefab(
   const order = prefabNodes(prefab.root);
   const index = new Map(order.map((n, i) => [n, i]));
   let models = 0;
+  const importedModels = new Map<string, { document: Document; geometries: number }>();
+  const stemOf = (p: string) => baseName(p).replace(/\.[^.]*$/, '');
 
   const build = async (p: PrefabNode): Promise<Node> => {
     const node = doc.createNode(p.name || (p === prefab.root ? stem : ''));
@@ -126,20 +128,27 @@ export async function importUrhoPrefab(
       );
       return null;
     }
-    const mdl = readMdl(found.bytes, found.path);
-    const stemOf = (p: string) => baseName(p).replace(/\.[^.]*$/, '');
-    const anims: UrhoAnimationInput[] = [];
-    if (animated) {
-      const base = stemOf(found.path).toLowerCase();
-      for (const p of await dirs.resources.list(dirOf(found.path)).catch(() => [] as string[])) {
-        const b = baseName(p).toLowerCase();
-        if (!b.endsWith('.ani') || !b.startsWith(base)) continue;
-        const aniBytes = await dirs.resources.read(p);
-        if (aniBytes) anims.push({ fileName: stemOf(p), animation: readAni(aniBytes, p) });
+    const key = `${found.path.toLowerCase()}|${animated}`;
+    let imported = importedModels.get(key);
+    if (!imported) {
+      const mdl = readMdl(found.bytes, found.path);
+      const anims: UrhoAnimationInput[] = [];
+      if (animated) {
+        const base = stemOf(found.path).toLowerCase();
+        for (const p of await dirs.resources.list(dirOf(found.path)).catch(() => [] as string[])) {
+          const b = baseName(p).toLowerCase();
+          if (!b.endsWith('.ani') || !b.startsWith(base)) continue;
+          const aniBytes = await dirs.resources.read(p);
+          if (aniBytes) anims.push({ fileName: stemOf(p), animation: readAni(aniBytes, p) });
+        }
       }
+      const sub = importUrho(mdl, anims, { name: stemOf(found.path) });
+      warnings.merge(sub.warnings);
+      imported = { document: sub.document, geometries: mdl.geometries.length };
+      importedModels.set(key, imported);
     }
-    const sub = importUrho(mdl, anims, { name: stemOf(found.path) });
-    warnings.merge(sub.warnings);
+    // merging copies: one import serves every instance of the model
+    const sub = imported;
     const subScene = sub.document.getRoot().getDefaultScene()!;
     const subTop = subScene.listChildren()[0];
     const subMeshes = sub.document.getRoot().listMeshes();
@@ -151,7 +160,7 @@ export async function importUrhoPrefab(
     top.setExtras({ ...e, urho3d: { ...e.urho3d, modelPath: dirs.resourceName(found.path) } });
     const materials = [];
     // entries past the model's geometries name nothing the engine uses: not read
-    for (const mn of materialNames.slice(0, mdl.geometries.length))
+    for (const mn of materialNames.slice(0, imported.geometries))
       materials.push(mn ? await loader.load(mn, resourcePath) : null);
     assignGeometryMaterials(doc, meshes, materials);
     return top;
