@@ -131,6 +131,11 @@ function appearanceOf(doc: Document): AppearanceRecord | undefined {
     thumbnailTypeId: u32(r.thumbnailTypeId) ? r.thumbnailTypeId : 0,
     bindings,
     trailing: Array.isArray(r.trailing) ? r.trailing.filter(u8).slice(0, 1 << 16) : [],
+    parts: Array.isArray(r.parts)
+      ? (r.parts as unknown[])
+          .slice(0, 1 << 20)
+          .filter((p): p is number[] => Array.isArray(p) && p.length === 2 && u32(p[0]) && u32(p[1]))
+      : [],
   };
 }
 
@@ -353,8 +358,17 @@ export async function exportOutfit(
     trailing: Uint8Array.from(Array.isArray(appearance?.trailing) ? appearance.trailing.filter(u8) : []),
   };
   const pending = [...entries];
+  const written = new Set(entries.map((e) => `${e.fileId}/${e.typeId}`));
+  const wereParts = new Set((appearance?.parts ?? []).map(([f, t]) => `${f}/${t}`));
   for (const e of appearance?.bindings ?? []) {
-    if (!u32(e.fileId) || !u32(e.typeId)) continue;
+    const key = `${e.fileId}/${e.typeId}`;
+    if (wereParts.has(key) && !written.has(key)) {
+      warnings.warn(
+        'BINDING_DROPPED',
+        `the part of binding ${hex8(e.fileId)} is no longer in the document; the appearance no longer names it`,
+      );
+      continue;
+    }
     const k = pending.findIndex((p) => p.fileId === e.fileId && p.typeId === e.typeId);
     if (k >= 0) pending.splice(k, 1);
     apr.bindings.push({ fileId: e.fileId, typeId: e.typeId });

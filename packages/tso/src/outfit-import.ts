@@ -60,6 +60,11 @@ export interface AppearanceRecord {
   thumbnailTypeId: number;
   bindings: { fileId: number; typeId: number }[];
   trailing: number[];
+  /**
+   * The entries (file id, type id) that became mesh nodes: export drops those whose node is gone;
+   * the others (missing at import) are written back as they were.
+   */
+  parts?: number[][];
 }
 
 /** One part of an outfit: a mesh, the binding that named it and its texture file. */
@@ -199,7 +204,8 @@ export async function importOutfit(
 ): Promise<Document> {
   const { resources, resourcePath: from } = options;
   resolveReference(from, '');
-  const bindings: { binding: TsoBindingFile; path?: string }[] = [];
+  const bindings: { binding: TsoBindingFile; path?: string; entry?: { fileId: number; typeId: number } }[] =
+    [];
   let appearance: TsoAppearance | undefined;
   const cache: FolderIndex = new Map();
   if (kind === 'apr') {
@@ -229,14 +235,16 @@ export async function importOutfit(
         );
         continue;
       }
-      bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path });
+      bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path, entry });
     }
   } else bindings.push({ binding: readBinding(bytes, from), path: from });
 
   const parts: Part[] = [];
-  for (const { binding, path } of bindings) {
+  const imported: number[][] = [];
+  for (const { binding, path, entry } of bindings) {
     const part = await resolvePart(binding, path, from, resources, warnings, cache);
     if (part) parts.push(part);
+    if (part && entry) imported.push([entry.fileId, entry.typeId]);
   }
   const used = new Set<string>();
   for (const p of parts) {
@@ -272,6 +280,7 @@ export async function importOutfit(
       thumbnailTypeId: appearance.thumbnailTypeId,
       bindings: appearance.bindings.map((b) => ({ ...b })),
       trailing: Array.from(appearance.trailing),
+      parts: imported,
     };
     const scene = doc.getRoot().getDefaultScene()!;
     scene.setExtras({ ...scene.getExtras(), [APPEARANCE_EXTRAS_KEY]: record });

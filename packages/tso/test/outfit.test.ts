@@ -418,6 +418,42 @@ describe.skipIf(!hasCorpus(AVATAR))('every appearance of textured/tso as a glTF 
     }
   });
 
+  it('a part deleted in glTF leaves the appearance; an entry missing at import stays in it', async () => {
+    const tree = new Map<string, Uint8Array>();
+    for (const p of await resources.list('', { recursive: true })) tree.set(p, (await resources.read(p))!);
+    tree.set(
+      'Appearances/two.0000abce0000000c.apr',
+      writeAppearance({
+        version: 1,
+        thumbnailFileId: 0,
+        thumbnailTypeId: 0,
+        bindings: [
+          { fileId: 0xe5b85288, typeId: 0xb }, // woodaxe
+          { fileId: 0x0badf00d, typeId: 0xb }, // no such binding
+          { fileId: 0x20574338, typeId: 0xb }, // cape
+        ],
+        trailing: new Uint8Array(0),
+      }),
+    );
+    const { document, warnings } = await importFrom(
+      new MemoryResources(tree),
+      'Appearances/two.0000abce0000000c.apr',
+    );
+    expect(warnings.find((w) => w.code === 'BINDING_MISSING')?.message).toContain('0badf00d');
+    document
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'woodaxe')!
+      .dispose();
+    const { files, warnings: ew } = await legacyFormat.export!(document, { name: 'two' });
+    expect(ew.find((w) => w.code === 'BINDING_DROPPED')?.message).toContain('e5b85288');
+    const apr = readAppearance(files.get('Appearances/two.0000abce0000000c.apr')!);
+    expect(apr.bindings.map((b) => b.fileId)).toEqual([0x0badf00d, 0x20574338]);
+    expect([...files.keys()].filter((k) => k.startsWith('Meshes/'))).toEqual([
+      'Meshes/FSO-Accessory-CapeBlack.883209d300000009.mesh',
+    ]);
+  });
+
   it('a .bnd imports as its one mesh with its texture', async () => {
     const path = rel(bnds.find((f) => f.includes('heart-mark'))!);
     const { document, warnings } = await importFrom(resources, path);
