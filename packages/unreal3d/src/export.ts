@@ -569,7 +569,10 @@ function defaultTextures(materials: (Material | null)[], slots: number[]): UcTex
 function textureFor(m: Material | null, num: number): UcTexture {
   const ex = (m?.getExtras() as { unreal3d?: { texture?: string; file?: string } } | undefined)?.unreal3d;
   const tex = m?.getBaseColorTexture();
-  const name = unrealName(ex?.texture ?? m?.getName() ?? '', `Skin${num}`);
+  // A foreign texture is named after its image, so materials sharing it share one skin file.
+  const rawName = tex ? tex.getName() || tex.getURI().split(/[\\/]/).pop() || '' : '';
+  const texName = rawName.replace(/\.(png|jpe?g|webp|ktx2|pcx|bmp|tga|dds)$/i, '');
+  const name = unrealName(ex?.texture ?? (texName || m?.getName()) ?? '', `Skin${num}`);
   const t: UcTexture = { num, name };
   let file = ex?.file ?? tex?.getURI().split(/[\\/]/).pop();
   // UCC imports PCX and BMP only: a glTF image is written as NAME.pcx.

@@ -281,7 +281,10 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
         .getRoot()
         .listMaterials()
         .filter((m) => m.getBaseColorTexture());
-      expect(pcx.length).toBeGreaterThan(0);
+      // One skin file per glTF image (materials that share an image share its PCX), plus a
+      // one-colour skin per untextured material.
+      const untextured = doc.getRoot().listMaterials().length - textured.length;
+      expect(pcx.length).toBe(new Set(textured.map((m) => m.getBaseColorTexture())).size + untextured);
       expect(pcx.every((k) => k.startsWith('Textures/') && !k.includes('..'))).toBe(true);
       for (const k of pcx) {
         const b = files.get(k) as Uint8Array;
@@ -304,6 +307,9 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
       const got = fromGltfImage(m0.getBaseColorTexture()?.getImage() as Uint8Array, 'image/png');
       expect(firstByteDiff(got.data, pixels.data)).toBe(-1);
       const src = textured[0].getBaseColorTexture();
+      expect(src?.getSize()).toEqual([pixels.width, pixels.height]);
+      // Palette error, measured on the small image (decoding the truck's 2048² JPEG again costs seconds).
+      if (pixels.width * pixels.height > 512 * 512) return;
       const orig = fromGltfImage(src?.getImage() as Uint8Array, src?.getMimeType() as string);
       expect([pixels.width, pixels.height]).toEqual([orig.width, orig.height]);
       let err = 0;
