@@ -2,6 +2,13 @@ import { checkDimensions, need, textureError, u16, u32 } from './limits.js';
 import { palettize } from './quantize.js';
 import type { RgbaImage } from './types.js';
 
+/** A decoded BMP; 1/4/8-bit files also give their indices and palette (256 RGB triplets). */
+export interface BmpImage extends RgbaImage {
+  indices?: Uint8Array;
+  palette?: Uint8Array;
+  bitsPerPixel: number;
+}
+
 const BI_RGB = 0;
 const BI_BITFIELDS = 3;
 const BI_ALPHABITFIELDS = 6;
@@ -23,7 +30,7 @@ function maskChannel(v: number, mask: number): number {
  * const image = decodeBmp(bytes, 'skin.bmp');
  * ```
  */
-export function decodeBmp(bytes: Uint8Array, file?: string): RgbaImage {
+export function decodeBmp(bytes: Uint8Array, file?: string): BmpImage {
   need(bytes, 0, 26, file, 'BITMAPFILEHEADER');
   if (bytes[0] !== 0x42 || bytes[1] !== 0x4d) textureError('not a BMP (no "BM" magic)', file, 0, 'bfType');
   const dataOffset = u32(bytes, 10);
@@ -95,6 +102,13 @@ export function decodeBmp(bytes: Uint8Array, file?: string): RgbaImage {
       pal[i * 4 + 3] = 255;
     }
     const mask = max - 1;
+    const indices = new Uint8Array(n);
+    const palette = new Uint8Array(768);
+    for (let i = 0; i < 256; i++) {
+      palette[i * 3] = pal[i * 4]!;
+      palette[i * 3 + 1] = pal[i * 4 + 1]!;
+      palette[i * 3 + 2] = pal[i * 4 + 2]!;
+    }
     for (let y = 0; y < height; y++) {
       const row = dataOffset + (topDown ? y : height - 1 - y) * stride;
       for (let x = 0; x < width; x++) {
@@ -107,10 +121,15 @@ export function decodeBmp(bytes: Uint8Array, file?: string): RgbaImage {
             row + (bit >> 3),
             'pixels',
           );
-        out.set(pal.subarray(idx * 4, idx * 4 + 4), (y * width + x) * 4);
+        indices[y * width + x] = idx;
+        const d = (y * width + x) * 4;
+        out[d] = pal[idx * 4]!;
+        out[d + 1] = pal[idx * 4 + 1]!;
+        out[d + 2] = pal[idx * 4 + 2]!;
+        out[d + 3] = 255;
       }
     }
-    return { width, height, data: out };
+    return { width, height, data: out, indices, palette, bitsPerPixel: bpp };
   }
   const bitfields = compression !== BI_RGB;
   if (!bitfields && bpp === 16) masks.splice(0, 4, 0x7c00, 0x3e0, 0x1f, 0);
@@ -139,7 +158,7 @@ export function decodeBmp(bytes: Uint8Array, file?: string): RgbaImage {
     }
   }
   if (bpp === 32 && !bitfields && !anyAlpha) for (let i = 3; i < out.length; i += 4) out[i] = 255;
-  return { width, height, data: out };
+  return { width, height, data: out, bitsPerPixel: bpp };
 }
 
 /** Options of {@link encodeBmp}. */
