@@ -111,12 +111,21 @@ export class UrhoMaterialWriter {
     }
     const orig = gltfValuesOf(file.fields);
     const fields = file.fields;
+    // a stock technique (the one chooseTechnique gives for the file's textures) follows texture edits
+    const stock =
+      fields.techniques.length === 1 && fields.techniques[0].name === chooseTechnique(fields, orig.alphaMode);
+    const unitsBefore = unitSet(fields);
     const cur = valuesOfMaterial(material);
     updateFields(fields, orig, cur, !ext);
     await this.updateTextures(material, fields);
-    if (!ext) fields.techniques = [{ name: chooseTechnique(fields, cur.alphaMode), attributes: [] }];
-    else if (cur.alphaMode !== orig.alphaMode && techniqueAlpha(techniqueKey(fields)) !== cur.alphaMode)
-      fields.techniques = [{ name: chooseTechnique(fields, cur.alphaMode), attributes: [] }];
+    const rechoose =
+      !ext ||
+      (stock && unitSet(fields) !== unitsBefore) ||
+      (cur.alphaMode !== orig.alphaMode && techniqueAlpha(techniqueKey(fields)) !== cur.alphaMode);
+    if (rechoose) {
+      const name = chooseTechnique(fields, cur.alphaMode);
+      if (fields.techniques[0]?.name !== name) fields.techniques = [{ name, attributes: [] }];
+    }
     const bytes = writeMaterialXml(file);
     const path = this.unique(
       safeResourcePath(ext?.path, 'Materials', `${material.getName() || 'material'}.xml`),
@@ -189,6 +198,11 @@ export class UrhoMaterialWriter {
     this.textures.set(texture, out);
     return out;
   }
+}
+
+/** The texture units a material fills, as one comparable string. */
+function unitSet(fields: UrhoMaterialFields): string {
+  return [...new Set(fields.textures.map((t) => textureUnitName(t.unit)))].sort().join(',');
 }
 
 function dirOfPath(p: string): string {

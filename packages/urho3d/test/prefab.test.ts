@@ -212,6 +212,22 @@ describe.skipIf(!hasCorpus('textured/urho'))('textured/urho: every prefab and mo
     expect(err / d.data.length).toBeLessThan(8); // block compression
   });
 
+  it('a normal map added in glTF is written and a stock technique follows (Diff → DiffNormal)', async () => {
+    const { document } = await importMain('Data/Models/NinjaSnowWar/SnowCrate.mdl');
+    const mat = document.getRoot().listMaterials()[0];
+    const kachujin = await importMain('Data/Models/Kachujin/Kachujin.mdl');
+    const normalPng = kachujin.document.getRoot().listMaterials()[0].getNormalTexture()!.getImage()!;
+    mat.setNormalTexture(document.createTexture('crate_normal').setImage(normalPng).setMimeType('image/png'));
+    const { files } = await legacyFormat.export!(document, {});
+    const m = readMaterialXml(files.get('Materials/NinjaSnowWar/SnowCrate.xml')!);
+    expect(m.fields.techniques.map((t) => t.name)).toEqual(['Techniques/DiffNormal.xml']);
+    expect(m.fields.textures).toEqual([
+      { unit: 'diffuse', name: 'Textures/NinjaSnowWar/SnowCrate.dds' },
+      { unit: 'normal', name: 'Textures/crate_normal.png' },
+    ]);
+    expect(Buffer.from(files.get('Textures/crate_normal.png')!).equals(Buffer.from(normalPng))).toBe(true);
+  });
+
   it('a lone model takes options.material; without resources it keeps placeholders', async () => {
     const r = await importMain('Data/Models/Mushroom.mdl', resources, {
       material: 'Materials/NinjaSnowWar/SnowCrate.xml',
