@@ -311,7 +311,21 @@ export async function applyUnigineMaterials(
       explicit.push(resolveReference(k.slice(k.lastIndexOf('/') + 1), dirOf(meshPath)));
   }
   const libraries = await loadLibraries(reader, meshPath, explicit, opts, warnings);
+  if (!libraries.length) {
+    const surfaces = document.getRoot().listMaterials().length;
+    warnings.warn(
+      'MATERIAL_MISSING',
+      `no .mat library under ${reader.label} (tried ${resolveReference(`${stem(meshPath)}.mat`, dirOf(meshPath))}${opts.scanMaterials ? ' and every .mat below the folder' : ''}); surfaces keep placeholder materials`,
+      surfaces,
+    );
+    return warnings;
+  }
   const index = new MaterialIndex(libraries);
+  const libraryList =
+    libraries
+      .slice(0, 5)
+      .map((l) => l.path)
+      .join(', ') + (libraries.length > 5 ? `, … (${libraries.length} libraries)` : '');
   const map = parseMap(options.materialMap);
   const cache: TextureCache = { reader, dataDir: 'data', textures: new Map(), lookups: new Map() };
   const done = new Set<Material>();
@@ -325,10 +339,7 @@ export async function applyUnigineMaterials(
       const wanted = map.get(surface) ?? surface;
       const resolved = resolveMaterial(index, wanted, warnings);
       if (!resolved) {
-        warnings.warn(
-          'MATERIAL_MISSING',
-          `surface "${surface}": no material "${wanted}" in ${libraries.length ? libraries.map((l) => l.path).join(', ') : `any .mat library under ${reader.label} (tried ${resolveReference(`${stem(meshPath)}.mat`, dirOf(meshPath))})`}`,
-        );
+        warnings.warn('MATERIAL_MISSING', `surface "${surface}": no material "${wanted}" in ${libraryList}`);
         continue;
       }
       if (wanted !== surface) material.setName(wanted);

@@ -383,6 +383,21 @@ describe('QBZ95_long.mesh with its .mat', () => {
     expect(warnings.map((w) => w.code)).toEqual(['MATERIAL_MISSING']);
     expect(warnings[0].message).toContain('source/meshes/first_person/QBZ95_long.mat');
     expect(onlyMaterial(document).getName()).toBe('Material #0');
+    // one warning for a whole model, counted per surface (actor_00 has 3)
+    const actor = join(corpusRoot(), 'unigine/actor_00.mesh');
+    const r = await legacyFormat.import(new Map([['actor_00.mesh', readBytes(actor)]]), {
+      main: 'actor_00.mesh',
+      resources: new MemoryResources([], 'empty'),
+    });
+    expect(r.warnings.map((w) => [w.code, w.count])).toEqual([['MATERIAL_MISSING', 3]]);
+    // a library without the surface's material: named in the message
+    const other = new MemoryResources([
+      ['source/material/other.mat', new TextEncoder().encode('<materials><material name="x"/></materials>')],
+    ]);
+    const o = await importQbz(other);
+    expect(o.warnings.map((w) => w.message)).toEqual([
+      'surface "Material #0": no material "Material #0" in source/material/other.mat',
+    ]);
   });
 
   it('a parent cycle in the project library is a FormatError', async () => {
