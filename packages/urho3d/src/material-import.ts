@@ -173,6 +173,11 @@ export class UrhoMaterialLoader {
     } else {
       try {
         const image = toGltfImage(found.bytes, found.path);
+        if (!hasImageMagic(image.bytes, image.mimeType))
+          throw new LegacyFormatError(`not a ${image.mimeType} file (passed through by its extension)`, {
+            code: 'BAD_TEXTURE',
+            file: found.path,
+          });
         const resourceName = this.dirs.resourceName(found.path);
         const stem = resourceName
           .split('/')
@@ -188,4 +193,18 @@ export class UrhoMaterialLoader {
     this.textures.set(key, texture);
     return texture;
   }
+}
+
+/** The bytes start like the image type glTF will declare (PNG / JPEG / WebP signatures). */
+function hasImageMagic(b: Uint8Array, mime: string): boolean {
+  if (mime === 'image/png')
+    return b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+  if (mime === 'image/jpeg') return b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+  if (mime === 'image/webp')
+    return (
+      b.length > 12 &&
+      String.fromCharCode(...b.subarray(0, 4)) === 'RIFF' &&
+      String.fromCharCode(...b.subarray(8, 12)) === 'WEBP'
+    );
+  return false;
 }

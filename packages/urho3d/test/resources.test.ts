@@ -186,6 +186,16 @@ describe.skipIf(!hasCorpus('textured/urho'))('references found in files are reso
       'Data/Models/Mushroom.mdl',
     );
     expect(r3.warnings.map((w) => w.code)).toContain('TEXTURE_UNREADABLE');
+    const r4 = await importFrom(
+      [
+        mdl(),
+        ['Data/Materials/Mushroom.xml', material('Textures/Junk.png')],
+        ['Data/Textures/Junk.png', enc('not a png at all')],
+      ],
+      'Data/Models/Mushroom.mdl',
+    );
+    expect(r4.warnings.map((w) => w.code)).toContain('TEXTURE_UNREADABLE');
+    expect(r4.document.getRoot().listTextures().length).toBe(0);
   });
 
   it('hostile prefabs fail with FormatError (nesting, DOCTYPE, node count)', () => {
