@@ -16,6 +16,7 @@ import {
   luaKey,
   luaValue,
   MAX_LUA_TABLE_DEPTH,
+  sameLuaValue,
 } from './lua-values.js';
 
 /** The typed fields of a Grimrock material, as the game reads them (all optional). */
@@ -327,6 +328,55 @@ function settingsOf(fields: LuaField[]): MaterialSettings & { name: string } {
  */
 export function writeMaterialsLua(file: MaterialsLuaFile): Uint8Array {
   return encodeLuaText(file.text, file.encoding, file.bom);
+}
+
+/**
+ * True when `source` is exactly one Lua expression (what a `{ lua }` value must be before it is
+ * written into a table: text from a `.glb` made elsewhere must not close the table and run code).
+ *
+ * ```ts
+ * isLuaExpression('base .. "a.tga"'); // true
+ * isLuaExpression('1 } os.execute("x") defineMaterial{'); // false
+ * ```
+ */
+export function isLuaExpression(source: string): boolean {
+  if (source.length > 65536) return false;
+  try {
+    const ast = luaparse.parse(`local _ = ${source}`, {
+      luaVersion: '5.1',
+      ranges: true,
+      comments: false,
+    }) as unknown as {
+      body: { type: string; init: unknown[] }[];
+    };
+    return ast.body.length === 1 && ast.body[0].type === 'LocalStatement' && ast.body[0].init.length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when `text` is exactly one `defineMaterial{...}` call (nothing before or after it but
+ * whitespace) whose fields are `fields`: a kept source text from a `.glb` is written back only then.
+ *
+ * ```ts
+ * isDefinitionText(def.text, def.fields); // true for a definition read from a file
+ * ```
+ */
+export function isDefinitionText(text: string, fields: LuaField[]): boolean {
+  let file: MaterialsLuaFile;
+  try {
+    file = readMaterialsLua(text, 'kept.lua');
+  } catch {
+    return false;
+  }
+  if (file.definitions.length !== 1 || file.skipped.length) return false;
+  const d = file.definitions[0];
+  if (text.slice(0, d.start).trim() || text.slice(d.end).trim()) return false;
+  return (
+    d.fields.length === fields.length &&
+    d.fields.every((f, i) => f.key === fields[i].key && sameLuaValue(f.value, fields[i].value))
+  );
 }
 
 /**

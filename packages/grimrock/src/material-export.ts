@@ -19,7 +19,13 @@ import {
 import { encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import type { Document, Material, Texture, TextureInfo } from '@gltf-transform/core';
 import type { Specular } from '@gltf-transform/extensions';
-import { encodeLuaText, formatDefineMaterial, materialsLuaText } from './lua-materials.js';
+import {
+  encodeLuaText,
+  formatDefineMaterial,
+  isDefinitionText,
+  isLuaExpression,
+  materialsLuaText,
+} from './lua-materials.js';
 import { isLuaField, type LuaField, type LuaValue, sameLuaValue } from './lua-values.js';
 import type { DefineMaterialExtras } from './material-import.js';
 import {
@@ -76,11 +82,13 @@ export async function exportGrimrockMaterials(
       continue;
     }
     names.add(matName);
-    const kept = keptDefinition(material);
+    const kept = keptDefinition(ctx, material);
     const fields = await materialFields(ctx, material, matName, kept);
     const unchanged =
-      kept && fields.length === kept.fields.length && fields.every((f, i) => sameField(f, kept.fields[i]));
-    texts.push(unchanged ? kept.text : formatDefineMaterial(fields));
+      kept?.text !== undefined &&
+      fields.length === kept.fields.length &&
+      fields.every((f, i) => sameField(f, kept.fields[i]));
+    texts.push(unchanged ? kept.text! : formatDefineMaterial(fields));
     if (unchanged && kept.encoding === 'latin1') latin1 = true;
   }
   const text = materialsLuaText(texts, name);
@@ -109,19 +117,42 @@ function usedMaterials(doc: Document): (Material | null)[] {
   return out;
 }
 
-function keptDefinition(material: Material | null): DefineMaterialExtras | undefined {
+/** The kept definition of a material, checked: it comes from a `.glb` that may be from anywhere. */
+function keptDefinition(ctx: Ctx, material: Material | null): KeptDefinition | undefined {
   const g = material?.getExtras()?.grimrock as { defineMaterial?: unknown } | undefined;
   const d = g?.defineMaterial as Partial<DefineMaterialExtras> | undefined;
-  if (!d || typeof d !== 'object' || typeof d.text !== 'string' || !Array.isArray(d.fields)) return undefined;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.fields)) return undefined;
   if (!d.fields.every((f) => isLuaField(f))) return undefined;
+  // A Lua expression kept as source must be one expression, never text that closes the table.
+  const fields = d.fields.filter((f) => {
+    if (!hasBadExpression(f.value)) return true;
+    ctx.warnings.warn(
+      'MATERIAL_FIELD_DROPPED',
+      `material "${material?.getName()}": field ${String(f.key)} holds text that is not one Lua expression; not written`,
+    );
+    return false;
+  });
+  const text = typeof d.text === 'string' && isDefinitionText(d.text, fields) ? d.text : undefined;
   return {
-    file: typeof d.file === 'string' ? d.file : '',
-    line: typeof d.line === 'number' ? d.line : 0,
-    text: d.text,
-    fields: d.fields,
+    text,
+    fields,
     encoding: d.encoding === 'latin1' ? 'latin1' : 'utf8',
     textures: d.textures && typeof d.textures === 'object' ? d.textures : {},
   };
+}
+
+interface KeptDefinition {
+  /** The original source text, when it is exactly one definition of these fields. */
+  text?: string;
+  fields: LuaField[];
+  encoding: 'utf8' | 'latin1';
+  textures: Partial<Record<TextureSlot, string | null>>;
+}
+
+function hasBadExpression(v: LuaValue): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if ('lua' in v) return !isLuaExpression(v.lua);
+  return v.table.some((f) => hasBadExpression(f.value));
 }
 
 function sameField(a: LuaField, b: LuaField): boolean {
@@ -176,7 +207,7 @@ async function materialFields(
   ctx: Ctx,
   material: Material | null,
   matName: string,
-  kept: DefineMaterialExtras | undefined,
+  kept: KeptDefinition | undefined,
 ): Promise<LuaField[]> {
   const fields: LuaField[] = kept ? kept.fields.map((f) => ({ ...f })) : [];
   setField(fields, 'name', matName);

@@ -259,6 +259,45 @@ describe('material export', () => {
     for (const k of files.keys()) expect(k.split('/')).not.toContain('..');
   });
 
+  it('kept Lua from a .glb is written only when it is one definition of its fields', async () => {
+    const { document } = await importCrate(CRATE_LUA);
+    const m = crateMaterial(document);
+    const kept = keptOf(document);
+    const evil = `${kept.text}\nos.execute("rm -rf /")`;
+    m.setExtras({
+      grimrock: {
+        defineMaterial: {
+          ...kept,
+          text: evil,
+          fields: [
+            ...kept.fields,
+            { key: 'depthBias', value: { lua: '0 } os.execute("x") defineMaterial{ name = "y"' } },
+          ],
+        },
+      },
+    });
+    const { files, warnings } = await legacyFormat.export!(document, { name: 'crate' });
+    expect(warnings.map((w) => w.code)).toContain('MATERIAL_FIELD_DROPPED');
+    const text = new TextDecoder().decode(files.get('crate_materials.lua')!);
+    expect(text).not.toContain('os.execute');
+    const lua = readMaterialsLua(text);
+    expect(lua.definitions.map((d) => d.name)).toEqual(['crate']);
+    expect(lua.definitions[0].glossiness).toBe(20);
+    // A kept expression that is one expression is written back as it was.
+    m.setExtras({
+      grimrock: {
+        defineMaterial: {
+          ...kept,
+          fields: [...kept.fields, { key: 'x', value: { lua: 'base .. "a.tga"' } }],
+        },
+      },
+    });
+    const again = await legacyFormat.export!(document, { name: 'crate' });
+    expect(new TextDecoder().decode(again.files.get('crate_materials.lua')!)).toContain(
+      '\tx = base .. "a.tga",',
+    );
+  });
+
   it.runIf(DDS_ENCODER)('an edited image is written as DDS at the path the Lua names', async () => {
     const { document } = await importCrate(CRATE_LUA);
     const t = crateMaterial(document).getBaseColorTexture()!;
