@@ -91,7 +91,13 @@ export interface ExportUrhoOptions extends ExportOptions {
    */
   pak?: boolean | 'lz4';
 }
-export const EXPORT_URHO_DEFAULTS = { maxBones: 64, fps: 30 } as const;
+export const EXPORT_URHO_DEFAULTS = {
+  maxBones: 64,
+  fps: 30,
+  materials: 'auto',
+  textureFormat: 'png',
+  pak: false,
+} as const;
 
 /** An exported animation file. */
 export interface ExportedAnimation {
@@ -1681,7 +1687,8 @@ export async function exportUrho(doc: Document, options: ExportUrhoOptions = {})
     const bytes = writePak(createPak(out.files, { compress: pak === 'lz4' }));
     return { files: new Map([[`${name.replace(/[^\w.-]+/g, '_')}.pak`, bytes]]), warnings: out.warnings };
   }
-  if (wantsMaterials(doc, options.materials ?? 'auto')) return exportUrhoScene(doc, options);
+  if (wantsMaterials(doc, options.materials ?? EXPORT_URHO_DEFAULTS.materials))
+    return exportUrhoScene(doc, options);
   const { model, animations, warnings } = exportUrhoModel(doc, options);
   const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';
   const files: FileSet = new Map();
