@@ -290,13 +290,16 @@ export async function exportOutfit(
         const original = await unchangedTextureSource(texture);
         const originalExt = original ? /\.([A-Za-z0-9]{1,5})$/.exec(baseName(original.path))?.[1] : undefined;
         const bytes = (originalExt ? original?.bytes : undefined) ?? texture.getImage()!;
-        const ext = originalExt
-          ? originalExt
-          : texture.getMimeType() === 'image/jpeg'
-            ? 'jpg'
-            : texture.getMimeType() === 'image/webp'
-              ? 'webp'
-              : 'png';
+        // A pass-through image keeps the extension its file had (`.jpeg`, `.PNG`) when the kind matches.
+        const mime = texture.getMimeType();
+        const fileExt = /\.([A-Za-z]{3,4})$/.exec(record?.textureFile ?? '')?.[1];
+        const sameKind =
+          fileExt &&
+          ((mime === 'image/png' && /^png$/i.test(fileExt)) ||
+            (mime === 'image/jpeg' && /^jpe?g$/i.test(fileExt)));
+        const ext =
+          originalExt ??
+          (sameKind ? fileExt : mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png');
         const known = keptTex && record.textureFile ? parseContentName(record.textureFile) : undefined;
         const texBase =
           known &&
