@@ -28,6 +28,7 @@ import { parseUc, ucMesh, ucMeshNames } from './uc.js';
 export * from './aniv.js';
 export * from './data.js';
 export * from './discovery.js';
+export * from './pow2.js';
 export * from './skin-image.js';
 export * from './skin-import.js';
 export * from './skins.js';

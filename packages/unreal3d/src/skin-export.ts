@@ -13,6 +13,7 @@ import {
 import type { Material, Texture } from '@gltf-transform/core';
 import { alphaUse, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import type { UnrealExportModel } from './export.js';
+import { toPow2 } from './pow2.js';
 
 /** Options of {@link writeSkins}. */
 export interface WriteSkinsOptions {
@@ -93,7 +94,13 @@ export async function writeSkins(
       continue;
     }
     try {
-      const rgba = fromGltfImage(image, tex.getMimeType());
+      const decoded = fromGltfImage(image, tex.getMimeType());
+      const rgba = toPow2(decoded);
+      if (rgba !== decoded)
+        warnings.warn(
+          'TEXTURE_RESIZED',
+          `${key}: ${decoded.width}×${decoded.height} resampled to ${rgba.width}×${rgba.height} (UE1 textures have power-of-two sides)`,
+        );
       const cut = masked && alphaUse(rgba) !== 'opaque';
       const bytes = encodeTexture(
         rgba,

@@ -2,9 +2,11 @@ import { MemoryResources, WarningCollector } from '@gltf-legacy/core';
 import { describe, expect, it } from 'vitest';
 import {
   findClassFiles,
+  nearestPow2,
   objectName,
   parseUc,
   skinCandidates,
+  toPow2,
   ucDefaultSkins,
   ucTextureImports,
 } from '../src/index.js';
@@ -126,5 +128,28 @@ describe('finding the class files', () => {
     });
     expect(found.length).toBe(7); // Big.uc (first in order) is skipped for its size
     expect(w.list().map((x) => x.code)).toEqual(['UC_SEARCH_LIMITED']);
+  });
+});
+
+describe('power-of-two skins', () => {
+  it('nearestPow2 rounds each side to the nearest power of two, capped', () => {
+    expect([1, 2, 3, 5, 6, 600, 767, 768, 800, 1024, 5000].map(nearestPow2)).toEqual([
+      1, 2, 4, 4, 8, 512, 512, 1024, 1024, 1024, 2048,
+    ]);
+  });
+
+  it('toPow2 keeps power-of-two images and resamples others bilinearly', () => {
+    const same = { width: 4, height: 2, data: new Uint8Array(32) };
+    expect(toPow2(same)).toBe(same);
+    // A 3×1 ramp 0, 90, 180 → 4×1 samples at source x = -0.125, 0.625, 1.375, 2.125 (clamped).
+    const ramp = {
+      width: 3,
+      height: 1,
+      data: new Uint8Array([0, 0, 0, 255, 90, 90, 90, 255, 180, 180, 180, 255]),
+    };
+    const r = toPow2(ramp);
+    expect([r.width, r.height]).toEqual([4, 1]);
+    expect([r.data[0], r.data[4], r.data[8], r.data[12]]).toEqual([0, 56, 124, 180]);
+    expect(r.data[3]).toBe(255);
   });
 });

@@ -14,7 +14,7 @@ import {
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
-import { exportUnreal, importUnrealFiles, legacyFormat } from '../src/index.js';
+import { exportUnreal, importUnrealFiles, legacyFormat, nearestPow2, toPow2 } from '../src/index.js';
 
 const pkg = join(corpusRoot(), 'textured', 'unreal3d', 'MushMatch');
 const models = readdirSync(join(pkg, 'Models')).filter((f) => f.endsWith('_d.3d'));
@@ -275,7 +275,8 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
     it(basename(path), async () => {
       const doc = await io.read(path);
       const { files, warnings } = await exportUnreal(doc, { name: 'm', fps: 2 });
-      expect(warnings.filter((w) => /TEXTURE/.test(w.code))).toEqual([]);
+      // BoxTextured's image is 211×211: resampled to 256×256 (UE1 sides are powers of two).
+      expect(warnings.filter((w) => /TEXTURE/.test(w.code) && w.code !== 'TEXTURE_RESIZED')).toEqual([]);
       const pcx = [...files.keys()].filter((k) => k.endsWith('.pcx'));
       const textured = doc
         .getRoot()
@@ -307,10 +308,10 @@ describe('a glTF made elsewhere exports its textures as PCX the importer reads b
       const got = fromGltfImage(m0.getBaseColorTexture()?.getImage() as Uint8Array, 'image/png');
       expect(firstByteDiff(got.data, pixels.data)).toBe(-1);
       const src = textured[0].getBaseColorTexture();
-      expect(src?.getSize()).toEqual([pixels.width, pixels.height]);
+      expect(src?.getSize()?.map(nearestPow2)).toEqual([pixels.width, pixels.height]);
       // Palette error, measured on the small image (decoding the truck's 2048² JPEG again costs seconds).
       if (pixels.width * pixels.height > 512 * 512) return;
-      const orig = fromGltfImage(src?.getImage() as Uint8Array, src?.getMimeType() as string);
+      const orig = toPow2(fromGltfImage(src?.getImage() as Uint8Array, src?.getMimeType() as string));
       expect([pixels.width, pixels.height]).toEqual([orig.width, orig.height]);
       let err = 0;
       for (let i = 0; i < orig.data.length; i++)
@@ -399,6 +400,24 @@ describe('export of changed and missing images', () => {
     expect(
       firstByteDiff(files.get('SporeProj.uc') as Uint8Array, readBytes(join(pkg, 'Classes/SporeProj.uc'))),
     ).toBe(-1);
+  });
+
+  it('a skin whose sides are not powers of two is resampled (TEXTURE_RESIZED)', async () => {
+    const doc = await io.read(join(corpusRoot(), 'gltf', 'BoxTextured.glb'));
+    const { encodeTexture } = await import('@gltf-legacy/textures');
+    const data = new Uint8Array(300 * 200 * 4).fill(200);
+    doc
+      .getRoot()
+      .listTextures()[0]
+      .setImage(encodeTexture({ width: 300, height: 200, data }, 'png'));
+    const { files, warnings } = await exportUnreal(doc, { name: 'box' });
+    const resized = warnings.filter((w) => w.code === 'TEXTURE_RESIZED');
+    expect(resized).toHaveLength(1);
+    expect(resized[0].message).toContain('300×200 resampled to 256×256');
+    const pcx = [...files.keys()].filter((k) => k.endsWith('.pcx'));
+    const img = decodeTexture(files.get(pcx[0]) as Uint8Array);
+    expect([img.width, img.height]).toEqual([256, 256]);
+    expect([...img.data.subarray(0, 4)]).toEqual([200, 200, 200, 255]);
   });
 
   it('a foreign material without a texture gets a one-colour PCX so the fresh .uc imports', async () => {
