@@ -136,6 +136,12 @@ describe.skipIf(!hasCorpus('textured/urho'))('textured/urho: every prefab and mo
       const rgba2 = textureRgba(again.document);
       for (const [path, img] of rgba)
         expect(Buffer.from(rgba2.get(path)!.data).equals(Buffer.from(img.data))).toBe(true);
+      // a lone model is found again by its material lookup, from the exported .mdl alone
+      if (!c.main.endsWith('.xml')) {
+        const mdlKey = keys.find((k) => k.endsWith('.mdl'))!;
+        const lone = await importMain(mdlKey, out);
+        expect(mats(lone.document)).toEqual(mats(document));
+      }
     }, 60_000);
   }
 
