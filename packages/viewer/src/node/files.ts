@@ -33,6 +33,7 @@ export const RESOURCE_GATHER_LIMITS = {
     '.jpeg',
     '.webp',
     '.3d',
+    '.ani',
     '.uc',
     '.xml',
     '.lua',
