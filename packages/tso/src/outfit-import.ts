@@ -147,8 +147,12 @@ export async function applyBinding(
   if (!texture) return;
   const stemName = parseContentName(texture.path)?.name ?? baseName(texture.path);
   let image: ReturnType<typeof toGltfImage>;
+  let rgba: ReturnType<typeof fromGltfImage>;
   try {
     image = toGltfImage(texture.bytes, texture.path);
+    // PNG/JPEG pass through undecoded: decode them here too, so a broken one is caught now
+    // (and the alpha mode comes from the pixels).
+    rgba = image.image ?? fromGltfImage(image.bytes, image.mimeType);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     warnings.warn(
@@ -160,7 +164,6 @@ export async function applyBinding(
   const tex = doc.createTexture(stemName).setImage(image.bytes).setMimeType(image.mimeType);
   // PNG/JPEG files are the glTF image itself; other kinds keep their original bytes beside it.
   if (image.bytes !== texture.bytes) await keepTextureSource(tex, texture.path, texture.bytes);
-  const rgba = image.image ?? fromGltfImage(image.bytes, image.mimeType);
   const use = alphaUse(rgba);
   const material = doc
     .createMaterial(stemName)

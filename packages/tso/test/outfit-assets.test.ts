@@ -101,6 +101,16 @@ describe('test-assets/tso/outfit (hand cube with a BMP texture)', () => {
     await valid(document);
   });
 
+  it('a PNG that passes through but does not decode is TEXTURE_UNREADABLE too', async () => {
+    const files = cubeOutfit();
+    files.delete('Textures/hand-cube.00c0be0200000014.bmp');
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);
+    files.set('Textures/hand-cube.00c0be0200000014.png', png);
+    const { document, warnings } = await importApr(new MemoryResources(files));
+    expect(warnings.find((w) => w.code === 'TEXTURE_UNREADABLE')?.message).toContain('.png');
+    await valid(document);
+  });
+
   it('hostile ids: a binding naming ids no file has is MESH_MISSING, a mesh id that is a texture does not match', async () => {
     const files = cubeOutfit();
     const bnd = readBinding(files.get('Bindings/hand-cube.00c0be030000000b.bnd')!);
