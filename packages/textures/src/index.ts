@@ -15,7 +15,7 @@
 export * from './types.js';
 export { alphaUse, decodeTexture, encodeTexture, fromGltfImage, sniffTexture, toGltfImage } from './api.js';
 export { TEXTURE_LIMITS, type TextureLimits } from './limits.js';
-export { decodePng, encodePng } from './png.js';
+export { decodePng, ENCODE_PNG_DEFAULTS, type EncodePngOptions, encodePng } from './png.js';
 export { decodeJpeg } from './jpeg.js';
 export { decodePcx, DECODE_PCX_DEFAULTS, type DecodePcxOptions, type PcxImage } from './pcx.js';
 export { encodePcx, encodePcxIndexed, ENCODE_PCX_DEFAULTS, type EncodePcxOptions } from './pcx-encode.js';

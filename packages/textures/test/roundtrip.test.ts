@@ -60,13 +60,28 @@ function sameMasked(a: RgbaImage, b: RgbaImage): boolean {
 }
 
 describe('lossless round trips (fast-check)', () => {
-  it('PNG: any RGBA', () => {
+  it('PNG: any RGBA, paletted (≤ 256 colours, tRNS) or not', () => {
     fc.assert(
-      fc.property(paletteImage(64, 'any'), (img) => {
-        const back = decodePng(encodePng(img));
-        return back.width === img.width && firstDiff(back.data, img.data) === -1;
+      fc.property(paletteImage(64, 'any'), fc.boolean(), (img, palette) => {
+        const bytes = encodePng(img, { palette });
+        const back = decodePng(bytes);
+        // colour type (byte 25): 3 = paletted
+        return (
+          (bytes[25] === 3) === palette && back.width === img.width && firstDiff(back.data, img.data) === -1
+        );
       }),
     );
+  });
+  it('PNG: more than 256 colours is RGB or RGBA', () => {
+    const data = new Uint8Array(300 * 4);
+    for (let i = 0; i < 300; i++) data.set([i & 255, i >> 8, 7, 255], i * 4);
+    const rgb = encodePng({ width: 300, height: 1, data });
+    expect(rgb[25]).toBe(2);
+    expect(firstDiff(decodePng(rgb).data, data)).toBe(-1);
+    data[3] = 9;
+    const rgba = encodePng({ width: 300, height: 1, data });
+    expect(rgba[25]).toBe(6);
+    expect(firstDiff(decodePng(rgba).data, data)).toBe(-1);
   });
   it('TGA raw and RLE, 24 and 32 bit', () => {
     fc.assert(
