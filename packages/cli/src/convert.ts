@@ -17,7 +17,7 @@ import {
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
 import { inputResources } from './folder-resources.js';
-import { readGltfJson } from './gltf-input.js';
+import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js';
 import { formatsFor } from './format-table.js';
@@ -275,7 +275,7 @@ async function loadDocuments(
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
     const document =
       kind === 'glb'
-        ? await io.readBinary(bytes)
+        ? await readGlbFile(io, input, bytes, { resourceDir: options.resourceDir, warnings })
         : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {

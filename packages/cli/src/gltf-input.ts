@@ -51,6 +51,47 @@ export async function readGltfJson(
   options: ReadGltfOptions = {},
 ): Promise<Document> {
   const json = parseGltfJson(bytes, path);
+  return io.readJSON({ json, resources: await externalResources(json, path, options) });
+}
+
+/**
+ * Reads a `.glb`. One that names no external file (every GLB the formats write) goes straight to
+ * `io.readBinary`; one whose buffers or images have a `uri` (allowed by the spec) has those
+ * resolved exactly as {@link readGltfJson} does — NodeIO would refuse them with an untyped error.
+ *
+ * ```ts
+ * const doc = await readGlbFile(io, 'model.glb', bytes);
+ * ```
+ */
+export async function readGlbFile(
+  io: NodeIO,
+  path: string,
+  bytes: Uint8Array,
+  options: ReadGltfOptions = {},
+): Promise<Document> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = bytes.length >= 20 ? view.getUint32(12, true) : 0;
+  if (bytes.length < 20 || view.getUint32(16, true) !== 0x4e4f534a || 20 + jsonLength > bytes.length)
+    return io.readBinary(bytes); // not ours to judge: NodeIO's own errors
+  const chunk = bytes.subarray(20, 20 + jsonLength);
+  if (!Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).includes('"uri"'))
+    return io.readBinary(bytes);
+  const json = parseGltfJson(chunk, path);
+  const resources = await externalResources(json, path, options);
+  const binAt = 20 + ((jsonLength + 3) & ~3);
+  if (binAt + 8 <= bytes.length && view.getUint32(binAt + 4, true) === 0x004e4942) {
+    const binLength = Math.min(view.getUint32(binAt, true), bytes.length - binAt - 8);
+    resources['@glb.bin'] = bytes.slice(binAt + 8, binAt + 8 + binLength);
+  }
+  return io.readJSON({ json, resources });
+}
+
+/** The external files a glTF's buffers and images name, read through the resource reader. */
+async function externalResources(
+  json: JSONDocument['json'],
+  path: string,
+  options: ReadGltfOptions,
+): Promise<Record<string, Uint8Array<ArrayBuffer>>> {
   const { resources, resourcePath } = inputResources(path, undefined, options.resourceDir);
   const base = dirOf(resourcePath);
   const out: Record<string, Uint8Array<ArrayBuffer> | null> = {};
@@ -87,5 +128,5 @@ export async function readGltfJson(
       out[uri] = data as Uint8Array<ArrayBuffer>;
     }
   }
-  return io.readJSON({ json, resources: out as Record<string, Uint8Array<ArrayBuffer>> });
+  return out as Record<string, Uint8Array<ArrayBuffer>>;
 }

@@ -14,7 +14,7 @@ import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
 import { inputResources } from './folder-resources.js';
-import { readGltfJson } from './gltf-input.js';
+import { readGlbFile, readGltfJson } from './gltf-input.js';
 
 /** Options of {@link inspectFile}. */
 export interface InspectOptions {
@@ -128,7 +128,7 @@ export async function inspectFile(
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
     const doc =
       kind === 'glb'
-        ? await io.readBinary(bytes)
+        ? await readGlbFile(io, path, bytes, { resourceDir: options.resourceDir })
         : await readGltfJson(io, path, bytes, { resourceDir: options.resourceDir });
     report.sections.push(...describeDocument(doc));
     return report;

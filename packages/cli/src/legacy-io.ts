@@ -16,7 +16,7 @@ import { unpackInput } from './containers.js';
 import { addOutput, gatherFiles, outputBase, unpackLimitsOf, writeGltf } from './convert.js';
 import { outputPath, readInput, writeFilesAtomic } from './files.js';
 import { inputResources } from './folder-resources.js';
-import { readGltfJson } from './gltf-input.js';
+import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
 
@@ -145,7 +145,7 @@ export class LegacyIO {
       const warnings = new WarningCollector();
       const document =
         kind === 'glb'
-          ? await io.readBinary(bytes)
+          ? await readGlbFile(io, path, bytes, { resourceDir: this.options.resourceDir, warnings })
           : await readGltfJson(io, path, bytes, { resourceDir: this.options.resourceDir, warnings });
       this.lastWarnings = warnings.list();
       return { document, format: kind, files: [basename(path)], warnings: this.lastWarnings };

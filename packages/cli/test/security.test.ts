@@ -162,6 +162,45 @@ describe('case 1: a glTF never makes the CLI read a file outside its folder', ()
   });
 });
 
+/** A .glb of the issue's JSON (no BIN chunk: the buffer is the external `uri`). */
+function glbOf(json: string): Uint8Array {
+  const text = new TextEncoder().encode(json);
+  const len = (text.length + 3) & ~3;
+  const out = new Uint8Array(20 + len).fill(0x20, 20);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true);
+  v.setUint32(4, 2, true);
+  v.setUint32(8, out.length, true);
+  v.setUint32(12, len, true);
+  v.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  return out;
+}
+
+describe('a .glb naming external files goes through the same resolver', () => {
+  it('/etc/passwd, ../ and http: in a .glb → PATH_ESCAPE / EXTERNAL_URI (not INTERNAL_ERROR)', async () => {
+    for (const [uri, code] of [
+      ['/etc/passwd', 'PATH_ESCAPE'],
+      ['../../../../etc/passwd', 'PATH_ESCAPE'],
+      ['http://127.0.0.1:9/x.bin', 'EXTERNAL_URI'],
+    ]) {
+      writeFileSync(join(dir, 'x.glb'), glbOf(gltfWithBuffer(uri)));
+      const r = await run(['convert', join(dir, 'x.glb'), '-o', join(dir, 'o.mdl')]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`error ${code}: ${join(dir, 'x.glb')}: reference "${uri}"`);
+      expect(tree(dir)).toEqual(['x.glb']);
+    }
+  });
+
+  it('a relative external buffer of a .glb inside its folder is read (0 validator errors)', async () => {
+    writeFileSync(join(dir, 'x.bin'), binBytes());
+    writeFileSync(join(dir, 'x.glb'), glbOf(gltfWithBuffer('x.bin')));
+    const r = await run(['convert', join(dir, 'x.glb'), '--to', 'glb', '-o', join(dir, 'o.glb')]);
+    expect(r.err).toBe('');
+    expect(validatorErrors(await validateGlb(readFileSync(join(dir, 'o.glb'))))).toBe('');
+  });
+});
+
 describe('case 2: URI schemes other than data: are typed errors, not INTERNAL_ERROR', () => {
   for (const uri of [
     'http://127.0.0.1:9/x.bin',
