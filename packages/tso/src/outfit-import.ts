@@ -110,8 +110,19 @@ async function resolvePart(
     );
     return undefined;
   }
-  const mesh = readMesh(meshFile.bytes, meshFile.path);
-  rejectNonFinite(mesh, meshFile.bytes.length, meshFile.path);
+  // A broken linked file costs its part only (the main file's own errors are thrown).
+  let mesh: TsoMesh;
+  try {
+    mesh = readMesh(meshFile.bytes, meshFile.path);
+    rejectNonFinite(mesh, meshFile.bytes.length, meshFile.path);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    warnings.warn(
+      'MESH_UNREADABLE',
+      `mesh "${meshFile.path}" is not a readable TSO mesh (${e.message}); part left out`,
+    );
+    return undefined;
+  }
   record.meshFile = meshFile.path;
   const part: Part = { mesh, name: parseContentName(meshFile.path)?.name ?? baseName(meshFile.path), record };
   const t = binding.texture;
@@ -238,7 +249,15 @@ export async function importOutfit(
         );
         continue;
       }
-      bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path, entry });
+      try {
+        bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path, entry });
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        warnings.warn(
+          'BINDING_UNREADABLE',
+          `"${found.path}" is not a readable .bnd (${e.message}); part left out`,
+        );
+      }
     }
   } else bindings.push({ binding: readBinding(bytes, from), path: from });
 

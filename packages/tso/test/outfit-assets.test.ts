@@ -111,6 +111,17 @@ describe('test-assets/tso/outfit (hand cube with a BMP texture)', () => {
     await valid(document);
   });
 
+  it('a broken linked mesh or binding costs its part only (MESH_UNREADABLE, BINDING_UNREADABLE)', async () => {
+    const files = cubeOutfit();
+    files.set('Meshes/hand-cube.00c0be0100000009.mesh', new Uint8Array([0, 0, 0, 2, 0xff, 0xff, 0xff, 0xff]));
+    const a = await importApr(new MemoryResources(files));
+    expect(a.warnings.find((w) => w.code === 'MESH_UNREADABLE')?.message).toContain('Meshes/hand-cube');
+    expect(a.document.getRoot().listMeshes().length).toBe(0);
+    files.set('Bindings/hand-cube.00c0be030000000b.bnd', new Uint8Array([0, 0, 0, 1, 200]));
+    const b = await importApr(new MemoryResources(files));
+    expect(b.warnings.find((w) => w.code === 'BINDING_UNREADABLE')?.message).toContain('Bindings/hand-cube');
+  });
+
   it('hostile ids: a binding naming ids no file has is MESH_MISSING, a mesh id that is a texture does not match', async () => {
     const files = cubeOutfit();
     const bnd = readBinding(files.get('Bindings/hand-cube.00c0be030000000b.bnd')!);
