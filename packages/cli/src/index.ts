@@ -6,9 +6,18 @@ export {
   outputBase,
 } from './convert.js';
 export { type ErrorRecord, toErrorRecord } from './errors.js';
-export { writeFilesAtomic } from './files.js';
+export { outputPath, writeFilesAtomic } from './files.js';
+export {
+  FOLDER_RESOURCES_DEFAULTS,
+  FolderResources,
+  type FolderResourcesOptions,
+  type InputResources,
+  inputResources,
+} from './folder-resources.js';
+export { parseGltfJson, type ReadGltfOptions, readGlbFile, readGltfJson } from './gltf-input.js';
+export { unpackInput } from './containers.js';
 export { createNodeIO, toGlb } from './node-io.js';
-export { describeDocument, type InspectReport, inspectFile } from './inspect.js';
+export { describeDocument, type InspectOptions, type InspectReport, inspectFile } from './inspect.js';
 export {
   EXIT,
   main,
@@ -58,6 +67,7 @@ export {
   type BatchItem,
   type ExpandedInputs,
   expandInputs,
+  outputCollisions,
   parseShard,
   type Shard,
   type SkippedFile,
