@@ -36,7 +36,7 @@ export function glossinessToRoughness(glossiness: number | undefined): number {
  * ```
  */
 export function roughnessToGlossiness(roughness: number): number {
-  const r = Math.min(1, Math.max(0.0447, Number.isFinite(roughness) ? roughness : 1));
+  const r = Math.min(1, Math.max(Math.sqrt(2 / 1002), Number.isFinite(roughness) ? roughness : 1));
   return Math.max(0, Math.min(1000, Math.round(2 / (r * r) - 2)));
 }
 
