@@ -1,3 +1,4 @@
+import { FormatError } from '@gltf-legacy/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -81,6 +82,48 @@ describe('Lua material text: property round trips', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('any text is read or refused with a FormatError, never another error', () => {
+    const piece = fc.constantFrom(
+      'defineMaterial',
+      '{',
+      '}',
+      '(',
+      ')',
+      '"',
+      "'",
+      '[[',
+      ']]',
+      '=',
+      ',',
+      'name',
+      ' ',
+      '\n',
+      '--',
+      '\\',
+      '..',
+      '1e999',
+      '0x',
+      '#',
+      'end',
+      'do',
+      'local',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(piece, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 40 }),
+        (parts) => {
+          const text = `defineMaterial${parts.join('')}`;
+          try {
+            readMaterialsLua(text, 'fuzz.lua');
+          } catch (e) {
+            expect(e).toBeInstanceOf(FormatError);
+          }
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
