@@ -8,9 +8,10 @@ import {
   dirOf,
   joinPath,
   type ResourceReader,
+  resolveReference,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { parseUc, type UcFile, ucMeshForFile } from './uc.js';
+import { parseUc, type UcFile, ucMeshForFile, ucParam } from './uc.js';
 
 /** Limits of the `.uc` search (a `Classes/` folder of a big mod holds hundreds of classes). */
 export interface ClassSearchOptions {
@@ -39,10 +40,12 @@ const MODELS_DEPTH = 3;
  * ```ts
  * unrealPackageDir('MushMatch/Models/Sporifier_d.3d'); // 'MushMatch'
  * unrealPackageDir('stuff/box_d.3d');                  // 'stuff'
+ * unrealPackageDir('MushMatch/Classes/Sporifier.uc');  // 'MushMatch' (a class file: parent of Classes/)
  * ```
  */
 export function unrealPackageDir(path: string): string {
   let dir = dirOf(path.replace(/\\/g, '/'));
+  if (/\.uc$/i.test(path) && baseName(dir).toLowerCase() === 'classes') return dirOf(dir);
   for (let i = 0; i < MODELS_DEPTH && dir; i++) {
     if (baseName(dir).toLowerCase() === 'models') return dirOf(dir);
     dir = dirOf(dir);
@@ -137,5 +140,45 @@ export async function findClassFiles(
       `${skipped} .uc file(s) of ${joinPath(pkg, 'Classes') || 'Classes'} were not read (more than ${o.maxFiles} files, ${o.maxFileBytes} bytes each or ${o.maxTotalBytes} bytes in all)`,
       skipped,
     );
+  return out;
+}
+
+/**
+ * For a class file converted as the main file: the `_d.3d`/`_a.3d` its `MESH IMPORT`s name
+ * (`DATAFILE=`/`ANIVFILE=`, relative to the package folder), read through `resources`, keyed by
+ * base name, for the meshes whose data file exists. Entries already in `have` are not read again.
+ *
+ * ```ts
+ * await classMeshFiles(resources, 'Classes/Sporifier.uc', ucText, files); // Map { 'Sporifier_d.3d' => …, 'Sporifier_a.3d' => … }
+ * ```
+ */
+export async function classMeshFiles(
+  resources: ResourceReader,
+  ucPath: string,
+  uc: UcFile,
+  have: Map<string, Uint8Array>,
+): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  const base = unrealPackageDir(ucPath);
+  const known = new Set([...have.keys()].map((k) => baseName(k).toLowerCase()));
+  for (const d of uc.directives) {
+    if (d.command !== 'MESH' || d.action !== 'IMPORT') continue;
+    const data = ucParam(d, 'DATAFILE');
+    if (!data) continue;
+    const dataPath = resolveReference(data, base, { file: ucPath });
+    if (known.has(baseName(dataPath).toLowerCase())) return out;
+    const dataBytes = await resources.read(dataPath);
+    if (!dataBytes) continue;
+    out.set(baseName(dataPath), dataBytes);
+    const aniv = ucParam(d, 'ANIVFILE');
+    if (aniv) {
+      const anivPath = resolveReference(aniv, base, { file: ucPath });
+      const anivBytes = known.has(baseName(anivPath).toLowerCase())
+        ? undefined
+        : await resources.read(anivPath);
+      if (anivBytes) out.set(baseName(anivPath), anivBytes);
+    }
+    return out;
+  }
   return out;
 }

@@ -19,7 +19,7 @@ import {
 import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions } from './export.js';
-import { findClassFiles, unrealPackageDir } from './discovery.js';
+import { classMeshFiles, findClassFiles, unrealPackageDir } from './discovery.js';
 import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
@@ -47,10 +47,15 @@ export * from './uc.js';
  */
 export async function importUnrealFiles(files: FileSet, options: ImportOptions & UnrealImportOptions = {}) {
   const warnings = new WarningCollector();
-  const [main] = mainFile(files, options);
+  const [main, mainBytes] = mainFile(files, options);
   // Without a resource reader the FileSet itself is the folder (keys may be `Textures/X.pcx`).
   const resources = options.resources ?? new MemoryResources(files, 'the given files');
   const resourcePath = (options.resourcePath ?? main).replace(/\\/g, '/');
+  if (/\.uc$/i.test(main) && options.resources) {
+    // A class file as main: its MESH IMPORT names the data files, relative to the package folder.
+    const more = await classMeshFiles(resources, resourcePath, parseUc(decodeText(mainBytes)), files);
+    if (more.size) files = new Map([...files, ...more]);
+  }
   const dataGuess = /\.uc$/i.test(main) ? undefined : `${meshBase(main)}_d.3d`;
   const found = dataGuess ? await findClassFiles(resources, resourcePath, dataGuess, warnings) : [];
   const modelDir = dirOf(resourcePath);

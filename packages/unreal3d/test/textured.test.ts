@@ -71,6 +71,23 @@ describe('resourceRoot and .uc discovery', () => {
   });
 });
 
+describe('a class file as the main file', () => {
+  it('Classes/Sporifier.uc reads the data files its MESH IMPORT names and its skin', async () => {
+    expect(legacyFormat.resourceRoot?.('MushMatch/Classes/Sporifier.uc')).toBe('MushMatch');
+    const uc = readBytes(join(pkg, 'Classes/Sporifier.uc'));
+    const { document, warnings } = await importUnrealFiles(new Map([['Sporifier.uc', uc]]), {
+      main: 'Sporifier.uc',
+      resources,
+      resourcePath: 'Classes/Sporifier.uc',
+    });
+    expect(warnings.filter((w) => /TEXTURE|UC_MISSING/.test(w.code))).toEqual([]);
+    expect(document.getRoot().listMeshes()[0].getName()).toBe('Sporifier');
+    const want = decodeTexture(readBytes(join(pkg, 'Textures/JSporifier.pcx')));
+    expect(firstByteDiff(baseColorRgba(document).data, want.data)).toBe(-1);
+    await expectValid(document);
+  });
+});
+
 describe('MushMatch: every model gets the skin its class file names', () => {
   for (const main of models) {
     const base = main.replace(/_d\.3d$/, '');
@@ -175,6 +192,18 @@ describe('missing and hostile references', () => {
     expect(document.getRoot().listMaterials()[0].getBaseColorTexture()).toBeNull();
     expect(document.getRoot().listTextures()).toHaveLength(0);
     await expectValid(document);
+  });
+
+  it('a class file as main with DATAFILE=..\\..\\x_d.3d → PATH_ESCAPE naming it', async () => {
+    const evil = new TextEncoder().encode(
+      '#exec MESH IMPORT MESH=x ANIVFILE=x_a.3d DATAFILE=..\\..\\x_d.3d\r\n',
+    );
+    const run = importUnrealFiles(new Map([['Evil.uc', evil]]), {
+      main: 'Evil.uc',
+      resources,
+      resourcePath: 'Classes/Evil.uc',
+    });
+    await expect(run).rejects.toMatchObject({ code: 'PATH_ESCAPE', file: 'Classes/Evil.uc' });
   });
 
   it('two .uc describe the mesh: the texture that resolves to a file wins', async () => {
