@@ -391,6 +391,29 @@ describe('poly type flags of the _d.3d', () => {
     ).toBe(-1);
   });
 
+  it('masked, edited: pixels cut out in glTF become palette index 0 and come back transparent', async () => {
+    const files = withType(3);
+    const { document } = await importUnrealFiles(files, opts);
+    const tex = document.getRoot().listTextures()[0];
+    const rgba = fromGltfImage(tex.getImage() as Uint8Array, 'image/png');
+    for (let i = 0; i < rgba.width * 4 * 16; i += 4) rgba.data.set([10, 200, 30, 0], i); // 16 rows cut out
+    const { encodeTexture } = await import('@gltf-legacy/textures');
+    tex.setImage(encodeTexture(rgba, 'png'));
+    const out = await exportUnreal(await throughDisk(document, 'masked-edit'));
+    const pcx = out.files.get('Textures/JSporifier.pcx') as Uint8Array;
+    expect(firstByteDiff(pcx, readBytes(join(pkg, 'Textures/JSporifier.pcx')))).not.toBe(-1);
+    const again = await importUnrealFiles(out.files, { main: 'Sporifier_d.3d' });
+    const back = baseColorRgba(again.document);
+    expect(again.document.getRoot().listMaterials()[0].getAlphaMode()).toBe('MASK');
+    let cutRows = 0;
+    for (let i = 3; i < back.width * 4 * 16; i += 4) if (back.data[i] === 0) cutRows++;
+    expect(cutRows).toBe(back.width * 16);
+    let opaqueBelow = 0;
+    for (let i = back.width * 4 * 16 + 3; i < back.data.length; i += 4)
+      if (back.data[i] === 255) opaqueBelow++;
+    expect(opaqueBelow).toBeGreaterThan(0);
+  });
+
   it('translucent + unlit (0x12): BLEND and KHR_materials_unlit, texture kept', async () => {
     const { document } = await importUnrealFiles(withType(0x12), opts);
     const m = document.getRoot().listMaterials()[0];
