@@ -21,11 +21,14 @@ export interface MaterialDiscoveryOptions {
   maxLuaFiles?: number;
   /** Largest Lua file read, in bytes (default 16 MiB; larger ones are skipped with a warning). */
   maxLuaBytes?: number;
+  /** Most Lua bytes read in all (default 64 MiB; files past it are skipped with a warning). */
+  maxTotalLuaBytes?: number;
 }
 
 export const MATERIAL_DISCOVERY_DEFAULTS: Required<Omit<MaterialDiscoveryOptions, 'materials'>> = {
   maxLuaFiles: 256,
   maxLuaBytes: 16 * 1024 * 1024,
+  maxTotalLuaBytes: 64 * 1024 * 1024,
 };
 
 /**
@@ -92,6 +95,7 @@ export async function findMaterialDefinitions(
   ).map((p) => resolveReference(p, '', { file: 'materials option' }));
   const definitions = new Map<string, FoundDefinition>();
   const read: string[] = [];
+  let total = 0;
   const add = async (path: string, strict: boolean) => {
     const actual = (await resources.find(path)) ?? path;
     const bytes = await resources.read(actual);
@@ -106,6 +110,14 @@ export async function findMaterialDefinitions(
       );
       return;
     }
+    if (total + bytes.length > o.maxTotalLuaBytes) {
+      warnings.warn(
+        'MATERIAL_FILE_SKIPPED',
+        `${actual}: the Lua files read reach ${o.maxTotalLuaBytes} bytes in all; skipped`,
+      );
+      return;
+    }
+    total += bytes.length;
     let file: MaterialsLuaFile;
     try {
       file = readMaterialsLua(bytes, actual);

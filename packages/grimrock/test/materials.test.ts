@@ -187,6 +187,25 @@ describe('material import: mapping', () => {
     expect(err.code).toBe('LUA_SYNTAX');
   });
 
+  it('Lua files are bounded in count, size and total size', async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [
+        `mod_assets/scripts/m${i}.lua`,
+        `defineMaterial{ name = "crate", glossiness = ${i} }`,
+      ]),
+    );
+    const limited = await importCrate(many, [], { maxLuaFiles: 3 });
+    expect(limited.warnings.map((w) => w.code)).toContain('MATERIAL_FILES_LIMITED');
+    expect(keptOf(limited.document).file).toBe('mod_assets/scripts/m2.lua');
+    const big = await importCrate(many, [], { maxLuaBytes: 10 });
+    expect(big.warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['MATERIAL_FILE_SKIPPED', 'MATERIAL_MISSING']),
+    );
+    const total = await importCrate(many, [], { maxTotalLuaBytes: 100 });
+    expect(total.warnings.filter((w) => w.code === 'MATERIAL_FILE_SKIPPED').length).toBeGreaterThan(0);
+    expect(keptOf(total.document).file).toBe('mod_assets/scripts/m1.lua');
+  });
+
   it('the materials option overrides the mod scripts', async () => {
     const { document } = await importCrate(
       {
