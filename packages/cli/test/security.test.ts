@@ -386,3 +386,13 @@ describe('export keys from untrusted glTF names', () => {
     expect(readFileSync(join(dir, 'out', 'Textures', 'Skin.pcx'), 'utf8')).toBe('Textures/Skin.pcx');
   });
 });
+
+describe('validate reads external resources through the same resolver', () => {
+  it('an escaping buffer uri is reported by the validator as the refusal, and never read', async () => {
+    writeFileSync(join(dir, 'x.gltf'), gltfWithBuffer('../../../../etc/passwd'));
+    const r = await run(['validate', join(dir, 'x.gltf')]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('IO_ERROR /buffers/0/uri');
+    expect(r.out).toContain('reference "../../../../etc/passwd" climbs out of the folder');
+  });
+});
