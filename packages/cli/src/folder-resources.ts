@@ -95,9 +95,23 @@ export class FolderResources implements ResourceReader {
     return cur;
   }
 
-  /** Refuses a path whose real path leaves the root (a symbolic link out of it). */
-  private async checkInside(ref: string, abs: string): Promise<string> {
-    const real = await realpath(abs);
+  /**
+   * Refuses a path whose real path leaves the root (a symbolic link out of it); undefined for a
+   * dangling link, PATH_ESCAPE for one that cannot be resolved (a loop).
+   */
+  private async checkInside(ref: string, abs: string): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw new ResourceError(
+        'PATH_ESCAPE',
+        ref,
+        `cannot be resolved in the resource folder ${this.label} (${code ?? 'error'}: a symbolic link loop?)`,
+      );
+    }
     if (!inside(await this.rootReal(), real))
       throw new ResourceError(
         'PATH_ESCAPE',
@@ -112,7 +126,7 @@ export class FolderResources implements ResourceReader {
     const abs = await this.locate(rel);
     if (!abs) return undefined;
     const real = await this.checkInside(path, abs);
-    if (!(await stat(real)).isFile()) return undefined;
+    if (!real || !(await stat(real)).isFile()) return undefined;
     return relative(this.root, abs).split(sep).join('/');
   }
 
@@ -121,6 +135,7 @@ export class FolderResources implements ResourceReader {
     const abs = await this.locate(rel);
     if (!abs) return undefined;
     const real = await this.checkInside(path, abs);
+    if (!real) return undefined;
     const info = await stat(real);
     if (!info.isFile()) return undefined;
     if (info.size > this.options.maxBytes)

@@ -19,6 +19,9 @@ symlinkSync(join(dir, 'secret.txt'), join(root, 'Textures', 'out.pcx'));
 symlinkSync(join(dir, 'elsewhere'), join(root, 'LinkedDir'));
 symlinkSync(join(root, 'Textures', 'Skin.PCX'), join(root, 'Textures', 'in.pcx'));
 writeFileSync(join(root, 'big.bin'), new Uint8Array(2048));
+symlinkSync(join(root, 'Textures', 'gone.pcx'), join(root, 'Textures', 'dangling.pcx'));
+symlinkSync(join(root, 'loop-b'), join(root, 'loop-a'));
+symlinkSync(join(root, 'loop-a'), join(root, 'loop-b'));
 
 describe('FolderResources', () => {
   const r = new FolderResources(root, { maxBytes: 1024 });
@@ -47,6 +50,12 @@ describe('FolderResources', () => {
     await expect(r.find('Textures/out.pcx')).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
     // a link that stays inside is fine
     expect(await bytes('Textures/in.pcx')).toBe('skin');
+  });
+
+  it('a dangling link is a missing file; a link loop is refused, never an internal error', async () => {
+    expect(await r.read('Textures/dangling.pcx')).toBeUndefined();
+    expect(await r.find('textures/DANGLING.pcx')).toBeUndefined();
+    await expect(r.read('loop-a')).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
   });
 
   it('refuses files above the size limit (RESOURCE_TOO_LARGE)', async () => {
