@@ -106,9 +106,18 @@ export function tripwireResources(files) {
   };
   return {
     label: inner.label,
-    read: async (path) => (check('read', path), inner.read(path)),
-    find: async (path) => (check('find', path), inner.find(path)),
-    list: async (dir, options) => (dir ? check('list', dir) : undefined, inner.list(dir, options)),
+    async read(path) {
+      check('read', path);
+      return inner.read(path);
+    },
+    async find(path) {
+      check('find', path);
+      return inner.find(path);
+    },
+    async list(dir, options) {
+      if (dir) check('list', dir);
+      return inner.list(dir, options);
+    },
   };
 }
 
