@@ -13,7 +13,7 @@ import {
   type Warning,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import type { Animation, Document, Mesh, Node, Primitive, Scene } from '@gltf-transform/core';
+import type { Animation, Document, Material, Mesh, Node, Primitive, Scene } from '@gltf-transform/core';
 import { type AnimationFile, type AnimationItem, writeAnimation } from './animation.js';
 import {
   decodeFloat,
@@ -94,18 +94,28 @@ function safeName(s: string): string {
   return s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
 }
 
+/** What {@link exportGrimrock} returns. */
+export interface GrimrockExportResult {
+  files: FileSet;
+  warnings: Warning[];
+  /**
+   * The glTF materials the written `.model` names, each once, in the order its segments first name
+   * them (`null`: a primitive without a material, written as `default`). This is the order in
+   * which import creates the materials again; a material whose primitives were all dropped (no
+   * triangle, not in the exported scene) is not listed.
+   */
+  materials: (Material | null)[];
+}
+
 /**
  * Exports a Document as a Grimrock `.model` plus one `.animation` per glTF animation.
  *
  * ```ts
- * const { files, warnings } = exportGrimrock(document, { name: 'hero', fps: 30, variant: 'log2' });
- * // files: hero.model, hero_walk.animation, …
+ * const { files, warnings, materials } = exportGrimrock(document, { name: 'hero', fps: 30, variant: 'log2' });
+ * // files: hero.model, hero_walk.animation, …; materials: the glTF materials hero.model names
  * ```
  */
-export function exportGrimrock(
-  doc: Document,
-  options: GrimrockExportOptions = {},
-): { files: FileSet; warnings: Warning[] } {
+export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {}): GrimrockExportResult {
   assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const root = doc.getRoot();
@@ -120,6 +130,7 @@ export function exportGrimrock(
     ? gx<{ modelName?: string; modelVersion?: number; animationOnly?: boolean }>(scene)
     : undefined;
   const files: FileSet = new Map();
+  const used = new Set<Material | null>();
 
   const nodeList = scene ? orderNodes(doc, scene, !!sceneExtras) : [];
   if (!nodeList.length && !root.listAnimations().length) {
@@ -169,7 +180,7 @@ export function exportGrimrock(
           );
         if (node.getExtension('KHR_lights_punctual'))
           warnings.warn('LIGHT_DROPPED', `light of node "${names[i]}" dropped`);
-        const entity = exportMeshEntity(node, indexOf, warnings, names[i]);
+        const entity = exportMeshEntity(node, indexOf, warnings, names[i], used);
         if (entity) {
           mn.type = 0;
           mn.meshEntity = entity;
@@ -215,7 +226,7 @@ export function exportGrimrock(
     for (let k = 2; files.has(unique); k++) unique = `${fileName}_${k}.animation`;
     files.set(unique, writeAnimation(file));
   });
-  return { files, warnings: warnings.list() };
+  return { files, warnings: warnings.list(), materials: [...used] };
 }
 
 interface Entry {
@@ -302,6 +313,7 @@ function exportMeshEntity(
   indexOf: Map<Node, number>,
   warnings: WarningCollector,
   nodeName: string,
+  used: Set<Material | null>,
 ): MeshEntity | undefined {
   const ex = gx<GrimrockNodeExtras>(node)?.meshEntity;
   const mesh = node.getMesh();
@@ -312,7 +324,7 @@ function exportMeshEntity(
     if (!em) return undefined;
     return { mesh: emptyMeshData(em), bones: [], emissiveColor, castShadow };
   }
-  const data = exportMesh(mesh, node, warnings);
+  const data = exportMesh(mesh, node, warnings, used);
   if (!data) return undefined;
   const bones: Bone[] = [];
   const skin = node.getSkin();
@@ -370,11 +382,15 @@ function emptyMeshData(em: EmptyMeshExtras): MeshData {
 
 const TRIANGLES = 4;
 
-/** Packs a glTF mesh (all triangle primitives) into one MeshData with a segment per primitive. */
+/**
+ * Packs a glTF mesh (all triangle primitives) into one MeshData with a segment per primitive;
+ * adds the material of each segment written to `used`.
+ */
 function exportMesh(
   mesh: Mesh,
   node: Node,
   warnings: WarningCollector,
+  used: Set<Material | null>,
 ): { mesh: MeshData; skinned: boolean } | null {
   const ex = gx<MeshExtras>(mesh);
   const prims = mesh.listPrimitives().filter((p) => {
@@ -529,6 +545,7 @@ function exportMesh(
       continue;
     }
     const mat = p.getMaterial();
+    used.add(mat);
     segments.push({
       material: mat?.getName() || 'default',
       primitiveType: 2,

@@ -69,7 +69,11 @@ export async function exportGrimrockWithMaterials(
   options: GrimrockExportOptions = {},
 ): Promise<{ files: FileSet; warnings: Warning[] }> {
   const model = exportGrimrock(document, options);
-  const materials = await exportGrimrockMaterials(document, { name: options.name });
+  // The Lua defines what the written .model names, in the order import will create them again.
+  const materials = await exportGrimrockMaterials(document, {
+    name: options.name,
+    materials: model.materials,
+  });
   const files: FileSet = new Map([...model.files, ...materials.files]);
   // Textures are written now: the model exporter's TEXTURE_DROPPED no longer applies.
   const warnings = [...model.warnings.filter((w) => w.code !== 'TEXTURE_DROPPED'), ...materials.warnings];

@@ -43,6 +43,15 @@ import {
 export interface GrimrockMaterialExportOptions {
   /** Base name: the Lua file is `NAME_materials.lua`, new textures go to `mod_assets/textures/NAME/`. */
   name?: string;
+  /**
+   * The materials to define, in order (`null`: primitives without a material, defined as
+   * `default`). Give the ones the written `.model` names, in the order it first names them
+   * (`exportGrimrock(...).materials`, as {@link exportGrimrockWithMaterials} does): import creates
+   * materials from the model's segments only, in that order, so any other list would not come
+   * back the same. Default: the materials of the triangle primitives of every mesh, in document
+   * order.
+   */
+  materials?: (Material | null)[];
 }
 
 export const GRIMROCK_MATERIAL_EXPORT_DEFAULTS = { name: 'model' } as const;
@@ -54,6 +63,8 @@ export const GRIMROCK_MATERIAL_EXPORT_DEFAULTS = { name: 'model' } as const;
  * ```ts
  * const { files, warnings } = await exportGrimrockMaterials(document, { name: 'slug' });
  * // slug_materials.lua, mod_assets/textures/monsters/slug_dif.dds, …
+ * const model = exportGrimrock(document, { name: 'slug' });
+ * await exportGrimrockMaterials(document, { name: 'slug', materials: model.materials }); // what slug.model names
  * ```
  */
 export async function exportGrimrockMaterials(
@@ -66,7 +77,7 @@ export async function exportGrimrockMaterials(
   );
   const warnings = new WarningCollector();
   const files: FileSet = new Map();
-  const used = usedMaterials(doc);
+  const used = options.materials ? [...new Set(options.materials)] : usedMaterials(doc);
   if (!used.length) return { files, warnings: [] };
   const ctx: Ctx = { name, files, warnings, written: new Map() };
   const texts: string[] = [];
