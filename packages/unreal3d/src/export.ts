@@ -52,6 +52,7 @@ import {
   writeUc,
 } from './uc.js';
 import { writeSkins } from './skin-export.js';
+import { safeSkinFile, safeUcTextures } from './skin-names.js';
 
 /** Options of {@link exportUnreal}. */
 export interface UnrealExportOptions {
@@ -361,6 +362,9 @@ function exportNative(
   for (const p of prims) total += (p.getIndices()?.getCount() ?? 0) / 3;
   const polys = createPolys(total);
   const cursors = new Int32Array(prims.length);
+  // Rendered triangles written per primitive: only those give a texture slot a material (the
+  // importer makes none for a slot that draws nothing, so its skin would not come back).
+  const drawn = new Int32Array(prims.length);
   const primData = prims.map((p) => {
     const ex = ((
       p.getExtras() as {
@@ -398,6 +402,7 @@ function exportNative(
       polys.uvs[t * 6 + c * 2 + 1] = pd.uv ? encodeByteUV(pd.uv[gv * 2 + 1]) : 0;
     }
     polys.types[t] = pd.ex.type ?? 0;
+    if (!isWeaponType(polys.types[t])) drawn[g]++;
     polys.textures[t] = pd.ex.textureNum ?? 0;
     polys.flags[t] = pd.ex.flags ?? 0;
     polys.colors[t] = pd.ex.colors ? (pd.ex.colors[k] ?? 0) : (pd.ex.color ?? 0);
@@ -474,12 +479,14 @@ function exportNative(
       ? [E.placement.scale[0] / factor[0], E.placement.scale[1] / factor[1], E.placement.scale[2] / factor[2]]
       : [...E.placement.scale],
     sequences,
-    textures:
+    // Names and files from extras or glTF names are untrusted: the .uc gets safe ones.
+    textures: safeUcTextures(
       E.uc?.textures ??
-      defaultTextures(
-        prims.map((p) => p.getMaterial()),
-        primData.map((p) => p.ex.textureNum ?? 0),
-      ),
+        defaultTextures(
+          prims.filter((_, i) => drawn[i] > 0).map((p) => p.getMaterial()),
+          primData.filter((_, i) => drawn[i] > 0).map((p) => p.ex.textureNum ?? 0),
+        ),
+    ),
     directives: [],
   };
   let ucText: string | undefined;
@@ -501,6 +508,7 @@ function exportNative(
   }
   const slotMaterials = new Map<number, Material | null>();
   prims.forEach((p, i) => {
+    if (!drawn[i]) return;
     const num = primData[i].ex.textureNum ?? 0;
     if (!slotMaterials.has(num) || (!slotMaterials.get(num)?.getBaseColorTexture() && p.getMaterial()))
       slotMaterials.set(num, p.getMaterial());
@@ -558,10 +566,12 @@ function sliceP(p: ReturnType<typeof createPolys>, n: number): ReturnType<typeof
 
 function defaultTextures(materials: (Material | null)[], slots: number[]): UcTexture[] {
   const out: UcTexture[] = [];
+  const slotMaterials = new Map<number, Material | null>();
   materials.forEach((m, i) => {
     const num = slots[i];
     if (out.some((t) => t.num === num)) return;
-    out.push(textureFor(m, num));
+    out.push(uniqueSkinName(textureFor(m, num), m, out, slotMaterials));
+    slotMaterials.set(num, m);
   });
   return out;
 }
@@ -577,7 +587,7 @@ function textureFor(m: Material | null, num: number): UcTexture {
   let file = ex?.file ?? tex?.getURI().split(/[\\/]/).pop();
   // UCC imports PCX and BMP only: a glTF image is written as NAME.pcx.
   if (tex && !(file && /\.(pcx|bmp)$/i.test(file))) file = `${name}.pcx`;
-  if (file) t.file = file;
+  if (file) t.file = safeSkinFile(file, name);
   return t;
 }
 
@@ -872,7 +882,9 @@ function exportBaked(
   const slotMaterials = new Map<number, Material | null>();
   for (const it of items) {
     const m = it.prim.getMaterial();
-    if (slots.has(m)) continue;
+    // A material that draws no rendered triangle gets no slot: the importer would make no
+    // material for it, so its skin would not come back (fuzz 5c46fcbd).
+    if (slots.has(m) || it.indices.length < 3 || isWeaponType(polyTypeFor(m))) continue;
     const ex = (m?.getExtras() as { unreal3d?: { textureNum?: number } } | undefined)?.unreal3d;
     let num = typeof ex?.textureNum === 'number' ? ex.textureNum : slots.size;
     while ([...slots.values()].includes(num) && typeof ex?.textureNum !== 'number') num++;

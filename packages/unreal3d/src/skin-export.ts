@@ -14,6 +14,7 @@ import type { Material, Texture } from '@gltf-transform/core';
 import { alphaUse, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import type { UnrealExportModel } from './export.js';
 import { toPow2 } from './pow2.js';
+import { safeSkinFile, ucSkinFile } from './skin-names.js';
 
 /** Options of {@link writeSkins}. */
 export interface WriteSkinsOptions {
@@ -36,7 +37,7 @@ export function outputKey(path: string, folder: string): string {
   try {
     return resolveReference(path, '');
   } catch {
-    const base = path.replace(/\\/g, '/').split('/').pop() || 'skin.pcx';
+    const base = safeSkinFile(path, 'skin');
     return folder ? `${folder}/${base}` : base;
   }
 }
@@ -70,12 +71,14 @@ export async function writeSkins(
       continue;
     }
     if (!m) continue;
-    const t = model.uc.textures.find((x) => x.num === num);
     const skin = (m.getExtras() as { unreal3d?: { skin?: { file?: string } } }).unreal3d?.skin;
-    // Where the .uc will look: the original path when the .uc is written back as it was.
+    // Where the .uc will look: the original path when the .uc is written back as it was, else
+    // the file the written .uc imports for this slot (none: the skin would be read by nobody).
     const original = model.ucVerbatim ? (textureSourcePath(tex) ?? skin?.file) : undefined;
-    const fileName = t?.file ?? `${t?.name ?? `Skin${num}`}.pcx`;
-    const key = outputKey(original ?? `${folder}/${fileName}`, folder);
+    const imported = ucSkinFile(model.uc.textures, num, folder);
+    const target = original ?? imported;
+    if (target === undefined) continue;
+    const key = outputKey(target, folder);
     if (files.has(key)) continue;
     const kept = await unchangedTextureSource(tex);
     if (kept && kept.path.split('.').pop()?.toLowerCase() === key.split('.').pop()?.toLowerCase()) {
@@ -141,9 +144,9 @@ function flatSkin(
   warnings: WarningCollector,
 ): void {
   if (m && (m.getExtras() as { unreal3d?: unknown }).unreal3d) return; // imported: its skin lives elsewhere
-  const t = model.uc.textures.find((x) => x.num === num);
-  if (!t) return;
-  const key = outputKey(`${folder}/${t.file ?? `${t.name}.pcx`}`, folder);
+  const imported = ucSkinFile(model.uc.textures, num, folder);
+  if (imported === undefined) return;
+  const key = outputKey(imported, folder);
   if (files.has(key) || !/\.pcx$/i.test(key)) return;
   const [r, g, b] = (m?.getBaseColorFactor() ?? [1, 1, 1, 1]).map(toSrgb);
   const data = new Uint8Array(FLAT_SKIN_SIZE * FLAT_SKIN_SIZE * 4);
