@@ -128,7 +128,9 @@ export function importGrimrock(
   }
 
   fixSkinRoots(ctx, scene);
-  const companions = [...files.keys()].filter((n) => n !== mainName).sort();
+  // Material Lua and textures in the set (an exported folder) are read through `resources`.
+  const resource = /\.(?:lua|dds|tga|png|jpe?g)$/i;
+  const companions = [...files.keys()].filter((n) => n !== mainName && !resource.test(n)).sort();
   for (const name of companions) {
     const bytes = files.get(name)!;
     if (!isAnimation(bytes)) {

@@ -101,6 +101,8 @@ describe('materials Lua is a fixed point of import → export', () => {
     // not ['lit', 'glass', 'point', 'default', …]: document order, dropped and orphan primitives
     expect(luaNames(first.files)).toEqual(['glass', 'lit', 'default']);
     expect(back.warnings.map((w) => w.code)).not.toContain('MATERIAL_MISSING');
+    // the Lua in the set is read as materials, not ignored as a would-be .animation
+    expect(back.warnings.map((w) => w.code)).not.toContain('COMPANION_IGNORED');
     expect(
       back.document
         .getRoot()
