@@ -10,6 +10,8 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { formatsFor } from './format-table.js';
+import { describeMaterials } from './inspect-materials.js';
+import { gatherFiles } from './convert.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
@@ -130,7 +132,7 @@ export async function inspectFile(
       kind === 'glb'
         ? await readGlbFile(io, path, bytes, { resourceDir: options.resourceDir })
         : await readGltfJson(io, path, bytes, { resourceDir: options.resourceDir });
-    report.sections.push(...describeDocument(doc));
+    report.sections.push(...describeDocument(doc), ...describeMaterials(doc));
     return report;
   }
   const name = basename(path);
@@ -141,9 +143,14 @@ export async function inspectFile(
   if (!kind.capabilities.container) {
     const warnings = new WarningCollector();
     try {
-      const result = await kind.import(files, { main: name, resources, resourcePath });
+      // the import sees the companions beside the file, as convert does (an Unreal _d.3d needs its _a.3d)
+      const withCompanions = await gatherFiles(path, kind, bytes, { companions: true });
+      const result = await kind.import(withCompanions, { main: name, resources, resourcePath });
       warnings.merge(result.warnings);
-      report.sections.push(...describeDocument(result.document, 'As glTF'));
+      report.sections.push(
+        ...describeDocument(result.document, 'As glTF'),
+        ...describeMaterials(result.document, result.warnings),
+      );
     } catch (e) {
       report.sections.push({
         title: 'As glTF',
