@@ -127,6 +127,8 @@ function parseFormatOptions(opts: Record<string, unknown>): Record<string, unkno
   }
   if (opts.variant) fo.variant = opts.variant;
   if (opts.static) fo.frames = 'first';
+  if (Array.isArray(opts.materials) && opts.materials.length) fo.materials = opts.materials;
+  if (typeof opts.material === 'string') fo.material = opts.material;
   for (const kv of (opts.option as string[] | undefined) ?? []) {
     const i = kv.indexOf('=');
     if (i <= 0) throw usage(`--option expects key=value, got "${kv}"`);

@@ -78,6 +78,16 @@ export function buildProgram(
       'largest unpacked size of a package (.pak) entry and of a whole package, e.g. 2G (default 256M per entry, 512M per package; code UNPACKED_TOO_LARGE above)',
     )
     .option('--skeleton <file.skel>', 'The Sims Online: the skeleton the mesh binds to (same as --with)')
+    .option(
+      '--materials <file>',
+      'Grimrock: a Lua file with defineMaterial{} (e.g. mod_assets/scripts/materials.lua); Unigine: a .mat library — a path below the resource root, repeatable (default: found in the mod/project tree)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
+      '--material <name>',
+      'Urho3D: the material XML of a lone .mdl, as a resource name (e.g. Materials/Jack.xml; default: Materials/NAME.xml beside the model or in the resource dir)',
+    )
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
     .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')

@@ -28,3 +28,28 @@ describe.skipIf(!hasCorpus('textured'))('inspect lists materials with the textur
     expect(missing.map((r) => String(r[2])).join('\n')).toContain('assets/textures/monsters/snail_spec.dds');
   });
 });
+
+describe.skipIf(!hasCorpus('textured'))('--material and --materials reach the importers', () => {
+  it('urho3d: --material picks the material XML of a lone .mdl', async () => {
+    const { main } = await import('../src/index.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-material-'));
+    const out = join(dir, 'm.glb');
+    const args = [
+      'node',
+      'gltf-legacy',
+      'convert',
+      join(T(), 'urho/Urho3D/bin/Data/Models/Mushroom.mdl'),
+      '-o',
+      out,
+    ];
+    const code = await main([...args, '--material', 'Materials/NinjaSnowWar/SnowCrate.xml'], {
+      out: () => {},
+      err: () => {},
+    });
+    expect(code).toBe(0);
+    const rows = (await inspectFile(out)).sections.find((s) => s.title === 'Materials')?.rows ?? [];
+    expect(rows.map((r) => [r[0], r[2]])).toEqual([['SnowCrate', 'Textures/NinjaSnowWar/SnowCrate.dds']]);
+  });
+});
