@@ -13,6 +13,7 @@ import {
   type WarningCollector,
 } from '@gltf-legacy/core';
 import { inputResources } from './folder-resources.js';
+import { checkAccessorCounts } from './gltf-accessors.js';
 
 /** Options of {@link readGltfJson}. */
 export interface ReadGltfOptions {
@@ -51,6 +52,7 @@ export async function readGltfJson(
   options: ReadGltfOptions = {},
 ): Promise<Document> {
   const json = parseGltfJson(bytes, path);
+  checkAccessorCounts(json, path);
   return io.readJSON({ json, resources: await externalResources(json, path, options) });
 }
 
@@ -74,9 +76,10 @@ export async function readGlbFile(
   if (bytes.length < 20 || view.getUint32(16, true) !== 0x4e4f534a || 20 + jsonLength > bytes.length)
     return io.readBinary(bytes); // not ours to judge: NodeIO's own errors
   const chunk = bytes.subarray(20, 20 + jsonLength);
+  const json = parseGltfJson(chunk, path);
+  checkAccessorCounts(json, path);
   if (!Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).includes('"uri"'))
     return io.readBinary(bytes);
-  const json = parseGltfJson(chunk, path);
   const resources = await externalResources(json, path, options);
   const binAt = 20 + ((jsonLength + 3) & ~3);
   if (binAt + 8 <= bytes.length && view.getUint32(binAt + 4, true) === 0x004e4942) {
