@@ -306,7 +306,13 @@ export function simpleConvertArgs(
 ): { inputs: string[]; opts: Record<string, unknown> } | undefined {
   const args = argv.slice(2);
   if (args[0] !== 'convert') return undefined;
-  const opts: Record<string, unknown> = { with: [], option: [], companions: true, progress: true };
+  const opts: Record<string, unknown> = {
+    with: [],
+    option: [],
+    materials: [],
+    companions: true,
+    progress: true,
+  };
   const inputs: string[] = [];
   for (let i = 1; i < args.length; i++) {
     const a = args[i];
