@@ -129,6 +129,15 @@ function parseFormatOptions(opts: Record<string, unknown>): Record<string, unkno
   if (opts.static) fo.frames = 'first';
   if (Array.isArray(opts.materials) && opts.materials.length) fo.materials = opts.materials;
   if (typeof opts.material === 'string') fo.material = opts.material;
+  if (opts.pak !== undefined) {
+    if (opts.pak !== true && opts.pak !== 'lz4') throw usage(`--pak takes no value or lz4, got ${opts.pak}`);
+    fo.pak = opts.pak;
+  }
+  if (opts.textureFormat !== undefined) {
+    if (opts.textureFormat !== 'png' && opts.textureFormat !== 'dds')
+      throw usage(`--texture-format must be png or dds, got ${opts.textureFormat}`);
+    fo.textureFormat = opts.textureFormat;
+  }
   for (const kv of (opts.option as string[] | undefined) ?? []) {
     const i = kv.indexOf('=');
     if (i <= 0) throw usage(`--option expects key=value, got "${kv}"`);

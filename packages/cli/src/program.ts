@@ -88,6 +88,14 @@ export function buildProgram(
       '--material <name>',
       'Urho3D: the material XML of a lone .mdl, as a resource name (e.g. Materials/Jack.xml; default: Materials/NAME.xml beside the model or in the resource dir)',
     )
+    .option(
+      '--pak [compression]',
+      'Urho3D export: pack the written tree (models, materials, textures, prefab) into one NAME.pak; --pak lz4 compresses it',
+    )
+    .option(
+      '--texture-format <png|dds>',
+      'Urho3D export: write re-encoded textures as PNG (default) or DDS (BC1/BC3 with mips)',
+    )
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
     .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
