@@ -2,6 +2,7 @@ import {
   baseName,
   extName,
   type GltfKind,
+  isMainFileName,
   type LegacyFormat,
   sniffFormat,
   tryUnpack,
@@ -55,7 +56,7 @@ export function mainFormatOf(
 ): LegacyFormat | GltfKind | undefined {
   const kind = sniffFormat(bytes, name, formats);
   if (!kind || typeof kind === 'string') return kind;
-  if (baseName(name).toLowerCase().endsWith(kind.mainExtension.toLowerCase())) return kind;
+  if (isMainFileName(kind, baseName(name))) return kind;
   if (tryUnpack(kind, bytes, name)) return kind;
   return undefined;
 }

@@ -70,6 +70,12 @@ export interface LegacyFormat {
   extensions: string[];
   /** Extension of the main file written by export (e.g. `_d.3d`, `.mdl`). */
   mainExtension: string;
+  /**
+   * Endings of every kind of file that converts on its own (a folder batch converts these and
+   * loads the rest as companions). Default: `[mainExtension]`. Urho3D adds prefab/scene `.xml`,
+   * TSO its outfit files `.apr`/`.bnd`.
+   */
+  mainExtensions?: string[];
   capabilities: FormatCapabilities;
   /** True if these bytes are a main file of this format (by magic, not extension). */
   sniff(bytes: Uint8Array, name: string): boolean;
@@ -105,6 +111,12 @@ export function mainFile(files: FileSet, options?: ImportOptions): [string, Uint
   const bytes = files.get(name);
   if (!bytes) throw new RangeError(`file set has no "${name}"`);
   return [name, bytes];
+}
+
+/** True when `name` ends with one of the format's main-file endings (`mainExtensions`, else `mainExtension`). */
+export function isMainFileName(format: LegacyFormat, name: string): boolean {
+  const lower = name.toLowerCase();
+  return (format.mainExtensions ?? [format.mainExtension]).some((e) => lower.endsWith(e.toLowerCase()));
 }
 
 /** `dir/Name_d.3d` → `Name_d.3d` (handles / and \\). */

@@ -355,9 +355,10 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
 export const legacyFormat: LegacyFormat = {
   id: 'tso',
   label: 'The Sims Online .mesh / .skel / .anim / .apr / .bnd',
-  // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits): see TSO_OUTFIT_EXTENSIONS.
-  extensions: ['.mesh', '.skel', '.anim'],
+  // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits, TSO_OUTFIT_EXTENSIONS).
+  extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd'],
   mainExtension: '.mesh',
+  mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
   sniff(bytes: Uint8Array, name: string): boolean {
     return detectTsoKind(bytes, name) !== undefined || detectOutfitKind(bytes, name) !== undefined;

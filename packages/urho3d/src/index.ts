@@ -142,6 +142,8 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   label: 'Urho3D / Dry model, animation and package',
   extensions: ['.mdl', '.ani', '.pak', '.xml'],
   mainExtension: '.mdl',
+  // prefabs and scenes (`<node>`/`<scene>` XML) convert on their own; material XML is read through them
+  mainExtensions: ['.mdl', '.xml'],
   gltfExtensions: [MSFTLod],
   capabilities: {
     import: true,

@@ -7,6 +7,7 @@ import { type Document, WebIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import {
   documentStats,
+  isMainFileName,
   type DocumentStats,
   type FileSet,
   type LegacyFormat,
@@ -98,7 +99,7 @@ export function listModels(pool: FilePool, formats: readonly LegacyFormat[] = FO
     const kind = sniff(bytes, name, formats);
     if (kind === 'glb' || kind === 'gltf') out.push({ name, format: kind });
     else if (kind) {
-      if (name.toLowerCase().endsWith(kind.mainExtension.toLowerCase())) out.push({ name, format: kind.id });
+      if (isMainFileName(kind, name)) out.push({ name, format: kind.id });
       else loose.push({ name, format: kind.id });
     }
   }
