@@ -135,6 +135,20 @@ for (const id of benchIds) {
 
 if (!values['no-peers'] && ids.includes('unreal3d')) results.peers = await peers(work);
 
+if (!values.format && !values['only-peers']) {
+  // issue 15: the whole conversion of the textured game folders (models + textures + material files)
+  const { texturedBench, printTextured } = await import('./src/textured.mjs');
+  const corpus = resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
+  const textured = texturedBench(ROOT, corpus, work);
+  if (textured) {
+    console.log(
+      `\n== textured game folders (corpus/textured), whole process [load ${os.loadavg()[0].toFixed(1)}]`,
+    );
+    printTextured(textured);
+    results.textured = textured;
+  } else notice('textured sets: no corpus/textured beside the repository');
+}
+
 if (!values['no-package-benches'] && !values['only-peers']) {
   const libraries = LIBRARY_BENCHES.filter((id) => !values.format || ids.includes(id));
   for (const id of [...ids.filter((id) => !LIBRARY_BENCHES.includes(id)), ...libraries]) {
