@@ -9,7 +9,6 @@ import { decodePng, encodePng } from './png.js';
 import { sniffTexture } from './sniff.js';
 import { decodeTga, encodeTga } from './tga.js';
 import type {
-  AlphaUse,
   EncodeTextureOptions,
   GltfImage,
   GltfImageMimeType,
@@ -129,24 +128,4 @@ export function fromGltfImage(bytes: Uint8Array, mimeType: GltfImageMimeType | s
     bytes,
     mimeType === 'image/jpeg' ? 'image.jpg' : mimeType === 'image/webp' ? 'image.webp' : 'image.png',
   );
-}
-
-/**
- * How an image uses alpha: 'opaque' (all 255), 'mask' (only 0 and 255) or 'blend'.
- *
- * ```ts
- * alphaUse(decodeTexture(bytes, 'leaves.dds')); // 'mask' → glTF alphaMode MASK
- * ```
- */
-export function alphaUse(image: RgbaImage): AlphaUse {
-  let mask = false;
-  const d = image.data;
-  for (let i = 3; i < d.length; i += 4) {
-    const a = d[i]!;
-    if (a !== 255) {
-      if (a !== 0) return 'blend';
-      mask = true;
-    }
-  }
-  return mask ? 'mask' : 'opaque';
 }

@@ -1,3 +1,4 @@
+import { hasAlpha } from './alpha.js';
 import { checkDimensions, need, textureError, u16, u32 } from './limits.js';
 import { palettize } from './quantize.js';
 import type { RgbaImage } from './types.js';
@@ -182,15 +183,7 @@ export const ENCODE_BMP_DEFAULTS: Required<Pick<EncodeBmpOptions, 'maskIndex0'>>
 export function encodeBmp(image: RgbaImage, options: EncodeBmpOptions = {}): Uint8Array {
   const { width, height, data } = image;
   let bpp = options.bitsPerPixel;
-  if (bpp === undefined) {
-    bpp = 24;
-    for (let i = 3; i < data.length; i += 4) {
-      if (data[i] !== 255) {
-        bpp = 32;
-        break;
-      }
-    }
-  }
+  bpp ??= hasAlpha(data) ? 32 : 24;
   const headerSize = bpp === 32 ? 108 : 40;
   const paletteBytes = bpp === 8 ? 1024 : 0;
   const stride = ((width * bpp + 31) >>> 5) << 2;

@@ -1,3 +1,4 @@
+import { hasAlpha } from './alpha.js';
 import { BC_BLOCK_BYTES, type BcFormat, bcLevelSize } from './bc.js';
 import { encodeAlphaBlock, encodeColourBlock } from './bc-encode.js';
 import { mipChain } from './mips.js';
@@ -74,15 +75,7 @@ export function encodeBlocks(format: Exclude<BcFormat, 'bc2'>, image: RgbaImage)
 export function encodeDds(image: RgbaImage, options: EncodeDdsOptions = {}): Uint8Array {
   const o = { ...ENCODE_DDS_DEFAULTS, ...options };
   let format = o.format;
-  if (format === 'auto') {
-    format = 'bc1';
-    for (let i = 3; i < image.data.length; i += 4) {
-      if (image.data[i] !== 255) {
-        format = 'bc3';
-        break;
-      }
-    }
-  }
+  if (format === 'auto') format = hasAlpha(image.data) ? 'bc3' : 'bc1';
   const levels = o.mipmaps ? mipChain(image) : [image];
   const bodies = levels.map((l) => {
     if (format === 'rgba8') {

@@ -13,7 +13,8 @@
  * - `alphaUse(image)` → 'opaque' | 'mask' | 'blend'.
  */
 export * from './types.js';
-export { alphaUse, decodeTexture, encodeTexture, fromGltfImage, sniffTexture, toGltfImage } from './api.js';
+export { alphaUse, hasAlpha } from './alpha.js';
+export { decodeTexture, encodeTexture, fromGltfImage, sniffTexture, toGltfImage } from './api.js';
 export { TEXTURE_LIMITS, type TextureLimits } from './limits.js';
 export { decodePng, ENCODE_PNG_DEFAULTS, type EncodePngOptions, encodePng } from './png.js';
 export { decodeJpeg } from './jpeg.js';

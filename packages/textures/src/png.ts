@@ -1,3 +1,4 @@
+import { hasAlpha } from './alpha.js';
 import { decode, encode } from 'fast-png';
 import { checkDimensions, need, textureError } from './limits.js';
 import type { RgbaImage } from './types.js';
@@ -178,14 +179,7 @@ export function encodePng(image: RgbaImage, options: EncodePngOptions = {}): Uin
         palette: indexed.palette,
       });
   }
-  let opaque = true;
-  for (let i = 3; i < data.length; i += 4) {
-    if (data[i] !== 255) {
-      opaque = false;
-      break;
-    }
-  }
-  if (!opaque) return encode({ width, height, data, depth: 8, channels: 4 });
+  if (hasAlpha(data)) return encode({ width, height, data, depth: 8, channels: 4 });
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
     rgb[j] = data[i]!;

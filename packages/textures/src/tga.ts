@@ -1,3 +1,4 @@
+import { hasAlpha } from './alpha.js';
 import { checkDimensions, need, textureError, u16 } from './limits.js';
 import type { RgbaImage } from './types.js';
 
@@ -168,15 +169,7 @@ export const ENCODE_TGA_DEFAULTS: Required<Pick<EncodeTgaOptions, 'rle'>> = { rl
 export function encodeTga(image: RgbaImage, options: EncodeTgaOptions = {}): Uint8Array {
   const { width, height, data } = image;
   let bpp = options.bitsPerPixel;
-  if (bpp === undefined) {
-    bpp = 24;
-    for (let i = 3; i < data.length; i += 4) {
-      if (data[i] !== 255) {
-        bpp = 32;
-        break;
-      }
-    }
-  }
+  bpp ??= hasAlpha(data) ? 32 : 24;
   const rle = options.rle ?? ENCODE_TGA_DEFAULTS.rle;
   const px = bpp >> 3;
   const n = width * height;
