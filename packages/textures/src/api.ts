@@ -8,13 +8,7 @@ import { encodePcx } from './pcx-encode.js';
 import { decodePng, encodePng } from './png.js';
 import { sniffTexture } from './sniff.js';
 import { decodeTga, encodeTga } from './tga.js';
-import type {
-  EncodeTextureOptions,
-  GltfImage,
-  GltfImageMimeType,
-  RgbaImage,
-  TextureKind,
-} from './types.js';
+import type { EncodeTextureOptions, GltfImage, GltfImageMimeType, RgbaImage, TextureKind } from './types.js';
 import { ENCODE_TEXTURE_DEFAULTS } from './types.js';
 
 export { sniffTexture } from './sniff.js';
