@@ -5,8 +5,9 @@
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import {
+  chooseResourceRoot,
   type LegacyFormat,
   MAX_RESOURCE_BYTES,
   type ResourceReader,
@@ -206,16 +207,9 @@ export function inputResources(
   resourceDir?: string,
 ): InputResources {
   const abs = resolve(input);
-  let root = dirname(abs);
-  if (resourceDir) root = resolve(resourceDir);
-  else if (format?.resourceRoot) {
-    try {
-      const r = resolve(format.resourceRoot(abs.split(sep).join('/')));
-      if (inside(r, abs) && r !== abs) root = r;
-    } catch {
-      // a format that cannot tell: the input's folder
-    }
-  }
+  const root = resourceDir
+    ? resolve(resourceDir)
+    : resolve(chooseResourceRoot(abs.split(sep).join('/'), format?.resourceRoot?.bind(format)));
   const resourcePath =
     inside(root, abs) && abs !== root ? relative(root, abs).split(sep).join('/') : basename(abs);
   return { resources: new FolderResources(root), resourcePath, root };

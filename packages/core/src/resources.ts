@@ -257,3 +257,29 @@ export function setUnpackLimits(limits?: Partial<UnpackLimits>): Readonly<Unpack
   currentUnpackLimits = next;
   return previous;
 }
+
+/**
+ * The folder a conversion of `mainPath` (an absolute, `/`-separated path) reads resources from:
+ * the format's `resourceRoot` when it names a proper ancestor of the file, else the file's own
+ * folder. One rule for the CLI's folder reader and the viewer's resource tree (`--resource-dir`,
+ * when given, is used instead by both).
+ *
+ * ```ts
+ * chooseResourceRoot('/mods/Pkg/Models/X_d.3d', unreal3d.resourceRoot); // '/mods/Pkg'
+ * chooseResourceRoot('/tmp/x.mdl', () => '/elsewhere');                // '/tmp'
+ * ```
+ */
+export function chooseResourceRoot(mainPath: string, resourceRoot?: (path: string) => string): string {
+  const dir = dirOf(mainPath) || '/';
+  if (!resourceRoot) return dir;
+  let raw: string;
+  try {
+    raw = resourceRoot(mainPath);
+  } catch {
+    return dir; // a format that cannot tell: the file's folder
+  }
+  if (typeof raw !== 'string' || !raw) return dir;
+  const root = raw === '/' ? '/' : raw.replace(/\/+$/, '');
+  const inside = root === '/' ? mainPath.startsWith('/') : mainPath.startsWith(`${root}/`);
+  return inside && !root.split('/').includes('..') ? root : dir;
+}

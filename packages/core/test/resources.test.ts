@@ -66,3 +66,24 @@ describe('MemoryResources', () => {
     await expect(r.read('../x')).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
   });
 });
+
+describe('chooseResourceRoot', () => {
+  it("takes the format's root when it is a proper ancestor, else the file's folder", async () => {
+    const { chooseResourceRoot } = await import('../src/index.js');
+    const up2 = (p: string) => p.split('/').slice(0, -2).join('/');
+    expect(chooseResourceRoot('/mods/Pkg/Models/X_d.3d', up2)).toBe('/mods/Pkg');
+    expect(chooseResourceRoot('/mods/Pkg/Models/X_d.3d', () => '/elsewhere')).toBe('/mods/Pkg/Models');
+    expect(chooseResourceRoot('/mods/Pkg/Models/X_d.3d', () => '/mods/Pkg/Models/X_d.3d')).toBe(
+      '/mods/Pkg/Models',
+    );
+    expect(chooseResourceRoot('/mods/Pkg/Models/X_d.3d', () => '/mods/Pk')).toBe('/mods/Pkg/Models');
+    expect(chooseResourceRoot('/mods/Pkg/Models/X_d.3d', () => '/mods/Pkg/../..')).toBe('/mods/Pkg/Models');
+    expect(chooseResourceRoot('/x.mdl', () => '/')).toBe('/');
+    expect(
+      chooseResourceRoot('/a/b.mdl', () => {
+        throw new Error('cannot tell');
+      }),
+    ).toBe('/a');
+    expect(chooseResourceRoot('/a/b.mdl')).toBe('/a');
+  });
+});

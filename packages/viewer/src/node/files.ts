@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { LegacyError, resolveReference } from '@gltf-legacy/core';
+import { chooseResourceRoot, LegacyError, resolveReference } from '@gltf-legacy/core';
 import { sniff } from '../registry.js';
 import { resourceKey } from '../resource-pool.js';
 
@@ -56,13 +56,8 @@ export function resourceRootOf(
   resourceRoot?: (p: string) => string,
   resourceDir?: string,
 ): string {
-  const abs = resolve(path);
   if (resourceDir) return resolve(resourceDir);
-  const dir = dirname(abs);
-  if (!resourceRoot) return dir;
-  const root = resolve(resourceRoot(abs.split(sep).join('/')));
-  const rel = relative(root, abs);
-  return rel && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-z]:/i.test(rel) ? root : dir;
+  return resolve(chooseResourceRoot(resolve(path).split(sep).join('/'), resourceRoot));
 }
 
 async function gatherTree(root: string, group: number, out: Map<string, Uint8Array>): Promise<void> {
