@@ -13,6 +13,12 @@ export type FileSet = Map<string, Uint8Array>;
 export interface ImportOptions extends ResourceOptions {
   /** The main file of the set (default: the first entry). Companions are the others. */
   main?: string;
+  /**
+   * Refuse quirks the original engine or tool tolerated (a count one too high, a short last
+   * frame, …) with the `FormatError` they are, instead of reading them with a warning. Default
+   * false: convert what the game accepted. Each package README lists its tolerated quirks.
+   */
+  strict?: boolean;
   /** Format-specific options. */
   [key: string]: unknown;
 }

@@ -10,3 +10,4 @@ export * from './math.js';
 export * from './normals.js';
 export * from './resources.js';
 export * from './source-files.js';
+export * from './warning-codes.js';
