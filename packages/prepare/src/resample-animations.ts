@@ -1,0 +1,109 @@
+/**
+ * Step 6 of the export stage: animation keys. Channels whose interpolation the format cannot play
+ * are sampled to LINEAR keys (at their own key times plus `fps` points between); for fixed-rate
+ * formats (`sampling: 'grid'`) every channel not already on consecutive frames `k / fps` from 0
+ * is sampled on that grid. Values come from core's `sampleAt` (glTF's LINEAR/slerp, STEP and
+ * CUBICSPLINE rules), exact at the original keys. `@gltf-transform/functions`' `resample` removes
+ * redundant keys, which is the opposite job.
+ */
+import type { AnimationSampler, Document, Transform } from '@gltf-transform/core';
+import { type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
+import type { AnimationLimits } from './limits.js';
+import { createAccessor } from './utils.js';
+
+export interface ResampleAnimationsOptions extends AnimationLimits {
+  /** Receives `ANIMATION_RESAMPLED` (count: channels, one message per animation). */
+  warnings?: WarningCollector;
+}
+
+export const RESAMPLE_ANIMATIONS_DEFAULTS: ResampleAnimationsOptions = {
+  sampling: 'any',
+  fps: 30,
+  interpolations: ['LINEAR', 'STEP'],
+};
+
+/** Tolerance, in seconds, for a key to count as sitting on frame `k / fps`. */
+export const GRID_TOLERANCE = 1e-4;
+
+/** Why `sampler` must be sampled again under `limits`, or null when it fits. */
+export function resampleReason(sampler: AnimationSampler, limits: AnimationLimits): string | null {
+  const input = sampler.getInput()?.getArray();
+  if (!input || input.length === 0) return null;
+  const interpolation = sampler.getInterpolation() ?? 'LINEAR';
+  if (!limits.interpolations.includes(interpolation)) return `${interpolation} interpolation`;
+  if (limits.sampling === 'grid') {
+    for (let k = 0; k < input.length; k++) {
+      if (Math.abs(input[k] - k / limits.fps) > GRID_TOLERANCE)
+        return `keys not on ${limits.fps} fps frames from 0`;
+    }
+  }
+  return null;
+}
+
+/** True when some animation channel of `document` does not fit `limits`. */
+export function resampleNeeded(document: Document, limits: AnimationLimits | null): boolean {
+  if (!limits) return false;
+  for (const anim of document.getRoot().listAnimations())
+    for (const s of anim.listSamplers()) if (resampleReason(s, limits)) return true;
+  return false;
+}
+
+/** The key times a resampled channel gets. */
+export function resampleTimes(times: ArrayLike<number>, limits: AnimationLimits): Float32Array {
+  const first = times[0];
+  const last = times[times.length - 1];
+  const fps = limits.fps;
+  if (limits.sampling === 'grid') {
+    const frames = Math.max(1, Math.ceil(last * fps - 1e-6) + 1);
+    return Float32Array.from({ length: frames }, (_, k) => k / fps);
+  }
+  const out = new Set<number>();
+  for (let i = 0; i < times.length; i++) out.add(Math.fround(times[i]));
+  for (let k = Math.ceil(first * fps); k / fps < last; k++) out.add(Math.fround(k / fps));
+  return Float32Array.from([...out].sort((a, b) => a - b));
+}
+
+/**
+ * Samples the channels that do not fit `limits` again, as LINEAR (or the format's one
+ * interpolation) keys. Channels that fit are left byte for byte as they are.
+ *
+ * ```ts
+ * await document.transform(resampleAnimations({ sampling: 'grid', fps: 30, interpolations: ['LINEAR'], warnings }));
+ * ```
+ */
+export function resampleAnimations(options: Partial<ResampleAnimationsOptions> = {}): Transform {
+  const { warnings, ...limits } = { ...RESAMPLE_ANIMATIONS_DEFAULTS, ...options };
+  const target = limits.interpolations.includes('LINEAR') ? 'LINEAR' : limits.interpolations[0];
+  return (document: Document): void => {
+    for (const anim of document.getRoot().listAnimations()) {
+      let count = 0;
+      const reasons = new Set<string>();
+      for (const sampler of anim.listSamplers()) {
+        const reason = resampleReason(sampler, limits);
+        if (!reason) continue;
+        const channel = anim.listChannels().find((c) => c.getSampler() === sampler);
+        const quaternion = channel?.getTargetPath() === 'rotation';
+        const data = readSampler(sampler, quaternion);
+        const times = resampleTimes(data.times, limits);
+        const values = new Float32Array(times.length * data.size);
+        const tmp = new Float64Array(data.size);
+        for (let k = 0; k < times.length; k++) {
+          sampleAt(data, times[k], tmp);
+          for (let c = 0; c < data.size; c++) values[k * data.size + c] = tmp[c];
+        }
+        const type = sampler.getOutput()!.getType();
+        sampler
+          .setInput(createAccessor(document).setType('SCALAR').setArray(times))
+          .setOutput(createAccessor(document).setType(type).setArray(values))
+          .setInterpolation(target);
+        count += anim.listChannels().filter((c) => c.getSampler() === sampler).length;
+        reasons.add(reason);
+      }
+      warnings?.warn(
+        'ANIMATION_RESAMPLED',
+        `animation "${anim.getName()}": channels sampled again as ${target} keys at ${limits.fps} fps (${[...reasons].join(', ')})`,
+        count,
+      );
+    }
+  };
+}
