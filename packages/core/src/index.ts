@@ -11,3 +11,4 @@ export * from './normals.js';
 export * from './resources.js';
 export * from './source-files.js';
 export * from './warning-codes.js';
+export * from './naming.js';

@@ -1,0 +1,107 @@
+/**
+ * One naming rule for every format: how names found in glTF (animations, meshes, materials, nodes)
+ * become names and file names in a legacy format, and how clip names come back from file names.
+ * Every exporter and importer uses these, so the same glTF gives the same names in all five
+ * formats and a re-export never doubles a prefix.
+ */
+
+/** What kind of thing a fallback name is for (an unnamed glTF animation → `Animation0`). */
+export type NamedKind = 'Animation' | 'Mesh' | 'Material' | 'Node' | 'Skin' | 'Texture' | 'Model';
+
+/**
+ * The name to use for a glTF object: its own name, trimmed, or `<Kind><index>` when it has none.
+ *
+ * ```ts
+ * objectName('  Walk ', 'Animation', 0); // 'Walk'
+ * objectName('', 'Animation', 2);        // 'Animation2'
+ * ```
+ */
+export function objectName(name: string | null | undefined, kind: NamedKind, index: number): string {
+  const trimmed = (name ?? '').trim();
+  return trimmed || `${kind}${index}`;
+}
+
+const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
+/**
+ * A name made safe as (part of) a file name on Windows, macOS and Linux: characters other than
+ * letters, digits, `_`, `-`, `.` and space become `_`, runs of `_` collapse, leading dots and
+ * trailing dots/spaces go, a reserved device name gets a `_` suffix, at most 100 characters.
+ * `fallback` stands in for a name that leaves nothing.
+ *
+ * ```ts
+ * fileSafeName('Run/Fast: 2', 'Animation0'); // 'Run_Fast_ 2'
+ * fileSafeName('..', 'Animation0');          // 'Animation0'
+ * ```
+ */
+export function fileSafeName(name: string, fallback: string): string {
+  let out = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}_\-. ]/gu, '_')
+    .replace(/_+/g, '_')
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
+    .slice(0, 100);
+  if (!out || out === '_') out = fallback;
+  if (RESERVED.test(out)) out += '_';
+  return out;
+}
+
+/**
+ * Names made unique case-insensitively (the games ran on Windows) by appending `_2`, `_3`, …,
+ * in order; the first of equal names keeps its own.
+ *
+ * ```ts
+ * uniqueNames(['Walk', 'walk', 'Run']); // ['Walk', 'walk_2', 'Run']
+ * ```
+ */
+export function uniqueNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    let candidate = name;
+    for (let k = 2; taken.has(candidate.toLowerCase()); k++) candidate = `${name}_${k}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+/** True when `name` starts with `prefix` followed by `_` (case-insensitive). */
+function hasPrefix(name: string, prefix: string): boolean {
+  return (
+    prefix.length > 0 &&
+    name.length > prefix.length + 1 &&
+    name.slice(0, prefix.length + 1).toLowerCase() === `${prefix}_`.toLowerCase()
+  );
+}
+
+/**
+ * The file name of an animation clip written beside a model: `<model>_<clip><ext>`, without
+ * doubling the model prefix when the clip's name already carries it (a clip imported from
+ * `Jack_Walk.ani` and named `Jack_Walk` is written back as `Jack_Walk.ani`, not `Jack_Jack_Walk.ani`).
+ *
+ * ```ts
+ * clipFileName('Jack', 'Walk', '.ani');      // 'Jack_Walk.ani'
+ * clipFileName('Jack', 'Jack_Walk', '.ani'); // 'Jack_Walk.ani'
+ * ```
+ */
+export function clipFileName(modelStem: string, clipName: string, ext: string): string {
+  const clip = fileSafeName(clipName, 'Animation0');
+  return `${hasPrefix(clip, modelStem) ? clip : `${modelStem}_${clip}`}${ext}`;
+}
+
+/**
+ * The clip name a file name stands for: its stem without the model's prefix, so
+ * `Kachujin_Walk.ani` beside `Kachujin.mdl` is the clip `Walk` (and `clipFileName` gives the
+ * file name back). A stem that is only the model's name, or does not start with it, is kept whole.
+ *
+ * ```ts
+ * clipNameFromFile('Kachujin_Walk.ani', 'Kachujin'); // 'Walk'
+ * clipNameFromFile('dance.ani', 'Kachujin');         // 'dance'
+ * ```
+ */
+export function clipNameFromFile(fileName: string, modelStem: string): string {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  return hasPrefix(stem, modelStem) ? stem.slice(modelStem.length + 1) : stem;
+}
