@@ -1,5 +1,6 @@
 import type { Document } from '@gltf-transform/core';
 import type { Warning } from './errors.js';
+import type { LegacyLimits } from './limits.js';
 import type { ResourceOptions } from './resources.js';
 
 /** File name → bytes. Names are base names (no directories) unless a format says otherwise. */
@@ -101,6 +102,8 @@ export interface LegacyFormat {
   unpack?(bytes: Uint8Array, name: string): FileSet;
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
   export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
+  /** What the format can hold (the shared export stage's input; shown by `gltf-legacy formats`). */
+  limits?: LegacyLimits;
   /** Summary of the file model for `gltf-legacy inspect`. */
   inspect?(files: FileSet, options?: ImportOptions): InspectSection[];
   /**

@@ -12,3 +12,4 @@ export * from './resources.js';
 export * from './source-files.js';
 export * from './warning-codes.js';
 export * from './naming.js';
+export * from './limits.js';

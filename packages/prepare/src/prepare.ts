@@ -4,11 +4,11 @@
  * code. Exporters run it first and then only map the prepared document to their file model.
  */
 import type { Document, Transform } from '@gltf-transform/core';
-import { WarningCollector } from '@gltf-legacy/core';
+import { LEGACY_LIMITS_DEFAULTS, type LegacyLimits, WarningCollector } from '@gltf-legacy/core';
 import { cloneDocument } from '@gltf-transform/functions';
 import { bakeTransforms, bakeTransformsNeeded } from './bake-transforms.js';
 import { dequantizeAttributes, dequantizeNeeded } from './dequantize-attributes.js';
-import { LEGACY_LIMITS_DEFAULTS, type LegacyLimits } from './limits.js';
+
 import { limitInfluences, limitInfluencesNeeded } from './limit-influences.js';
 import { resampleAnimations, resampleNeeded } from './resample-animations.js';
 import { splitPrimitives, splitPrimitivesNeeded } from './split-primitives.js';

@@ -7,8 +7,8 @@
  * redundant keys, which is the opposite job.
  */
 import type { AnimationSampler, Document, Transform } from '@gltf-transform/core';
-import { type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
-import type { AnimationLimits } from './limits.js';
+import { type AnimationLimits, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
+
 import { createAccessor } from './utils.js';
 
 export interface ResampleAnimationsOptions extends AnimationLimits {

@@ -1,6 +1,8 @@
 /**
- * What a legacy format can hold, as data: the one input of the shared export stage. Each format
- * package exports its own (`URHO3D_LIMITS`, …) and its exporter runs `prepare(document, limits)`.
+ * What a legacy format can hold, as data: the one input of the shared export stage
+ * (`@gltf-legacy/prepare`). Each format package exports its own (`URHO3D_LIMITS`, …), sets it as
+ * `legacyFormat.limits`, and its exporter runs `prepare(document, limits)`. Here in core so that
+ * the plugin interface can name it without depending on the stage.
  */
 import { Primitive } from '@gltf-transform/core';
 
@@ -24,7 +26,7 @@ export interface AnimationLimits {
  * A legacy format's limits. Every field has a default in {@link LEGACY_LIMITS_DEFAULTS}.
  *
  * ```ts
- * import { LEGACY_LIMITS_DEFAULTS, type LegacyLimits } from '@gltf-legacy/prepare';
+ * import { LEGACY_LIMITS_DEFAULTS, type LegacyLimits } from '@gltf-legacy/core';
  * export const GRIMROCK_LIMITS: LegacyLimits = {
  *   ...LEGACY_LIMITS_DEFAULTS,
  *   animation: { sampling: 'grid', fps: 30, interpolations: ['LINEAR'] },
