@@ -1,0 +1,58 @@
+/**
+ * The `extras.grimrock` shapes both directions share: what import writes on scenes, nodes, meshes
+ * and animations so that export can write the original bytes back, and `gx`, the one reader of
+ * them. JSON-safe float encoding for those extras lives in `arrays.ts` (`encodeFloat`).
+ */
+import type { Layout, NonFinitePatch } from './arrays.js';
+import type { Segment } from './model.js';
+
+/** `extras.grimrock` of the scene. */
+export interface GrimrockSceneExtras {
+  modelName?: string;
+  modelVersion?: number;
+  animationOnly?: boolean;
+}
+
+/** `extras.grimrock` of a node. */
+export interface GrimrockNodeExtras {
+  matrix?: unknown;
+  synthetic?: boolean;
+  meshEntity?: { castShadow?: number; emissiveColor?: unknown; emptyMesh?: EmptyMeshExtras };
+}
+
+/** `extras.grimrock` of a mesh. */
+export interface MeshExtras {
+  version?: number;
+  arrays?: Layout[];
+  bounds?: { center: unknown; radius: unknown; min: unknown; max: unknown };
+  vertexMin?: unknown;
+  vertexMax?: unknown;
+  nonFinite?: Record<string, NonFinitePatch[]>;
+}
+
+/** A mesh with no triangle, kept as its header on the node (`meshEntity.emptyMesh`). */
+export interface EmptyMeshExtras extends MeshExtras {
+  numVertices: number;
+  indices: number[];
+  segments: Segment[];
+}
+
+/** `extras.grimrock` of an animation. */
+export interface AnimExtras {
+  version?: number;
+  name?: string;
+  framesPerSecond?: unknown;
+  numFrames?: number;
+}
+
+/**
+ * The object's `extras.grimrock`, or undefined when it has none (or not an object).
+ *
+ * ```ts
+ * gx<MeshExtras>(mesh)?.arrays; // the imported vertex layouts
+ * ```
+ */
+export function gx<T>(o: { getExtras(): Record<string, unknown> }): T | undefined {
+  const e = o.getExtras()?.grimrock;
+  return e && typeof e === 'object' ? (e as T) : undefined;
+}

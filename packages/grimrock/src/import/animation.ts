@@ -1,0 +1,150 @@
+/**
+ * Import, animations: one `.animation` file → one glTF animation on the model's nodes (matched
+ * by name), or the nodes of an animation imported alone.
+ */
+import type { Accessor, Node } from '@gltf-transform/core';
+import type { AnimationFile } from '../animation.js';
+import { encodeFloat } from '../arrays.js';
+import { mirrorQuats, mirrorVec3, UNIT_TOLERANCE } from '../mat.js';
+import type { ImportContext } from './context.js';
+
+/** One node per animation item, at the item's first key (for an animation imported alone). */
+export function nodesForAnimation(ctx: ImportContext, anim: AnimationFile): Node[] {
+  return anim.items.map((it) => {
+    const node = ctx.doc.createNode(it.nodeName);
+    if (it.positions.length >= 3) {
+      const t = Array.from(it.positions.subarray(0, 3));
+      mirrorVec3(t);
+      node.setTranslation(t as [number, number, number]);
+    }
+    if (it.rotations.length >= 4) {
+      const r = Array.from(it.rotations.subarray(0, 4));
+      mirrorQuats(r);
+      const len = Math.hypot(r[0], r[1], r[2], r[3]);
+      if (len > 0 && Number.isFinite(len)) node.setRotation([r[0] / len, r[1] / len, r[2] / len, r[3] / len]);
+    }
+    if (it.scales.length >= 3)
+      node.setScale(Array.from(it.scales.subarray(0, 3)) as [number, number, number]);
+    return node;
+  });
+}
+
+/**
+ * Adds one glTF animation for an animation file; items are matched to nodes by name.
+ *
+ * ```ts
+ * importAnimation(ctx, readAnimation(bytes), 'slug_attack', nodes, 30);
+ * ```
+ */
+export function importAnimation(
+  ctx: ImportContext,
+  anim: AnimationFile,
+  name: string,
+  nodes: Node[],
+  fallbackFps: number,
+): void {
+  const { doc, warnings } = ctx;
+  const byName = new Map<string, Node>();
+  for (const n of nodes) if (!byName.has(n.getName())) byName.set(n.getName(), n);
+  let fps = anim.framesPerSecond;
+  if (!(fps > 0) || !Number.isFinite(fps)) {
+    warnings.warn('BAD_FPS', `${name}: framesPerSecond is ${fps}; using ${fallbackFps}`);
+    fps = fallbackFps;
+  }
+  const frames = anim.numFrames;
+  const matched = anim.items.filter((it) => byName.has(it.nodeName));
+  const missing = anim.items.length - matched.length;
+  if (missing) {
+    const names = anim.items.filter((it) => !byName.has(it.nodeName)).map((it) => it.nodeName);
+    warnings.warn(
+      'ANIMATION_TARGET_MISSING',
+      `${name}: ${missing} item(s) name no node of the model (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}); ignored`,
+      missing,
+    );
+  }
+  if (!matched.length) {
+    warnings.warn(
+      'ANIMATION_SKIPPED',
+      `${name}: no item matches a node of the model; animation not imported`,
+    );
+    return;
+  }
+  const animation = doc.createAnimation(name);
+  animation.setExtras({
+    grimrock: {
+      version: anim.version,
+      name: anim.name,
+      framesPerSecond: encodeFloat(anim.framesPerSecond),
+      numFrames: frames,
+    },
+  });
+  const timeCache = new Map<number, Accessor>();
+  const times = (count: number): Accessor => {
+    let a = timeCache.get(count);
+    if (a) return a;
+    let t: Float32Array;
+    if (count === 1) t = Float32Array.of(0);
+    else if (count === frames) {
+      // One key per frame, then the last frame held until numFrames / fps.
+      t = new Float32Array(count + 1);
+      for (let k = 0; k <= count; k++) t[k] = k / fps;
+    } else {
+      const d = frames > 0 ? frames / fps : (count - 1) / fps;
+      t = new Float32Array(count);
+      for (let k = 0; k < count; k++) t[k] = (k * d) / (count - 1);
+      for (let k = 1; k < count; k++) if (!(t[k] > t[k - 1])) t[k] = Math.fround(t[k - 1] + 1e-4);
+    }
+    a = doc.createAccessor().setType('SCALAR').setArray(t).setBuffer(ctx.buffer);
+    timeCache.set(count, a);
+    return a;
+  };
+  let normalized = 0;
+  for (const it of matched) {
+    const node = byName.get(it.nodeName)!;
+    const channel = (path: 'translation' | 'rotation' | 'scale', data: Float32Array, size: 3 | 4) => {
+      const count = data.length / size;
+      if (count < 1) return;
+      const hold = count > 1 && count === frames;
+      const out = new Float32Array((count + (hold ? 1 : 0)) * size);
+      out.set(data);
+      for (let i = 0; i < out.length; i++) if (!Number.isFinite(out[i])) out[i] = 0;
+      if (path === 'translation') mirrorVec3(out);
+      if (path === 'rotation') {
+        mirrorQuats(out);
+        for (let k = 0; k < count; k++) {
+          const o = k * 4;
+          const l = Math.hypot(out[o], out[o + 1], out[o + 2], out[o + 3]);
+          if (Math.abs(l - 1) > UNIT_TOLERANCE) {
+            normalized++;
+            if (l > 0) for (let c = 0; c < 4; c++) out[o + c] /= l;
+            else out.set([0, 0, 0, 1], o);
+          }
+        }
+      }
+      if (hold) out.copyWithin(count * size, (count - 1) * size, count * size);
+      const sampler = doc
+        .createAnimationSampler()
+        .setInput(times(count))
+        .setOutput(
+          doc
+            .createAccessor()
+            .setType(size === 4 ? 'VEC4' : 'VEC3')
+            .setArray(out)
+            .setBuffer(ctx.buffer),
+        ); // LINEAR: glTF-Transform's default (each setter costs a graph event)
+      animation.addSampler(sampler);
+      animation.addChannel(
+        doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler),
+      );
+    };
+    channel('translation', it.positions, 3);
+    channel('rotation', it.rotations, 4);
+    channel('scale', it.scales, 3);
+  }
+  if (normalized)
+    warnings.warn(
+      'QUATERNION_NORMALIZED',
+      `${name}: ${normalized} rotation key(s) were not unit quaternions and were normalized`,
+      normalized,
+    );
+}

@@ -1,0 +1,305 @@
+/**
+ * Import, meshes: one Grimrock mesh entity → a glTF mesh (a primitive per segment sharing the
+ * vertex attributes), its skin, and the extras that let export write the original bytes back.
+ */
+import { convertVec3, FormatError, flipWinding } from '@gltf-legacy/core';
+import type { Accessor, Material, Node, Primitive } from '@gltf-transform/core';
+import {
+  AXES,
+  encodeFloat,
+  encodeFloats,
+  type Layout,
+  type NonFinitePatch,
+  packArrays,
+  rawAttributeName,
+  sameBytes,
+} from '../arrays.js';
+import { mat4x3ToGltf } from '../mat.js';
+import {
+  hasVertexValues,
+  type MeshEntity,
+  VA_BITANGENT,
+  VA_BONE_INDEX,
+  VA_BONE_WEIGHT,
+  VA_COLOR,
+  VA_NORMAL,
+  VA_POSITION,
+  VA_TANGENT,
+  VA_TEXCOORD0,
+  VERTEX_ARRAY_NAMES,
+  vertexArrayValues,
+} from '../model.js';
+import { floatAccessor, type ImportContext, VEC_TYPES } from './context.js';
+import {
+  components,
+  extent,
+  firstBadIndex,
+  fixWeights,
+  rawValues,
+  sanitize,
+  tangentSigns,
+  unitize,
+} from './vertex-values.js';
+export function importMeshEntity(
+  ctx: ImportContext,
+  e: MeshEntity,
+  nodes: Node[],
+  nodeIndex: number,
+  name: string,
+  materials: Map<string, Material>,
+  fileName: string,
+): void {
+  const { doc, warnings } = ctx;
+  const node = nodes[nodeIndex];
+  const m = e.mesh;
+  const n = m.numVertices;
+  const layouts: Layout[] = m.arrays.map((a) => [a.dataType, a.dim, a.stride]);
+  const entityExtras: Record<string, unknown> = {
+    castShadow: e.castShadow,
+    emissiveColor: encodeFloats(e.emissiveColor),
+  };
+  const meshExtras: Record<string, unknown> = {
+    version: m.version,
+    arrays: layouts,
+    bounds: {
+      center: encodeFloats(m.boundCenter),
+      radius: encodeFloat(m.boundRadius),
+      min: encodeFloats(m.boundMin),
+      max: encodeFloats(m.boundMax),
+    },
+  };
+  const nodeExtras = node.getExtras() as { grimrock: Record<string, unknown> };
+  nodeExtras.grimrock.meshEntity = entityExtras;
+
+  // Index range check.
+  const bad = firstBadIndex(m.indices, n);
+  if (bad >= 0) {
+    const i = bad;
+    const x = m.indices[i];
+    throw new FormatError(`index ${x} is outside the ${n} vertices`, {
+      code: 'BAD_INDEX',
+      file: fileName,
+      field: `nodes[${nodeIndex}].meshEntity.mesh.indices[${i}]`,
+    });
+  }
+  if (n === 0 || m.indices.length < 3) {
+    // Nothing glTF can draw: keep the (tiny) mesh header in extras.
+    entityExtras.emptyMesh = {
+      ...meshExtras,
+      numVertices: n,
+      indices: Array.from(m.indices),
+      segments: m.segments,
+    };
+    warnings.warn('EMPTY_MESH', `mesh "${name}" has no triangles; kept in extras only`);
+    return;
+  }
+
+  // Vertex arrays are decoded on use, each into a fresh array the mapping then owns (no
+  // second copy): which slots hold values, then `comps` per slot.
+  const present = m.arrays.map((a) => hasVertexValues(a, n));
+  const comps = (slot: number, count: number, pad = 0): Float32Array | null => {
+    const v = present[slot] ? vertexArrayValues(m.arrays[slot], n) : null;
+    return v ? components(v, layouts[slot][1], n, count, pad) : null;
+  };
+  const attrs = new Map<string, Accessor>();
+  const pos = comps(VA_POSITION, 3);
+  // Vertex extent in file space (before sanitizing), to tell later whether geometry changed.
+  const vmin = [Infinity, Infinity, Infinity];
+  const vmax = [-Infinity, -Infinity, -Infinity];
+  if (pos) extent(pos, n, Math.min(3, layouts[VA_POSITION][1]), vmin, vmax);
+  if (!pos)
+    throw new FormatError(`mesh "${name}" has no usable position array`, {
+      code: 'NO_POSITIONS',
+      file: fileName,
+      field: `nodes[${nodeIndex}].meshEntity.mesh.arrays[0]`,
+    });
+  // Slots whose packing export would reproduce bit for bit without checking: float arrays in
+  // the writer's own layout that import only mirrors (an exact sign flip) and did not clean up.
+  const exact = new Set<number>();
+  const plainFloat = (slot: number, dim: number) =>
+    layouts[slot][0] === 3 && layouts[slot][1] === dim && layouts[slot][2] === dim * 4;
+  if (sanitize(pos) === 0 && plainFloat(VA_POSITION, 3)) exact.add(VA_POSITION);
+  convertVec3(AXES, pos);
+  attrs.set('POSITION', floatAccessor(ctx, 'VEC3', pos));
+  const nor = comps(VA_NORMAL, 3);
+  if (nor) {
+    convertVec3(AXES, nor);
+    if (unitize(nor, n, 3, 0, 1, 0) === 0 && plainFloat(VA_NORMAL, 3)) exact.add(VA_NORMAL);
+    attrs.set('NORMAL', floatAccessor(ctx, 'VEC3', nor));
+  }
+  const tan3 = comps(VA_TANGENT, 3);
+  if (tan3) {
+    const bit = comps(VA_BITANGENT, 3);
+    const tan = components(tan3, 3, n, 4, 1);
+    convertVec3(AXES, tan, 4);
+    if (unitize(tan, n, 4, 1, 0, 0) === 0 && plainFloat(VA_TANGENT, 3)) exact.add(VA_TANGENT);
+    if (bit) convertVec3(AXES, bit);
+    tangentSigns(tan, nor, bit, n);
+    attrs.set('TANGENT', floatAccessor(ctx, 'VEC4', tan));
+  }
+  if (present[VA_COLOR]) {
+    const [dt, dim] = layouts[VA_COLOR];
+    if (dt === 0 && dim === 4) {
+      attrs.set(
+        'COLOR_0',
+        doc
+          .createAccessor()
+          .setType('VEC4')
+          .setArray(vertexArrayValues(m.arrays[VA_COLOR], n) as Uint8Array)
+          .setNormalized(true)
+          .setBuffer(ctx.buffer),
+      );
+    } else {
+      const c = comps(VA_COLOR, 4, dt === 0 ? 255 : 1)!;
+      const s = dt === 0 ? 1 / 255 : dt === 1 ? 1 / 32767 : 1;
+      for (let i = 0; i < c.length; i++)
+        c[i] = Math.min(1, Math.max(0, Number.isFinite(c[i]) ? c[i] * s : 0));
+      attrs.set('COLOR_0', floatAccessor(ctx, 'VEC4', c));
+    }
+  }
+  for (let k = 0; k < 8; k++) {
+    const uv = comps(VA_TEXCOORD0 + k, 2);
+    if (!uv) continue;
+    if (sanitize(uv) === 0 && plainFloat(VA_TEXCOORD0 + k, 2)) exact.add(VA_TEXCOORD0 + k);
+    attrs.set(`TEXCOORD_${k}`, floatAccessor(ctx, 'VEC2', uv));
+  }
+  const skinned = e.bones.length > 0 && present[VA_BONE_INDEX] && present[VA_BONE_WEIGHT];
+  if (skinned) {
+    const bi = comps(VA_BONE_INDEX, 4)!;
+    const bw = comps(VA_BONE_WEIGHT, 4)!;
+    sanitize(bw);
+    const ws = layouts[VA_BONE_WEIGHT][0];
+    if (ws === 0 || ws === 1) for (let i = 0; i < bw.length; i++) bw[i] /= ws === 0 ? 255 : 32767;
+    const joints = new Uint16Array(n * 4);
+    const fixed = fixWeights(bi, bw, joints, n, e.bones.length);
+    if (fixed)
+      warnings.warn(
+        'WEIGHTS_NORMALIZED',
+        `mesh "${name}": ${fixed} vertex weight set(s) did not sum to 1 and were normalized (unweighted vertices bound to the first bone)`,
+        1,
+      );
+    attrs.set('JOINTS_0', doc.createAccessor().setType('VEC4').setArray(joints).setBuffer(ctx.buffer));
+    attrs.set('WEIGHTS_0', floatAccessor(ctx, 'VEC4', bw));
+  }
+
+  // Primitives: one per segment, sharing the vertex attributes.
+  const mesh = doc.createMesh(name);
+  const big = n > 65535;
+  const prims: Primitive[] = [];
+  m.segments.forEach((seg, si) => {
+    let first = seg.firstIndex;
+    let count = seg.count * 3;
+    if (first < 0 || count <= 0 || first >= m.indices.length || seg.primitiveType !== 2) {
+      warnings.warn(
+        'SEGMENT_DROPPED',
+        `mesh "${name}" segment ${si} ("${seg.material}") is empty, out of range or not a triangle list; dropped`,
+      );
+      return;
+    }
+    if (first + count > m.indices.length) {
+      warnings.warn('SEGMENT_CLAMPED', `mesh "${name}" segment ${si} runs past the index array; clamped`);
+      count = Math.floor((m.indices.length - first) / 3) * 3;
+      first = Math.max(0, first);
+    }
+    if (count < 3) return;
+    const src = m.indices.subarray(first, first + count);
+    const idx = big ? new Uint32Array(src) : new Uint16Array(src);
+    flipWinding(idx);
+    const prim = doc
+      .createPrimitive()
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(idx).setBuffer(ctx.buffer));
+    for (const [k, a] of attrs) prim.setAttribute(k, a);
+    let mat = materials.get(seg.material);
+    if (!mat) {
+      mat = doc.createMaterial(seg.material).setMetallicFactor(0).setRoughnessFactor(1);
+      materials.set(seg.material, mat);
+    }
+    prim.setMaterial(mat);
+    mesh.addPrimitive(prim);
+    prims.push(prim);
+  });
+  if (!prims.length) {
+    entityExtras.emptyMesh = { ...meshExtras, numVertices: 0, indices: [], segments: m.segments };
+    warnings.warn('EMPTY_MESH', `mesh "${name}" has no drawable segment; kept in extras only`);
+    return;
+  }
+  node.setMesh(mesh);
+
+  if (e.bones.length) {
+    const skin = doc.createSkin(name);
+    const ibm = new Float32Array(16 * e.bones.length);
+    e.bones.forEach((b, i) => {
+      skin.addJoint(nodes[b.nodeIndex]);
+      ibm.set(mat4x3ToGltf(b.invRestMatrix), i * 16);
+    });
+    skin.setInverseBindMatrices(floatAccessor(ctx, 'MAT4', ibm));
+    if (skinned) node.setSkin(skin);
+    else {
+      entityExtras.unboundSkin = true;
+      warnings.warn(
+        'SKIN_WITHOUT_WEIGHTS',
+        `mesh "${name}" has bones but no bone index/weight arrays; skin kept unattached`,
+      );
+    }
+  }
+
+  // Which slots the standard attributes cannot reproduce exactly: keep their raw file values.
+  const nonFinite: Record<string, NonFinitePatch[]> = {};
+  const prim0 = prims[0];
+  const rawSlots = new Set<number>();
+  packArrays(
+    prim0,
+    layouts,
+    skinned,
+    {},
+    undefined,
+    (slot) => !exact.has(slot),
+    (slot, packed) => {
+      const orig = m.arrays[slot];
+      if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) rawSlots.add(slot);
+    },
+  );
+  for (const slot of rawSlots) {
+    const orig = m.arrays[slot];
+    const v = present[slot] ? vertexArrayValues(orig, n) : null;
+    const dim = layouts[slot][1];
+    if (!v || dim < 1 || dim > 4) {
+      warnings.warn(
+        'ARRAY_NOT_PRESERVED',
+        `mesh "${name}" vertex array ${VERTEX_ARRAY_NAMES[slot]} has a layout glTF cannot keep exactly; export will rewrite it`,
+      );
+      continue;
+    }
+    const { raw, patches } = rawValues(v, orig, dim);
+    if (patches.length) nonFinite[VERTEX_ARRAY_NAMES[slot]] = patches;
+    const acc = floatAccessor(ctx, VEC_TYPES[dim], raw);
+    for (const p of prims) p.setAttribute(rawAttributeName(slot), acc);
+  }
+  if (Object.keys(nonFinite).length) meshExtras.nonFinite = nonFinite;
+  if (rawSlots.size)
+    packArrays(
+      prim0,
+      layouts,
+      skinned,
+      nonFinite,
+      undefined,
+      (s) => rawSlots.has(s),
+      (slot, packed) => {
+        const orig = m.arrays[slot];
+        if (orig.stride > 0 && !sameBytes(packed.data, orig.data)) {
+          warnings.warn(
+            'ARRAY_NOT_PRESERVED',
+            `mesh "${name}" vertex array ${VERTEX_ARRAY_NAMES[slot]} will not round-trip byte for byte`,
+          );
+        }
+      },
+    );
+  // Bounds: remember the vertex extent when the stored bounds are something else, so export
+  // can tell whether the geometry changed.
+  const b = { min: Array.from(m.boundMin), max: Array.from(m.boundMax) };
+  if (!vmin.every((x, c) => x === b.min[c]) || !vmax.every((x, c) => x === b.max[c])) {
+    meshExtras.vertexMin = encodeFloats(vmin);
+    meshExtras.vertexMax = encodeFloats(vmax);
+  }
+  mesh.setExtras({ grimrock: meshExtras });
+}
