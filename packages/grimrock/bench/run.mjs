@@ -127,14 +127,14 @@ function synthetic() {
 }
 
 /** Median of 5 runs: wall-clock ms and CPU ms (user + system; less sensitive to a busy machine). */
-function median(fn) {
+async function median(fn) {
   const times = [];
   const cpus = [];
   let result;
   for (let i = 0; i < 5; i++) {
     const c = process.cpuUsage();
     const t = performance.now();
-    result = fn();
+    result = await fn();
     times.push(performance.now() - t);
     const d = process.cpuUsage(c);
     cpus.push((d.user + d.system) / 1000);
@@ -161,14 +161,14 @@ const row = (step, r) =>
     'MB/s (cpu)': +(mb / (r.cpu / 1000)).toFixed(1),
   });
 
-const read = median(() => [readModel(model), readAnimation(anim)]);
+const read = await median(() => [readModel(model), readAnimation(anim)]);
 row('read (file model)', read);
-const imp = median(() => importGrimrock(files, { main: 'bench.model' }).document);
+const imp = await median(() => importGrimrock(files, { main: 'bench.model' }).document);
 row('import (→ Document)', imp);
-const exp = median(() => exportGrimrock(imp.result, { name: 'bench' }).files);
+const exp = await median(async () => (await exportGrimrock(imp.result, { name: 'bench' })).files);
 row('export (Document → files)', exp);
 const [m, a] = read.result;
-const wr = median(() => [writeModel(m), writeAnimation(a)]);
+const wr = await median(() => [writeModel(m), writeAnimation(a)]);
 row('write (file model)', wr);
 const same = exp.result.get('bench.model').length === model.length;
 

@@ -7,6 +7,7 @@ import { accessorFloats, mirrorAxis, readInfluences } from '@gltf-legacy/core';
 import type { Accessor, Primitive } from '@gltf-transform/core';
 import {
   dataTypeSize,
+  LITTLE_ENDIAN_HOST,
   VA_BITANGENT,
   VA_BONE_INDEX,
   VA_BONE_WEIGHT,
@@ -120,8 +121,6 @@ export function packArray(
   return { dataType, dim, stride, data };
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
 function clampRound(x: number, lo: number, hi: number): number {
   if (Number.isNaN(x)) return 0;
   return Math.min(hi, Math.max(lo, Math.round(x)));
@@ -226,17 +225,10 @@ export function deriveSlot(
 
 /** Counters filled while packing (for export warnings). */
 export interface PackStats {
-  /** Vertices with more than 4 influences (the smallest were dropped). */
-  truncated: number;
   /** Vertices whose weights were renormalized. */
   renormalized: number;
 }
 
-/**
- * Up to 4 influences per vertex. A single JOINTS_0/WEIGHTS_0 set whose weights already sum to 1
- * is copied unchanged (order and zero-weight joints kept); anything else goes through
- * `readInfluences` (largest 4, renormalized).
- */
 /** Influences computed once per primitive and packing pass (both bone slots use them). */
 const influenceCache = new WeakMap<Primitive, Influences4 | null>();
 
@@ -253,6 +245,12 @@ function influences(prim: Primitive, stats?: PackStats): Influences4 | null {
   return r;
 }
 
+/**
+ * The 4 influences per vertex (the shared export stage already kept at most 4 non-zero ones). A
+ * single JOINTS_0/WEIGHTS_0 set whose weights sum to 1 is copied unchanged (order and zero-weight
+ * joints kept); anything else (weights not summing to 1, a second set of zero weights) goes
+ * through core `readInfluences`, renormalized.
+ */
 function computeInfluences(prim: Primitive, stats?: PackStats): Influences4 | null {
   const n = elementCount(prim.getAttribute('POSITION'));
   const j0 = prim.getAttribute('JOINTS_0');
@@ -278,10 +276,7 @@ function computeInfluences(prim: Primitive, stats?: PackStats): Influences4 | nu
   }
   const inf = readInfluences(prim, 4);
   if (!inf) return null;
-  if (stats) {
-    stats.truncated += inf.truncated;
-    stats.renormalized += inf.renormalized;
-  }
+  if (stats) stats.renormalized += inf.renormalized;
   return { joints: inf.joints, weights: inf.weights };
 }
 

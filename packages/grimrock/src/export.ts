@@ -12,11 +12,13 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import type { Document, Material, Node } from '@gltf-transform/core';
+import { prepare } from '@gltf-legacy/prepare';
 import { writeAnimation } from './animation.js';
-import { exportAnimation } from './export/animation.js';
+import { type ClipPlan, exportAnimation, planAnimations } from './export/animation.js';
 import { exportMeshEntity } from './export/mesh.js';
-import { identity4x3, nodeMatrix, orderNodes } from './export/nodes.js';
+import { type Entry, identity4x3, nodeMatrix, nodeNames, orderNodes } from './export/nodes.js';
 import { type GrimrockSceneExtras, gx } from './extras.js';
+import { GRIMROCK_LIMITS } from './limits.js';
 import { type ModelFile, type ModelNode, writeModel } from './model.js';
 
 /** Options of {@link exportGrimrock}. */
@@ -49,16 +51,66 @@ export interface GrimrockExportResult {
 }
 
 /**
- * Exports a Document as a Grimrock `.model` plus one `.animation` per glTF animation.
+ * Exports a Document as a Grimrock `.model` plus one `.animation` per glTF animation. Runs the
+ * shared export stage first (`prepare(document, GRIMROCK_LIMITS)`: strips and fans to triangle
+ * lists, points and lines dropped, at most 4 influences, keys on the frame grid), then maps the
+ * prepared document to the file model. The caller's document is never modified.
  *
  * ```ts
- * const { files, warnings, materials } = exportGrimrock(document, { name: 'hero', fps: 30, variant: 'log2' });
+ * const { files, warnings, materials } = await exportGrimrock(document, { name: 'hero', fps: 30, variant: 'log2' });
  * // files: hero.model, hero_walk.animation, …; materials: the glTF materials hero.model names
  * ```
  */
-export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {}): GrimrockExportResult {
+export async function exportGrimrock(
+  doc: Document,
+  options: GrimrockExportOptions = {},
+): Promise<GrimrockExportResult> {
   assertNodeTrees(doc);
+  const { fps, variant } = checkOptions(options);
+  const root = doc.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const before = scene ? orderNodes(doc, scene, !!gx<GrimrockSceneExtras>(scene)) : [];
+  if (!before.length && !root.listAnimations().length) {
+    throw new ExportError('NOTHING_TO_EXPORT', 'the glTF document has no scene nodes and no animations');
+  }
+  const exported = new Set(before.map((e) => e.node));
+  const { plans, animation } = planAnimations(doc, (n) => exported.has(n), fps, variant);
   const warnings = new WarningCollector();
+  const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings });
+  const result = mapGrimrock(prepared.document, options, plans, !!animation, warnings);
+  // The stage maps a clone when it changed something: name the caller's own materials.
+  if (prepared.changed) {
+    const own = root.listMaterials();
+    const index = new Map(
+      prepared.document
+        .getRoot()
+        .listMaterials()
+        .map((m, i) => [m, i]),
+    );
+    result.materials = result.materials.map((m) => (m ? own[index.get(m)!] : null));
+  }
+  return result;
+}
+
+/** The validated `fps` and `variant` options (`BAD_OPTION` otherwise). */
+function checkOptions(options: GrimrockExportOptions): { fps?: number; variant?: string } {
+  const fps = options.fps === undefined ? undefined : Number(options.fps);
+  if (fps !== undefined && !(fps > 0 && Number.isFinite(fps)))
+    throw new ExportError('BAD_OPTION', `fps must be a positive number, got ${options.fps}`);
+  const variant = options.variant === undefined ? undefined : String(options.variant);
+  if (variant !== undefined && variant !== 'log1' && variant !== 'log2')
+    throw new ExportError('BAD_OPTION', `variant must be "log1" or "log2", got "${variant}"`);
+  return { fps, variant };
+}
+
+/** The map layer: a prepared document → the files. */
+function mapGrimrock(
+  doc: Document,
+  options: GrimrockExportOptions,
+  plans: (ClipPlan | null)[],
+  onGrid: boolean,
+  warnings: WarningCollector,
+): GrimrockExportResult {
   const root = doc.getRoot();
   const name = safeName(options.name ?? GRIMROCK_EXPORT_DEFAULTS.name);
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
@@ -70,63 +122,11 @@ export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {
   const sceneExtras = scene ? gx<GrimrockSceneExtras>(scene) : undefined;
   const files: FileSet = new Map();
   const used = new Set<Material | null>();
-
-  const nodeList = scene ? orderNodes(doc, scene, !!sceneExtras) : [];
-  if (!nodeList.length && !root.listAnimations().length) {
-    throw new ExportError('NOTHING_TO_EXPORT', 'the glTF document has no scene nodes and no animations');
-  }
-  const entries = nodeList; // in file order; entries[i].node === null for the synthesized root
-  const indexOf = new Map<Node, number>();
-  entries.forEach((e, i) => {
-    if (e.node) indexOf.set(e.node, i);
-  });
-
-  // Animation items address nodes by name: animated nodes get unique names.
-  const animated = new Set<Node>();
-  for (const a of root.listAnimations())
-    for (const c of a.listChannels()) if (c.getTargetNode()) animated.add(c.getTargetNode()!);
-  const baseNames = entries.map((e, i) => (e.node ? e.node.getName() || `node_${i}` : 'RootNode'));
-  const taken = new Set(baseNames);
-  const seen = new Set<string>();
-  const names = entries.map((e, i) => {
-    let n = baseNames[i];
-    const dup = seen.has(n);
-    seen.add(n);
-    if (dup && e.node && animated.has(e.node)) {
-      let k = 2;
-      while (taken.has(`${n}_${k}`)) k++;
-      warnings.warn(
-        'NODE_RENAMED',
-        `animated node "${n}" shares its name with another node; renamed to "${n}_${k}" (Grimrock animations address nodes by name)`,
-      );
-      n = `${n}_${k}`;
-      taken.add(n);
-    }
-    return n;
-  });
-
+  // in file order; entries[i].node === null for the synthesized root
+  const entries = scene ? orderNodes(doc, scene, !!sceneExtras) : [];
+  const names = nodeNames(entries, root.listAnimations(), warnings);
   if (!sceneExtras?.animationOnly) {
-    const model: ModelFile = { magic: 'MDL1', version: sceneExtras?.modelVersion ?? 2, nodes: [] };
-    entries.forEach((e, i) => {
-      const node = e.node;
-      const mn: ModelNode = { name: names[i], localToParent: identity4x3(), parent: e.parent, type: -1 };
-      if (node) {
-        mn.localToParent = nodeMatrix(node);
-        if (node.getCamera())
-          warnings.warn(
-            'CAMERA_DROPPED',
-            `camera of node "${names[i]}" dropped (Grimrock models have no cameras)`,
-          );
-        if (node.getExtension('KHR_lights_punctual'))
-          warnings.warn('LIGHT_DROPPED', `light of node "${names[i]}" dropped`);
-        const entity = exportMeshEntity(node, indexOf, warnings, names[i], used);
-        if (entity) {
-          mn.type = 0;
-          mn.meshEntity = entity;
-        }
-      }
-      model.nodes.push(mn);
-    });
+    const model = exportModel(entries, names, sceneExtras?.modelVersion ?? 2, warnings, used);
     const textures = root.listTextures().length;
     if (textures) {
       warnings.warn(
@@ -137,14 +137,6 @@ export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {
     }
     files.set(`${name}.model`, writeModel(model));
   }
-
-  // Animations.
-  const fpsOpt = options.fps === undefined ? undefined : Number(options.fps);
-  if (fpsOpt !== undefined && !(fpsOpt > 0 && Number.isFinite(fpsOpt)))
-    throw new ExportError('BAD_OPTION', `fps must be a positive number, got ${options.fps}`);
-  const variant = options.variant === undefined ? undefined : String(options.variant);
-  if (variant !== undefined && variant !== 'log1' && variant !== 'log2')
-    throw new ExportError('BAD_OPTION', `variant must be "log1" or "log2", got "${variant}"`);
   const nodeName = new Map<Node, string>();
   entries.forEach((e, i) => {
     if (e.node) nodeName.set(e.node, names[i]);
@@ -152,7 +144,7 @@ export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {
   const modelName = sceneExtras?.modelName;
   const anims = root.listAnimations();
   anims.forEach((anim, ai) => {
-    const file = exportAnimation(anim, nodeName, warnings, fpsOpt, variant);
+    const file = exportAnimation(anim, plans[ai], onGrid, nodeName, warnings);
     if (!file) return;
     const an = anim.getName();
     let fileName: string;
@@ -166,4 +158,40 @@ export function exportGrimrock(doc: Document, options: GrimrockExportOptions = {
     files.set(unique, writeAnimation(file));
   });
   return { files, warnings: warnings.list(), materials: [...used] };
+}
+
+/** The `.model` file model: one node per entry, with its mesh entity. */
+function exportModel(
+  entries: Entry[],
+  names: string[],
+  version: number,
+  warnings: WarningCollector,
+  used: Set<Material | null>,
+): ModelFile {
+  const indexOf = new Map<Node, number>();
+  entries.forEach((e, i) => {
+    if (e.node) indexOf.set(e.node, i);
+  });
+  const model: ModelFile = { magic: 'MDL1', version, nodes: [] };
+  entries.forEach((e, i) => {
+    const node = e.node;
+    const mn: ModelNode = { name: names[i], localToParent: identity4x3(), parent: e.parent, type: -1 };
+    if (node) {
+      mn.localToParent = nodeMatrix(node);
+      if (node.getCamera())
+        warnings.warn(
+          'CAMERA_DROPPED',
+          `camera of node "${names[i]}" dropped (Grimrock models have no cameras)`,
+        );
+      if (node.getExtension('KHR_lights_punctual'))
+        warnings.warn('LIGHT_DROPPED', `light of node "${names[i]}" dropped`);
+      const entity = exportMeshEntity(node, indexOf, warnings, names[i], used);
+      if (entity) {
+        mn.type = 0;
+        mn.meshEntity = entity;
+      }
+    }
+    model.nodes.push(mn);
+  });
+  return model;
 }

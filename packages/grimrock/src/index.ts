@@ -68,7 +68,7 @@ export async function exportGrimrockWithMaterials(
   document: Document,
   options: GrimrockExportOptions = {},
 ): Promise<{ files: FileSet; warnings: Warning[] }> {
-  const model = exportGrimrock(document, options);
+  const model = await exportGrimrock(document, options);
   // The Lua defines what the written .model names, in the order import will create them again.
   const materials = await exportGrimrockMaterials(document, {
     name: options.name,

@@ -46,7 +46,7 @@ export interface GrimrockMaterialExportOptions {
   /**
    * The materials to define, in order (`null`: primitives without a material, defined as
    * `default`). Give the ones the written `.model` names, in the order it first names them
-   * (`exportGrimrock(...).materials`, as {@link exportGrimrockWithMaterials} does): import creates
+   * (`(await exportGrimrock(...)).materials`, as {@link exportGrimrockWithMaterials} does): import creates
    * materials from the model's segments only, in that order, so any other list would not come
    * back the same. Default: the materials of the triangle primitives of every mesh, in document
    * order.
@@ -63,7 +63,7 @@ export const GRIMROCK_MATERIAL_EXPORT_DEFAULTS = { name: 'model' } as const;
  * ```ts
  * const { files, warnings } = await exportGrimrockMaterials(document, { name: 'slug' });
  * // slug_materials.lua, mod_assets/textures/monsters/slug_dif.dds, …
- * const model = exportGrimrock(document, { name: 'slug' });
+ * const model = await exportGrimrock(document, { name: 'slug' });
  * await exportGrimrockMaterials(document, { name: 'slug', materials: model.materials }); // what slug.model names
  * ```
  */

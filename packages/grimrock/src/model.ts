@@ -506,7 +506,8 @@ export function makeVertexArray(
   return { dataType, dim, stride: s, data };
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** True on little-endian hosts: packed arrays can then be read and written through typed views. */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * An unused vertex array header (`dataType 0, dim 0, stride 0`, no data).

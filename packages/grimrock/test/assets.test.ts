@@ -29,7 +29,9 @@ describe('test-assets/grimrock (made by scripts/make-test-assets.mjs)', () => {
       const glb = await io.writeBinary(document);
       const report = await validateGlb(glb);
       expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
-      const { files: out } = exportGrimrock(await io.readBinary(glb), { name: main.replace('.model', '') });
+      const { files: out } = await exportGrimrock(await io.readBinary(glb), {
+        name: main.replace('.model', ''),
+      });
       expect([...out.keys()].sort()).toEqual([...files.keys()].sort());
       for (const [n, b] of files) expect(firstByteDiff(out.get(n)!, b), n).toBe(-1);
       // glTF faces are counter-clockwise: every face normal points along its vertex normals.

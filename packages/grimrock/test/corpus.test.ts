@@ -71,7 +71,7 @@ describe('corpus: import → glb validates, → glb on disk → export is byte-i
       const file = join(dir, name.replace(/\.model$/, '.glb'));
       writeFileSync(file, glb);
       const back = await io.read(file);
-      const { files: out } = exportGrimrock(back, { name: name.replace(/\.model$/, '') });
+      const { files: out } = await exportGrimrock(back, { name: name.replace(/\.model$/, '') });
       expect([...out.keys()].sort()).toEqual([...files.keys()].sort());
       for (const [n, bytes] of files) expect(firstByteDiff(out.get(n)!, bytes), n).toBe(-1);
     });

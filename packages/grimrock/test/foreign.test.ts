@@ -66,7 +66,7 @@ describe('export of foreign glTF', () => {
       }
       const doc = await io.read(path);
       const before = drawn(doc);
-      const { files: out, warnings } = exportGrimrock(doc, { name: 'x' });
+      const { files: out, warnings } = await exportGrimrock(doc, { name: 'x' });
       const codes = new Set(warnings.map((w) => w.code));
       const model = readModel(out.get('x.model')!, 'x.model');
       expect(model.nodes[0].name).toBe('RootNode');
@@ -98,7 +98,7 @@ describe('export of foreign glTF', () => {
 
   it('quad_skin.glb: more than 4 influences keep the 4 largest, renormalized, with a warning', async () => {
     const doc = await io.read(files.find((p) => basename(p) === 'quad_skin.glb')!);
-    const { files: out, warnings } = exportGrimrock(doc, { name: 'q' });
+    const { files: out, warnings } = await exportGrimrock(doc, { name: 'q' });
     expect(warnings.find((w) => w.code === 'WEIGHTS_TRUNCATED')?.count).toBeGreaterThan(0);
     const mesh = readModel(out.get('q.model')!).nodes.find((n) => n.meshEntity)!.meshEntity!.mesh;
     const w = new Float32Array(mesh.arrays[14].data.slice().buffer);
@@ -115,7 +115,7 @@ describe('export of foreign glTF', () => {
         .listSamplers()
         .map((s) => s.getInput()!.getMax([])[0]),
     );
-    const { files: out, warnings } = exportGrimrock(doc, { name: 'man', fps: 24, variant: 'log2' });
+    const { files: out, warnings } = await exportGrimrock(doc, { name: 'man', fps: 24, variant: 'log2' });
     expect(warnings.find((w) => w.code === 'ANIMATION_RESAMPLED')?.count).toBeGreaterThan(0);
     const anim = readAnimation(out.get([...out.keys()].find((k) => k.endsWith('.animation'))!)!);
     expect(anim.version).toBe(2);

@@ -175,8 +175,8 @@ describe('export options', () => {
       { main: 'skeleton_warrior_axe.model' },
     ).document);
 
-  it('names files after options.name and writes Grimrock 2 animations with variant log2', () => {
-    const { files, warnings } = exportGrimrock(warrior(), { name: 'hero', variant: 'log2' });
+  it('names files after options.name and writes Grimrock 2 animations with variant log2', async () => {
+    const { files, warnings } = await exportGrimrock(warrior(), { name: 'hero', variant: 'log2' });
     expect([...files.keys()].sort()).toEqual(['hero.model', 'hero_walk.animation']);
     expect(warnings).toEqual([]);
     const a = readAnimation(files.get('hero_walk.animation')!);
@@ -187,8 +187,8 @@ describe('export options', () => {
     expect(Array.from(a.items[3].rotations)).toEqual(Array.from(orig.items[3].rotations));
   });
 
-  it('resamples to options.fps with a warning', () => {
-    const { files, warnings } = exportGrimrock(warrior(), { name: 'hero', fps: 15 });
+  it('resamples to options.fps with a warning', async () => {
+    const { files, warnings } = await exportGrimrock(warrior(), { name: 'hero', fps: 15 });
     const a = readAnimation(files.get('hero_walk.animation')!);
     expect(a.framesPerSecond).toBe(15);
     expect(a.numFrames).toBe(Math.round((55 / 30) * 15));
@@ -199,14 +199,14 @@ describe('export options', () => {
     expect(a.items[5].positions[3 * 3 + 1]).toBeCloseTo(orig.items[5].positions[6 * 3 + 1], 5);
   });
 
-  it('converts Grimrock 2 (v2) animations to v1 keys', () => {
+  it('converts Grimrock 2 (v2) animations to v1 keys', async () => {
     const { document } = importGrimrock(
       new Map([
         ['log2_rc_lever.model', bytesOf('log2_rc_lever.model')],
         ['log2_rc_lever_up.animation', bytesOf('log2_rc_lever_up.animation')],
       ]),
     );
-    const { files } = exportGrimrock(document, { name: 'lever', variant: 'log1' });
+    const { files } = await exportGrimrock(document, { name: 'lever', variant: 'log1' });
     const a = readAnimation(files.get('lever_up.animation')!);
     const orig = readAnimation(bytesOf('log2_rc_lever_up.animation'));
     expect(a.version).toBe(1);
@@ -214,31 +214,31 @@ describe('export options', () => {
     expect(Array.from(a.items[0].positions)).toEqual(Array.from(orig.items[0].positions));
   });
 
-  it('writes unchanging resampled channels as single Grimrock 2 entries', () => {
+  it('writes unchanging resampled channels as single Grimrock 2 entries', async () => {
     // Resampling the warrior walk to 15 fps: local_srt does not move, so each channel is one entry.
-    const { files } = exportGrimrock(warrior(), { name: 'hero', fps: 15, variant: 'log2' });
+    const { files } = await exportGrimrock(warrior(), { name: 'hero', fps: 15, variant: 'log2' });
     const a = readAnimation(files.get('hero_walk.animation')!);
     const still = a.items.find((it) => it.nodeName === 'local_srt')!;
     expect([still.positions.length, still.rotations.length, still.scales.length]).toEqual([3, 4, 3]);
     expect(a.items.some((it) => it.rotations.length === a.numFrames * 4)).toBe(true);
   });
 
-  it('rejects bad options and empty documents with ExportError codes', () => {
-    expect(() => exportGrimrock(warrior(), { fps: -1 })).toThrow(
+  it('rejects bad options and empty documents with ExportError codes', async () => {
+    await expect(exportGrimrock(warrior(), { fps: -1 })).rejects.toThrow(
       expect.objectContaining({ code: 'BAD_OPTION' }),
     );
-    expect(() => exportGrimrock(warrior(), { variant: 'log3' as any })).toThrow(ExportError);
-    expect(() => exportGrimrock(new Document())).toThrow(
+    await expect(exportGrimrock(warrior(), { variant: 'log3' as any })).rejects.toThrow(ExportError);
+    await expect(exportGrimrock(new Document())).rejects.toThrow(
       expect.objectContaining({ code: 'NOTHING_TO_EXPORT' }),
     );
-    expect(() => exportGrimrock(warrior(), { fps: 1e7 })).toThrow(
+    await expect(exportGrimrock(warrior(), { fps: 1e7 })).rejects.toThrow(
       expect.objectContaining({ code: 'TOO_MANY_FRAMES' }),
     );
   });
 });
 
 describe('edited documents', () => {
-  it('a lengthened Grimrock clip is resampled to its new duration, not cut to the imported frame count', () => {
+  it('a lengthened Grimrock clip is resampled to its new duration, not cut to the imported frame count', async () => {
     const { document } = importGrimrock(
       new Map([
         ['log2_rc_lever.model', bytesOf('log2_rc_lever.model')],
@@ -258,7 +258,7 @@ describe('edited documents', () => {
       for (let i = 0; i < t.length; i++) t[i] *= 2;
       input.setArray(t);
     }
-    const { files, warnings } = exportGrimrock(document, { name: 'lever' });
+    const { files, warnings } = await exportGrimrock(document, { name: 'lever' });
     const a = readAnimation(files.get('lever_up.animation')!);
     expect(a.framesPerSecond).toBe(24);
     expect(a.numFrames).toBe(13);

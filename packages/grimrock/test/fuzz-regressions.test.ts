@@ -41,7 +41,7 @@ describe('fuzz regressions', () => {
 
   // 8395256465f001d4: a glTF (mutated BIN) whose index points past its vertices was exported as
   // is, and the written .model failed to import (BAD_INDEX).
-  it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', () => {
+  it('export rejects a glTF index outside the primitive vertices with ExportError BAD_INDEX', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const pos = doc
@@ -59,7 +59,7 @@ describe('fuzz regressions', () => {
     doc.createScene('s').addChild(node);
     let err: unknown;
     try {
-      exportGrimrock(doc, { name: 'bad' });
+      await exportGrimrock(doc, { name: 'bad' });
     } catch (e) {
       err = e;
     }
@@ -71,7 +71,7 @@ describe('fuzz regressions', () => {
   // a4940de452c0a912: a 34 066-frame animation. Import writes key times as float32 k / fps;
   // past ~16 000 frames their rounding exceeds the 1e-3-frame "on the grid" tolerance, so the
   // second export resampled the channel (interpolating neighbouring keys) and differed.
-  it('a long animation (40 000 frames) is a fixed point of import → export', () => {
+  it('a long animation (40 000 frames) is a fixed point of import → export', async () => {
     const frames = 40_000;
     const fps = 30;
     const doc = new Document();
@@ -97,14 +97,14 @@ describe('fuzz regressions', () => {
       .addChannel(
         doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(sampler),
       );
-    const e1 = exportGrimrock(doc, { name: 'long' }).files;
+    const e1 = (await exportGrimrock(doc, { name: 'long' })).files;
     const anim1 = [...e1].find(([n]) => n.endsWith('.animation'))!;
     const model1 = [...e1].find(([n]) => n.endsWith('.model'))!;
     const a1 = readAnimation(anim1[1]);
     expect(a1.numFrames).toBeGreaterThan(33_000);
 
     const d2 = importGrimrock(e1, { main: model1[0] }).document;
-    const e2 = exportGrimrock(d2, { name: 'long' }).files;
+    const e2 = (await exportGrimrock(d2, { name: 'long' })).files;
     expect([...e2.keys()].sort()).toEqual([...e1.keys()].sort());
     const anim2 = e2.get(anim1[0])!;
     const a2 = readAnimation(anim2);
@@ -118,16 +118,16 @@ describe('fuzz regressions', () => {
   });
 
   /** export → import → export; returns both exports. */
-  function twice(doc: Document, name: string) {
-    const first = exportGrimrock(doc, { name });
+  async function twice(doc: Document, name: string) {
+    const first = await exportGrimrock(doc, { name });
     const main = [...first.files.keys()].find((n) => n.endsWith('.model'))!;
-    const second = exportGrimrock(importGrimrock(first.files, { main }).document, { name });
+    const second = await exportGrimrock(importGrimrock(first.files, { main }).document, { name });
     return { first, second };
   }
 
   // Campaign seed 99, RiggedFigure with a bit flipped in a rotation output: export wrote the
   // non-unit quaternion, import normalized it, the second export differed.
-  it('export normalizes non-unit rotation keys (ROTATION_NORMALIZED) the way import does', () => {
+  it('export normalizes non-unit rotation keys (ROTATION_NORMALIZED) the way import does', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const node = doc.createNode('bone');
@@ -154,7 +154,7 @@ describe('fuzz regressions', () => {
       .addChannel(
         doc.createAnimationChannel().setTargetNode(node).setTargetPath('rotation').setSampler(sampler),
       );
-    const { first, second } = twice(doc, 'rot');
+    const { first, second } = await twice(doc, 'rot');
     expect(first.warnings.map((w) => w.code)).toContain('ROTATION_NORMALIZED');
     const anim = [...first.files].find(([n]) => n.endsWith('.animation'))!;
     const q = readAnimation(anim[1]).items[0].rotations.subarray(4, 8);
@@ -167,7 +167,7 @@ describe('fuzz regressions', () => {
   // Campaign seed 99, generated document: a one-vertex primitive draws no triangle. Export wrote
   // its vertex (and skin bones), import keeps a triangle-less mesh as a header in extras only,
   // and the second export lost the vertex data.
-  it('a mesh without triangles is written without vertices (EMPTY_MESH), a fixed point', () => {
+  it('a mesh without triangles is written without vertices (EMPTY_MESH), a fixed point', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const prim = doc.createPrimitive().setAttribute(
@@ -180,7 +180,7 @@ describe('fuzz regressions', () => {
     );
     const node = doc.createNode('dot').setMesh(doc.createMesh('dot').addPrimitive(prim));
     doc.createScene('s').addChild(node);
-    const { first, second } = twice(doc, 'dot');
+    const { first, second } = await twice(doc, 'dot');
     expect(first.warnings.map((w) => w.code)).toContain('EMPTY_MESH');
     const mesh = readModel(first.files.get('dot.model')!).nodes.find((n) => n.meshEntity)!.meshEntity!.mesh;
     expect(mesh.numVertices).toBe(0);
@@ -191,7 +191,7 @@ describe('fuzz regressions', () => {
   // Campaign seed 99 TIMEOUT: a corpus .animation with numFrames bit-flipped to 524 308 (20 keys
   // per item). Import spreads the 20 keys over 4.9 hours; export resampled 28 items × 524 308
   // frames (~590 MB, minutes). Export now refuses such a blow-up with TOO_MANY_FRAMES.
-  it('export refuses to resample a few keys to millions of frames (TOO_MANY_FRAMES), quickly', () => {
+  it('export refuses to resample a few keys to millions of frames (TOO_MANY_FRAMES), quickly', async () => {
     const items = Array.from({ length: 28 }, (_, i) => ({
       nodeName: `bone${i}`,
       positions: Float32Array.from({ length: 60 }, (_, k) => k * 0.01 + i),
@@ -210,7 +210,7 @@ describe('fuzz regressions', () => {
     const t = Date.now();
     let err: unknown;
     try {
-      exportGrimrock(doc, { name: 'x' });
+      await exportGrimrock(doc, { name: 'x' });
     } catch (e) {
       err = e;
     }
@@ -221,7 +221,7 @@ describe('fuzz regressions', () => {
 
   // cad7ebf634623763 (campaign seed 515, generated): a primitive with fewer than 3 indices beside
   // a real one was written as an empty segment, which import drops: the second export differed.
-  it('a primitive that draws no triangle is dropped (PRIMITIVE_DROPPED), not an empty segment', () => {
+  it('a primitive that draws no triangle is dropped (PRIMITIVE_DROPPED), not an empty segment', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const pos = doc
@@ -246,7 +246,7 @@ describe('fuzz regressions', () => {
           .setIndices(idx([0, 1, 2])),
       );
     doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh));
-    const { first, second } = twice(doc, 'seg');
+    const { first, second } = await twice(doc, 'seg');
     expect(first.warnings.map((w) => w.code)).toContain('PRIMITIVE_DROPPED');
     const m = readModel(first.files.get('seg.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
     expect(m.segments.map((x) => x.count)).toEqual([1]);
@@ -259,7 +259,7 @@ describe('fuzz regressions (accessor data)', () => {
   // to 65 535 over a 48-byte bufferView): glTF-Transform clips the array to the 56 bytes of the
   // BIN chunk, 14 floats, so getCount() is 4.67; export allocated 4.67 × 12 bytes, then read a
   // fifth vertex past the end of the packed positions (RangeError in positionsOf).
-  it('export rejects a POSITION array that is not a whole number of VEC3 (BAD_ACCESSOR)', () => {
+  it('export rejects a POSITION array that is not a whole number of VEC3 (BAD_ACCESSOR)', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array(14)).setBuffer(buffer);
@@ -273,7 +273,7 @@ describe('fuzz regressions (accessor data)', () => {
     doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
     let err: unknown;
     try {
-      exportGrimrock(doc, { name: 'bad' });
+      await exportGrimrock(doc, { name: 'bad' });
     } catch (e) {
       err = e;
     }
@@ -282,7 +282,7 @@ describe('fuzz regressions (accessor data)', () => {
     expect((err as Error).message).toContain('POSITION');
   });
 
-  it('a short NORMAL array is not read past its end: dropped, positions exported', () => {
+  it('a short NORMAL array is not read past its end: dropped, positions exported', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const pos = doc
@@ -307,7 +307,7 @@ describe('fuzz regressions (accessor data)', () => {
           .setBuffer(buffer),
       );
     doc.createScene('s').addChild(doc.createNode('n').setMesh(doc.createMesh('m').addPrimitive(prim)));
-    const out = exportGrimrock(doc, { name: 'short' });
+    const out = await exportGrimrock(doc, { name: 'short' });
     const mesh = readModel(out.files.get('short.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
     expect(mesh.numVertices).toBe(4);
     expect(Array.from(mesh.boundMax, (x) => x + 0)).toEqual([0, 1, 0]);
@@ -316,9 +316,9 @@ describe('fuzz regressions (accessor data)', () => {
 });
 
 describe('fuzz regressions (index accessors)', () => {
-  function exportError(doc: Document): ExportError {
+  async function exportError(doc: Document): Promise<ExportError> {
     try {
-      exportGrimrock(doc, { name: 'bad' });
+      await exportGrimrock(doc, { name: 'bad' });
     } catch (e) {
       if (e instanceof ExportError) return e;
       throw e;
@@ -358,31 +358,33 @@ describe('fuzz regressions (index accessors)', () => {
   // ea98a823b1678c06 (campaign seed 9402, craft_speederD.gltf with a primitive's `indices` set to
   // accessor 1, its float VEC3 NORMAL): export copied the floats into the int32 index array
   // (-0.95 → 0, -1 → -1), and the .model it wrote failed to import (BAD_INDEX, index -1).
-  it('export rejects a float VEC3 indices accessor (BAD_ACCESSOR naming the primitive)', () => {
-    const err = exportError(quad(new Float32Array([0, 0, -1, -0.316, 0, -0.948]), 'VEC3'));
+  it('export rejects a float VEC3 indices accessor (BAD_ACCESSOR naming the primitive)', async () => {
+    const err = await exportError(quad(new Float32Array([0, 0, -1, -0.316, 0, -0.948]), 'VEC3'));
     expect(err.code).toBe('BAD_ACCESSOR');
     expect(err.message).toContain('mesh "m" primitive 1');
     expect(err.message).toContain('"bad"');
     expect(err.message).toContain('VEC3');
   });
 
-  it('export rejects SCALAR indices that are float or signed (negative, fractional)', () => {
+  it('export rejects SCALAR indices that are float or signed (negative, fractional)', async () => {
     for (const a of [new Float32Array([0, 1, 2, 2, 1, 3.5]), new Int16Array([0, 1, 2, 2, 1, -1])]) {
-      const err = exportError(quad(a, 'SCALAR'));
+      const err = await exportError(quad(a, 'SCALAR'));
       expect(err.code).toBe('BAD_ACCESSOR');
       expect(err.message).toContain('mesh "m" primitive 1');
     }
   });
 
-  it('export rejects a huge uint32 index with BAD_INDEX naming the primitive', () => {
-    const err = exportError(quad(new Uint32Array([0, 1, 2, 2, 1, 0xffffffff]), 'SCALAR'));
+  it('export rejects a huge uint32 index with BAD_INDEX naming the primitive', async () => {
+    const err = await exportError(quad(new Uint32Array([0, 1, 2, 2, 1, 0xffffffff]), 'SCALAR'));
     expect(err.code).toBe('BAD_INDEX');
     expect(err.message).toContain('mesh "m" primitive 1');
     expect(err.message).toContain('4294967295');
   });
 
-  it('indices not a whole number of triangles: the tail is dropped with INDICES_TRUNCATED', () => {
-    const out = exportGrimrock(quad(new Uint16Array([0, 1, 2, 2, 1, 3, 3, 0]), 'SCALAR'), { name: 'q' });
+  it('indices not a whole number of triangles: the tail is dropped with INDICES_TRUNCATED', async () => {
+    const out = await exportGrimrock(quad(new Uint16Array([0, 1, 2, 2, 1, 3, 3, 0]), 'SCALAR'), {
+      name: 'q',
+    });
     expect(out.warnings.map((w) => w.code)).toContain('INDICES_TRUNCATED');
     const mesh = readModel(out.files.get('q.model')!).nodes.find((x) => x.meshEntity)!.meshEntity!.mesh;
     expect(mesh.segments.map((x) => x.count)).toEqual([1, 2]);
@@ -392,7 +394,7 @@ describe('fuzz regressions (index accessors)', () => {
   it('the stored input ea98a823b1678c06 (craft_speederD) is refused with BAD_ACCESSOR', async () => {
     const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
     const doc = await io.readBinary(await regressionInput('grimrock', 'ea98a823b1678c06', io));
-    const err = exportError(doc);
+    const err = await exportError(doc);
     expect(err.code).toBe('BAD_ACCESSOR');
     expect(err.message).toBe(
       'mesh "Mesh craft_speederD" primitive 3: its indices accessor is VEC3 of Float32Array; glTF indices are SCALAR unsigned byte, short or int',
@@ -404,7 +406,7 @@ describe('Node Buffer input', () => {
   // Found while measuring the CLI path (07:10): vertexArrayValues copied a tight vertex array with
   // `data.slice()`, which on a Node Buffer (readFileSync) is a VIEW into the whole file; its
   // `.buffer` was then read from offset 0 as the array: a RangeError, or silently wrong values.
-  it('a model given as a Buffer imports exactly like the same bytes as a Uint8Array', () => {
+  it('a model given as a Buffer imports exactly like the same bytes as a Uint8Array', async () => {
     const path = corpusFiles('grimrock', ['.model']).find((p) => p.endsWith('slug.model'))!;
     const u8 = readBytes(path);
     const buf = Buffer.from(u8); // its own ArrayBuffer at offset 0, as readFileSync gives for big files
@@ -416,7 +418,7 @@ describe('Node Buffer input', () => {
     pa.forEach((x, i) => {
       expect(Array.from(pb[i].getArray()!)).toEqual(Array.from(x.getArray()!));
     });
-    const e = exportGrimrock(b, { name: 'slug' }).files.get('slug.model')!;
+    const e = (await exportGrimrock(b, { name: 'slug' })).files.get('slug.model')!;
     expect(firstDiff(e, u8)).toBe(-1);
   });
 });

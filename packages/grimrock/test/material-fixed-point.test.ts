@@ -116,9 +116,9 @@ describe('materials Lua is a fixed point of import → export', () => {
     expect(diffs(first.files, second.files)).toEqual({ 'fuzz.model': -1, 'fuzz_materials.lua': -1 });
   });
 
-  it('exportGrimrock lists the materials its .model names (null for primitives without one)', () => {
+  it('exportGrimrock lists the materials its .model names (null for primitives without one)', async () => {
     const doc = orderDocument();
-    const { materials } = exportGrimrock(doc, { name: 'fuzz' });
+    const { materials } = await exportGrimrock(doc, { name: 'fuzz' });
     expect(materials.map((m) => (m ? m.getName() : null))).toEqual(['glass', 'lit', null]);
   });
 

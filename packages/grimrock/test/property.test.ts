@@ -192,19 +192,19 @@ describe('property: file model round trips', () => {
 });
 
 describe('property: import → export is byte-identical', () => {
-  it('for random models with any vertex array layouts', () => {
-    fc.assert(
-      fc.property(modelArb({ importable: true }), (m) => {
+  it('for random models with any vertex array layouts', async () => {
+    await fc.assert(
+      fc.asyncProperty(modelArb({ importable: true }), async (m) => {
         const bytes = writeModel(m);
         const { document } = importGrimrock(new Map([['m.model', bytes]]));
-        const { files } = exportGrimrock(document, { name: 'm' });
+        const { files } = await exportGrimrock(document, { name: 'm' });
         expect(firstByteDiff(files.get('m.model')!, bytes)).toBe(-1);
       }),
       { numRuns: 40 },
     );
   });
 
-  it('for random animations of a model', () => {
+  it('for random animations of a model', async () => {
     const names = ['RootNode', 'hip', 'spine', 'head'];
     const model: ModelFile = {
       magic: 'MDL1',
@@ -217,8 +217,8 @@ describe('property: import → export is byte-identical', () => {
       })),
     };
     const modelBytes = writeModel(model);
-    fc.assert(
-      fc.property(animationArb(names), (a) => {
+    await fc.assert(
+      fc.asyncProperty(animationArb(names), async (a) => {
         const bytes = writeAnimation(a);
         const { document } = importGrimrock(
           new Map([
@@ -226,7 +226,7 @@ describe('property: import → export is byte-identical', () => {
             ['m_x.animation', bytes],
           ]),
         );
-        const { files } = exportGrimrock(document, { name: 'm' });
+        const { files } = await exportGrimrock(document, { name: 'm' });
         expect(firstByteDiff(files.get('m_x.animation')!, bytes)).toBe(-1);
       }),
       { numRuns: 40 },

@@ -1,13 +1,25 @@
 /**
- * Export, animations: one glTF animation → one `.animation` file model (frame grid, v1/v2 key
- * layout, the X mirror).
+ * Export, animations: one glTF animation → one `.animation` file model. Owns what is Grimrock's
+ * own: the per-file frame rate and frame count (`planAnimations`, decided on the caller's
+ * document before the shared stage runs, with the guards against absurd frame counts), the v1/v2
+ * key layout and the X mirror (`exportAnimation`, on the prepared document). Sampling onto the
+ * frame grid is the shared stage's `resampleAnimations`; the one exception is a document whose
+ * clips have different rates (see `AnimationPlans.animation`).
  */
-import { ExportError, readSampler, sampleAt, type WarningCollector } from '@gltf-legacy/core';
-import type { Animation, Node } from '@gltf-transform/core';
+import {
+  type AnimationLimits,
+  ExportError,
+  readSampler,
+  type SamplerData,
+  sampleAt,
+  type WarningCollector,
+} from '@gltf-legacy/core';
+import { resampleReason } from '@gltf-legacy/prepare';
+import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat } from '../arrays.js';
 import { type AnimExtras, gx } from '../extras.js';
-import { GRIMROCK_DEFAULT_FPS } from '../limits.js';
+import { GRIMROCK_DEFAULT_FPS, GRIMROCK_LIMITS } from '../limits.js';
 import { mirrorQuats, mirrorVec3, UNIT_TOLERANCE } from '../mat.js';
 
 /** Frames per animation beyond which export refuses (a wrong fps or a corrupt duration). */
@@ -15,66 +27,94 @@ const MAX_FRAMES = 1_000_000;
 /** Keys (frames × nodes) beyond which export refuses to upsample sparse keys over 100-fold. */
 const MAX_RESAMPLED_KEYS = 500_000;
 
-/** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
-export function constant(a: Float32Array, size: number): boolean {
-  for (let i = size; i < a.length; i++) {
-    const b = a[i % size];
-    if (!(Math.abs(a[i] - b) <= 1e-6 * Math.max(1, Math.abs(b)))) return false;
-  }
-  return true;
+type TrsPath = 'translation' | 'rotation' | 'scale';
+const isTrs = (p: string | null): p is TrsPath => p === 'translation' || p === 'rotation' || p === 'scale';
+
+/** The frame grid of one clip. */
+export interface ClipPlan {
+  /** Frames per second written. */
+  fps: number;
+  /** `.animation` version written (1: one key per frame, 2: counted arrays). */
+  version: 1 | 2;
+  numFrames: number;
+  /** Channel indices the shared stage samples again (their constant v2 tracks shrink to one entry). */
+  resampled: Set<number>;
 }
 
-/** Converts one glTF animation to an animation file, resampling to a fixed frame rate if needed. */
-export function exportAnimation(
-  anim: Animation,
-  nodeName: Map<Node, string>,
-  warnings: WarningCollector,
+/** What {@link planAnimations} decides for a document. */
+export interface AnimationPlans {
+  /** One plan per animation of the document (null: it animates no exported node). */
+  plans: (ClipPlan | null)[];
+  /**
+   * The animation limits to give the shared stage: Grimrock's frame grid at the one rate every
+   * clip is written at. `null` when clips have different rates (the stage has one rate per
+   * document): `exportAnimation` then samples off-grid channels itself with core `sampleAt`.
+   */
+  animation: AnimationLimits | null;
+}
+
+/**
+ * Decides each clip's rate, version and frame count from the options and the imported extras,
+ * and refuses (`TOO_MANY_FRAMES`) before any sampling when that count is absurd.
+ *
+ * ```ts
+ * const { plans, animation } = planAnimations(document, (n) => exported.has(n), undefined, 'log2');
+ * ```
+ */
+export function planAnimations(
+  doc: Document,
+  exported: (node: Node) => boolean,
   fpsOpt: number | undefined,
   variant: string | undefined,
-): AnimationFile | null {
+): AnimationPlans {
+  const plans = doc
+    .getRoot()
+    .listAnimations()
+    .map((anim) => planClip(anim, exported, fpsOpt, variant));
+  const rates = new Set(plans.filter((p) => p !== null).map((p) => p.fps));
+  if (rates.size > 1) return { plans, animation: null };
+  const fps = rates.size ? [...rates][0] : GRIMROCK_DEFAULT_FPS;
+  const animation: AnimationLimits = { ...GRIMROCK_LIMITS.animation!, fps };
+  doc
+    .getRoot()
+    .listAnimations()
+    .forEach((anim, ai) => {
+      const plan = plans[ai];
+      if (!plan) return;
+      anim.listChannels().forEach((c, ci) => {
+        const s = c.getSampler();
+        if (s && resampleReason(s, animation)) plan.resampled.add(ci);
+      });
+    });
+  return { plans, animation };
+}
+
+/** One clip's plan (see {@link planAnimations}). */
+function planClip(
+  anim: Animation,
+  exported: (node: Node) => boolean,
+  fpsOpt: number | undefined,
+  variant: string | undefined,
+): ClipPlan | null {
   const ex = gx<AnimExtras>(anim);
   const exFpsRaw = decodeFloat(ex?.framesPerSecond);
   const exFps = exFpsRaw !== undefined && exFpsRaw > 0 ? exFpsRaw : undefined;
   const exFrames = typeof ex?.numFrames === 'number' ? ex.numFrames : undefined;
   const fps = fpsOpt ?? exFps ?? GRIMROCK_DEFAULT_FPS;
   const version = variant === 'log2' ? 2 : variant === 'log1' ? 1 : ex?.version === 2 ? 2 : 1;
-  // Channels grouped by target node, in first-appearance order.
-  const groups = new Map<
-    Node,
-    Partial<Record<'translation' | 'rotation' | 'scale', ReturnType<typeof readSampler>>>
-  >();
   let duration = 0;
+  let sourceKeys = 1;
+  const nodes = new Set<Node>();
   for (const ch of anim.listChannels()) {
     const target = ch.getTargetNode();
-    const path = ch.getTargetPath();
     const sampler = ch.getSampler();
-    if (!target || !sampler || !nodeName.has(target)) {
-      warnings.warn(
-        'ANIMATION_CHANNEL_DROPPED',
-        `animation "${anim.getName()}": a channel targets no exported node; dropped`,
-      );
-      continue;
-    }
-    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') {
-      warnings.warn(
-        'ANIMATION_CHANNEL_DROPPED',
-        `animation "${anim.getName()}": ${path} channels (morph weights) have no Grimrock equivalent; dropped`,
-      );
-      continue;
-    }
-    const data = readSampler(sampler, path === 'rotation', path === 'rotation' ? 4 : 3);
-    if (data.times.length) duration = Math.max(duration, data.times[data.times.length - 1]);
-    let g = groups.get(target);
-    if (!g) groups.set(target, (g = {}));
-    g[path] = data;
+    if (!target || !sampler || !exported(target) || !isTrs(ch.getTargetPath())) continue;
+    const times = sampler.getInput()?.getArray();
+    if (times?.length) duration = Math.max(duration, times[times.length - 1]);
+    sourceKeys = Math.max(sourceKeys, times?.length ?? 0);
+    nodes.add(target);
   }
-  if (!groups.size) {
-    warnings.warn(
-      'ANIMATION_SKIPPED',
-      `animation "${anim.getName()}" animates no exported node; not written`,
-    );
-    return null;
-  }
+  if (!nodes.size) return null;
   let numFrames: number;
   // The imported frame count holds while the clip still lasts what it did (numFrames / fps with
   // the held last frame, or one key per frame without it, or constant channels only).
@@ -96,84 +136,65 @@ export function exportAnimation(
       `animation "${anim.getName()}" would need ${numFrames} frames at ${fps} fps (limit ${MAX_FRAMES})`,
     );
   }
-  const keyCount = Math.max(1, numFrames);
   // A few keys spread over a very long clip (e.g. a corrupt frame count) would be resampled to
   // millions of keys: slow (about 9 µs a key) and a file hundreds of MB large. Refuse that.
-  let sourceKeys = 1;
-  for (const g of groups.values())
-    for (const s of Object.values(g)) if (s) sourceKeys = Math.max(sourceKeys, s.times.length);
-  if (groups.size * keyCount > MAX_RESAMPLED_KEYS && keyCount > 100 * sourceKeys) {
+  if (nodes.size * numFrames > MAX_RESAMPLED_KEYS && numFrames > 100 * sourceKeys) {
     throw new ExportError(
       'TOO_MANY_FRAMES',
-      `animation "${anim.getName()}" would be resampled from at most ${sourceKeys} keys to ${keyCount} frames × ${groups.size} nodes (limit ${MAX_RESAMPLED_KEYS} keys when that multiplies the keys over 100-fold)`,
+      `animation "${anim.getName()}" would be resampled from at most ${sourceKeys} keys to ${numFrames} frames × ${nodes.size} nodes (limit ${MAX_RESAMPLED_KEYS} keys when that multiplies the keys over 100-fold)`,
     );
   }
-  let resampled = 0;
-  const keysOf = (s: ReturnType<typeof readSampler> | undefined, size: number): Float32Array | null => {
-    if (!s?.times.length) return null;
-    const m = s.times.length;
-    if (m === 1) {
-      // exactly one key even when the output accessor holds less than it should
-      const one = new Float32Array(size);
-      one.set(s.values.subarray(s.interpolation === 'CUBICSPLINE' ? size : 0).subarray(0, size));
-      return one;
-    }
-    let onGrid = s.interpolation !== 'CUBICSPLINE' && m <= keyCount + 1;
-    // On the frame grid: within 1e-3 frame, or exactly the float32 time import writes for frame k
-    // (past ~16 000 frames float32 rounding alone exceeds 1e-3 frame, and resampling such a
-    // channel would interpolate between neighbouring keys: not a fixed point).
-    for (let k = 0; onGrid && k < m; k++)
-      if (!(Math.abs(s.times[k] * fps - k) < 1e-3) && s.times[k] !== Math.fround(k / fps)) onGrid = false;
-    const out = new Float32Array(keyCount * size);
-    if (onGrid) {
-      const n = Math.min(m, keyCount);
-      out.set(s.values.subarray(0, n * size));
-      for (let k = n; k < keyCount; k++) out.copyWithin(k * size, (n - 1) * size, n * size);
-      return out;
-    }
-    resampled++;
-    const tmp = new Float64Array(size);
-    for (let k = 0; k < keyCount; k++) {
-      sampleAt(s, k / fps, tmp);
-      for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
-    }
-    // Grimrock 2 stores a channel that does not change as one entry.
-    if (version === 2 && constant(out, size)) return out.slice(0, size);
-    return out;
-  };
+  return { fps, version, numFrames, resampled: new Set() };
+}
+
+/** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
+function constant(a: Float32Array, size: number): boolean {
+  for (let i = size; i < a.length; i++) {
+    const b = a[i % size];
+    if (!(Math.abs(a[i] - b) <= 1e-6 * Math.max(1, Math.abs(b)))) return false;
+  }
+  return true;
+}
+
+/** A channel's data and whether it was (or must be) sampled again. */
+interface Track {
+  data: SamplerData;
+  resampled: boolean;
+}
+
+/**
+ * Converts one glTF animation of the prepared document to an animation file with `plan`'s grid.
+ * `onGrid`: the shared stage put every channel on that grid (keys are copied by index).
+ */
+export function exportAnimation(
+  anim: Animation,
+  plan: ClipPlan | null,
+  onGrid: boolean,
+  nodeName: Map<Node, string>,
+  warnings: WarningCollector,
+): AnimationFile | null {
+  const ex = gx<AnimExtras>(anim);
+  const groups = trackGroups(anim, plan, nodeName, warnings);
+  if (!plan || !groups.size) {
+    warnings.warn(
+      'ANIMATION_SKIPPED',
+      `animation "${anim.getName()}" animates no exported node; not written`,
+    );
+    return null;
+  }
+  const sampled = { count: 0 };
   const items: AnimationItem[] = [];
   let normalizedKeys = 0;
   for (const [node, g] of groups) {
-    let positions = keysOf(g.translation, 3) ?? Float32Array.from(node.getTranslation());
-    let rotations = keysOf(g.rotation, 4) ?? Float32Array.from(node.getRotation());
-    let scales = keysOf(g.scale, 3) ?? Float32Array.from(node.getScale());
-    mirrorVec3(positions);
-    mirrorQuats(rotations);
-    // The same clean-up import applies (non-finite → 0, rotations off unit length by more than
-    // UNIT_TOLERANCE normalized), so what export writes imports back unchanged.
-    for (const a of [positions, rotations, scales])
-      for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
-    for (let o = 0; o < rotations.length; o += 4) {
-      const l = Math.hypot(rotations[o], rotations[o + 1], rotations[o + 2], rotations[o + 3]);
-      if (Math.abs(l - 1) > UNIT_TOLERANCE) {
-        normalizedKeys++;
-        if (l > 0) for (let c = 0; c < 4; c++) rotations[o + c] /= l;
-        else rotations.set([0, 0, 0, 1], o);
-      }
-    }
-    if (version === 1) {
-      const n = Math.max(positions.length / 3, rotations.length / 4, scales.length / 3);
-      const expand = (a: Float32Array, size: number) => {
-        if (a.length / size === n) return a;
-        const out = new Float32Array(n * size);
-        for (let k = 0; k < n; k++) out.set(a.subarray(a.length - size), k * size);
-        return out;
-      };
-      positions = expand(positions, 3);
-      rotations = expand(rotations, 4);
-      scales = expand(scales, 3);
-    }
-    items.push({ nodeName: nodeName.get(node)!, positions, rotations, scales });
+    const keys = (path: TrsPath, size: number) => frameKeys(g[path], size, plan, onGrid, sampled);
+    const item: AnimationItem = {
+      nodeName: nodeName.get(node)!,
+      positions: keys('translation', 3) ?? Float32Array.from(node.getTranslation()),
+      rotations: keys('rotation', 4) ?? Float32Array.from(node.getRotation()),
+      scales: keys('scale', 3) ?? Float32Array.from(node.getScale()),
+    };
+    normalizedKeys += toFileKeys(item, plan.version);
+    items.push(item);
   }
   if (normalizedKeys)
     warnings.warn(
@@ -181,19 +202,144 @@ export function exportAnimation(
       `animation "${anim.getName()}": ${normalizedKeys} rotation key(s) were not unit quaternions and were normalized`,
       normalizedKeys,
     );
-  if (resampled) {
+  if (sampled.count) {
     warnings.warn(
       'ANIMATION_RESAMPLED',
-      `animation "${anim.getName()}": ${resampled} channel(s) resampled to ${fps} frames per second`,
-      resampled,
+      `animation "${anim.getName()}": ${sampled.count} channel(s) resampled to ${plan.fps} frames per second`,
+      sampled.count,
     );
   }
   return {
     magic: 'ANIM',
-    version,
+    version: plan.version,
     name: typeof ex?.name === 'string' ? ex.name : '',
-    framesPerSecond: fps,
-    numFrames,
+    framesPerSecond: plan.fps,
+    numFrames: plan.numFrames,
     items,
   };
+}
+
+/** The animation's translation/rotation/scale channels grouped by target node, in first-appearance order. */
+function trackGroups(
+  anim: Animation,
+  plan: ClipPlan | null,
+  nodeName: Map<Node, string>,
+  warnings: WarningCollector,
+): Map<Node, Partial<Record<TrsPath, Track>>> {
+  const groups = new Map<Node, Partial<Record<TrsPath, Track>>>();
+  anim.listChannels().forEach((ch, ci) => {
+    const target = ch.getTargetNode();
+    const path = ch.getTargetPath();
+    const sampler = ch.getSampler();
+    if (!target || !sampler || !nodeName.has(target)) {
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `animation "${anim.getName()}": a channel targets no exported node; dropped`,
+      );
+      return;
+    }
+    if (!isTrs(path)) {
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `animation "${anim.getName()}": ${path} channels (morph weights) have no Grimrock equivalent; dropped`,
+      );
+      return;
+    }
+    const data = readSampler(sampler, path === 'rotation', path === 'rotation' ? 4 : 3);
+    let g = groups.get(target);
+    if (!g) groups.set(target, (g = {}));
+    g[path] = { data, resampled: !!plan?.resampled.has(ci) };
+  });
+  return groups;
+}
+
+/**
+ * A track's keys on the clip's frame grid (`null`: no track). Keys already on the grid are
+ * copied (the last one held); only when the shared stage could not place them (clips of
+ * different rates) are they sampled here, counted in `sampled`.
+ */
+function frameKeys(
+  track: Track | undefined,
+  size: number,
+  plan: ClipPlan,
+  onGrid: boolean,
+  sampled: { count: number },
+): Float32Array | null {
+  const s = track?.data;
+  if (!s?.times.length) return null;
+  const m = s.times.length;
+  if (m === 1) {
+    // exactly one key even when the output accessor holds less than it should
+    const one = new Float32Array(size);
+    one.set(s.values.subarray(s.interpolation === 'CUBICSPLINE' ? size : 0).subarray(0, size));
+    return one;
+  }
+  const keyCount = Math.max(1, plan.numFrames);
+  const out = new Float32Array(keyCount * size);
+  let resampled = !!track?.resampled;
+  if (onGrid || keysOnGrid(s, plan.fps, keyCount)) {
+    const n = Math.min(m, keyCount);
+    out.set(s.values.subarray(0, n * size));
+    for (let k = n; k < keyCount; k++) out.copyWithin(k * size, (n - 1) * size, n * size);
+  } else {
+    sampled.count++;
+    resampled = true;
+    const tmp = new Float64Array(size);
+    for (let k = 0; k < keyCount; k++) {
+      sampleAt(s, k / plan.fps, tmp);
+      for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
+    }
+  }
+  // Grimrock 2 stores a channel that does not change as one entry.
+  if (resampled && plan.version === 2 && constant(out, size)) return out.slice(0, size);
+  return out;
+}
+
+/**
+ * On the frame grid: within 1e-3 frame, or exactly the float32 time import writes for frame k
+ * (past ~16 000 frames float32 rounding alone exceeds 1e-3 frame, and resampling such a channel
+ * would interpolate between neighbouring keys: not a fixed point).
+ */
+function keysOnGrid(s: SamplerData, fps: number, keyCount: number): boolean {
+  const m = s.times.length;
+  if (s.interpolation === 'CUBICSPLINE' || m > keyCount + 1) return false;
+  for (let k = 0; k < m; k++)
+    if (!(Math.abs(s.times[k] * fps - k) < 1e-3) && s.times[k] !== Math.fround(k / fps)) return false;
+  return true;
+}
+
+/**
+ * glTF keys → file keys in place: the X mirror, the clean-up import applies (non-finite → 0,
+ * rotations off unit length by more than UNIT_TOLERANCE normalized, so what export writes imports
+ * back unchanged), and for version 1 one key per frame in every track. Returns how many rotation
+ * keys were normalized.
+ */
+function toFileKeys(item: AnimationItem, version: 1 | 2): number {
+  const { positions, rotations, scales } = item;
+  mirrorVec3(positions);
+  mirrorQuats(rotations);
+  for (const a of [positions, rotations, scales])
+    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
+  let normalized = 0;
+  for (let o = 0; o < rotations.length; o += 4) {
+    const l = Math.hypot(rotations[o], rotations[o + 1], rotations[o + 2], rotations[o + 3]);
+    if (Math.abs(l - 1) > UNIT_TOLERANCE) {
+      normalized++;
+      if (l > 0) for (let c = 0; c < 4; c++) rotations[o + c] /= l;
+      else rotations.set([0, 0, 0, 1], o);
+    }
+  }
+  if (version === 1) {
+    const n = Math.max(positions.length / 3, rotations.length / 4, scales.length / 3);
+    const expand = (a: Float32Array, size: number) => {
+      if (a.length / size === n) return a;
+      const out = new Float32Array(n * size);
+      for (let k = 0; k < n; k++) out.set(a.subarray(a.length - size), k * size);
+      return out;
+    };
+    item.positions = expand(positions, 3);
+    item.rotations = expand(rotations, 4);
+    item.scales = expand(scales, 3);
+  }
+  return normalized;
 }

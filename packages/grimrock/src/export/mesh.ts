@@ -31,7 +31,7 @@ import {
   VERTEX_ARRAY_COUNT,
   type VertexArray,
 } from '../model.js';
-import { positionReader, positionsOf, radius } from './bounds.js';
+import { meshBounds } from './bounds.js';
 
 export function exportMeshEntity(
   node: Node,
@@ -105,11 +105,9 @@ export function emptyMeshData(em: EmptyMeshExtras): MeshData {
   };
 }
 
-const TRIANGLES = 4;
-
 /**
- * Packs a glTF mesh (all triangle primitives) into one MeshData with a segment per primitive;
- * adds the material of each segment written to `used`.
+ * Packs a glTF mesh of the prepared document (triangle lists only) into one MeshData with a
+ * segment per primitive; adds the material of each segment written to `used`.
  */
 export function exportMesh(
   mesh: Mesh,
@@ -118,28 +116,45 @@ export function exportMesh(
   used: Set<Material | null>,
 ): { mesh: MeshData; skinned: boolean } | null {
   const ex = gx<MeshExtras>(mesh);
-  const prims = mesh.listPrimitives().filter((p) => {
-    const mode = p.getMode();
-    if (mode === TRIANGLES || mode === 5 || mode === 6) {
-      if (!p.getAttribute('POSITION')) {
-        warnings.warn(
-          'PRIMITIVE_DROPPED',
-          `a primitive of mesh "${mesh.getName()}" has no POSITION; dropped`,
-        );
-        return false;
-      }
-      return true;
-    }
-    warnings.warn(
-      'PRIMITIVE_DROPPED',
-      `mesh "${mesh.getName()}" has a points/lines primitive; Grimrock meshes are triangle lists, dropped`,
-    );
-    return false;
-  });
+  const prims = mesh.listPrimitives();
   if (!prims.length) return null;
   const skinned =
     !!node.getSkin() && prims.some((p) => p.getAttribute('JOINTS_0') && p.getAttribute('WEIGHTS_0'));
-  for (const p of prims) {
+  checkAttributes(mesh, warnings);
+  const layouts = vertexLayouts(ex, prims, skinned);
+  const vertices = packVertices(mesh, layouts, skinned, ex, warnings);
+  const { indices, segments } = writeSegments(mesh, vertices.base, warnings, used);
+  let { arrays, numVertices } = vertices;
+  if (indices.length === 0 && numVertices > 0) {
+    // No triangles: import keeps such a mesh as a header in extras only (no vertex data), so
+    // write it that way now — otherwise the vertices would be lost on the next round trip.
+    warnings.warn(
+      'EMPTY_MESH',
+      `mesh "${mesh.getName()}" has no triangles; its ${numVertices} vertices are not written`,
+    );
+    numVertices = 0;
+    arrays = arrays.map((a) => ({ ...a, data: new Uint8Array(0) }));
+  }
+  return {
+    skinned: skinned && indices.length > 0, // an empty mesh imports without bones
+    mesh: {
+      magic: 'MESH',
+      version: ex?.version ?? 2,
+      numVertices,
+      arrays,
+      indices,
+      segments,
+      ...meshBounds(arrays[VA_POSITION], numVertices, ex),
+    },
+  };
+}
+
+/**
+ * Warns of what has no Grimrock vertex array (morph targets, other attributes) and refuses an
+ * attribute whose accessor holds a partial element (`BAD_ACCESSOR`).
+ */
+function checkAttributes(mesh: Mesh, warnings: WarningCollector): void {
+  for (const p of mesh.listPrimitives()) {
     if (p.listTargets().length)
       warnings.warn(
         'MORPH_TARGETS_DROPPED',
@@ -168,65 +183,70 @@ export function exportMesh(
         );
     }
   }
-  // Layouts: as imported, else the defaults for what the primitives carry.
-  let layouts: Layout[];
+}
+
+/** The 15 vertex array layouts: as imported, else the defaults for what the primitives carry. */
+function vertexLayouts(ex: MeshExtras | undefined, prims: Primitive[], skinned: boolean): Layout[] {
   if (Array.isArray(ex?.arrays) && ex.arrays.length === VERTEX_ARRAY_COUNT)
-    layouts = ex.arrays.map((l) => [l[0], l[1], l[2]] as Layout);
-  else {
-    const has = (s: string) => prims.some((p) => !!p.getAttribute(s));
-    layouts = Array.from({ length: VERTEX_ARRAY_COUNT }, () => [0, 0, 0] as Layout);
-    const use = (slot: number) => {
-      layouts[slot] = defaultLayout(slot);
-    };
-    use(VA_POSITION);
-    if (has('NORMAL')) use(VA_NORMAL);
-    if (has('TANGENT') && has('NORMAL')) {
-      use(VA_TANGENT);
-      use(VA_BITANGENT);
-    }
-    if (has('COLOR_0')) use(VA_COLOR);
-    for (let k = 0; k < 8; k++) if (has(`TEXCOORD_${k}`)) use(VA_TEXCOORD0 + k);
-    if (skinned) {
-      use(VA_BONE_INDEX);
-      use(VA_BONE_WEIGHT);
-    }
+    return ex.arrays.map((l) => [l[0], l[1], l[2]] as Layout);
+  const has = (s: string) => prims.some((p) => !!p.getAttribute(s));
+  const layouts = Array.from({ length: VERTEX_ARRAY_COUNT }, () => [0, 0, 0] as Layout);
+  const use = (slot: number) => {
+    layouts[slot] = defaultLayout(slot);
+  };
+  use(VA_POSITION);
+  if (has('NORMAL')) use(VA_NORMAL);
+  if (has('TANGENT') && has('NORMAL')) {
+    use(VA_TANGENT);
+    use(VA_BITANGENT);
   }
-  // Vertex sets: primitives sharing all their attribute accessors share one set.
+  if (has('COLOR_0')) use(VA_COLOR);
+  for (let k = 0; k < 8; k++) if (has(`TEXCOORD_${k}`)) use(VA_TEXCOORD0 + k);
+  if (skinned) {
+    use(VA_BONE_INDEX);
+    use(VA_BONE_WEIGHT);
+  }
+  return layouts;
+}
+
+/**
+ * The mesh's vertex arrays: one vertex set per group of primitives sharing all their attribute
+ * accessors, packed (`packArrays`) and concatenated; `base` gives each primitive's first vertex.
+ */
+function packVertices(
+  mesh: Mesh,
+  layouts: Layout[],
+  skinned: boolean,
+  ex: MeshExtras | undefined,
+  warnings: WarningCollector,
+): { arrays: VertexArray[]; numVertices: number; base: Map<Primitive, number> } {
   const sameAttrs = (a: Primitive, b: Primitive) => {
     const sa = a.listSemantics();
     const sb = b.listSemantics();
     return sa.length === sb.length && sa.every((s) => a.getAttribute(s) === b.getAttribute(s));
   };
-  const stats: PackStats = { truncated: 0, renormalized: 0 };
-  const sets: { prim: Primitive; base: number; arrays: VertexArray[]; n: number }[] = [];
-  const setOf = new Map<Primitive, { base: number }>();
+  const stats: PackStats = { renormalized: 0 };
+  const sets: { prim: Primitive; base: number; arrays: VertexArray[] }[] = [];
+  const base = new Map<Primitive, number>();
   let numVertices = 0;
-  for (const p of prims) {
+  for (const p of mesh.listPrimitives()) {
     const shared = sets.find((s) => sameAttrs(s.prim, p));
     if (shared) {
-      setOf.set(p, shared);
+      base.set(p, shared.base);
       continue;
     }
-    const n = elementCount(p.getAttribute('POSITION'));
     const arrays = packArrays(p, layouts, skinned, ex?.nonFinite ?? {}, stats);
-    const s = { prim: p, base: numVertices, arrays, n };
-    sets.push(s);
-    setOf.set(p, s);
-    numVertices += n;
+    sets.push({ prim: p, base: numVertices, arrays });
+    base.set(p, numVertices);
+    numVertices += elementCount(p.getAttribute('POSITION'));
   }
-  if (stats.truncated)
-    warnings.warn(
-      'WEIGHTS_TRUNCATED',
-      `mesh "${mesh.getName()}": vertices with more than 4 influences kept the 4 largest (renormalized)`,
-      stats.truncated,
-    );
   if (stats.renormalized)
     warnings.warn(
       'WEIGHTS_RENORMALIZED',
       `mesh "${mesh.getName()}": vertex weights renormalized to sum to 1`,
       stats.renormalized,
     );
-  let arrays: VertexArray[] = layouts.map((l, slot) => {
+  const arrays: VertexArray[] = layouts.map((l, slot) => {
     if (sets.length === 1) return sets[0].arrays[slot];
     const data = new Uint8Array(numVertices * Math.max(0, l[2]));
     let o = 0;
@@ -236,12 +256,23 @@ export function exportMesh(
     }
     return { dataType: l[0], dim: l[1], stride: l[2], data };
   });
-  // Indices and segments: validated, then written straight into the one index array.
+  return { arrays, numVertices, base };
+}
+
+/**
+ * The one index array (winding reversed for the X mirror) and a segment per primitive that
+ * draws a triangle; indices are validated first (`BAD_INDEX`, `BAD_ACCESSOR`).
+ */
+function writeSegments(
+  mesh: Mesh,
+  base: Map<Primitive, number>,
+  warnings: WarningCollector,
+  used: Set<Material | null>,
+): { indices: Int32Array; segments: Segment[] } {
   const segments: Segment[] = [];
-  const plan: { arr: ArrayLike<number> | null; len: number; mode: number; base: number; at: number }[] = [];
+  const plan: { arr: ArrayLike<number> | null; triangles: number; base: number; at: number }[] = [];
   let total = 0;
-  for (const p of prims) {
-    const base = setOf.get(p)!.base;
+  for (const p of mesh.listPrimitives()) {
     const n = elementCount(p.getAttribute('POSITION'));
     const arr = indexArray(p, mesh);
     const len = arr ? arr.length : n;
@@ -254,13 +285,12 @@ export function exportMesh(
             'BAD_INDEX',
             `${primitiveLabel(mesh, p)}: index ${arr[i]} (indices[${i}]) is outside the primitive's ${n} vertices`,
           );
-    const mode = p.getMode();
-    if (mode === TRIANGLES && len % 3)
+    if (len % 3)
       warnings.warn(
         'INDICES_TRUNCATED',
         `${primitiveLabel(mesh, p)}: ${len} indices are not a whole number of triangles; the last ${len % 3} dropped`,
       );
-    const triangles = mode === TRIANGLES ? Math.floor(len / 3) : Math.max(0, len - 2);
+    const triangles = Math.floor(len / 3);
     if (!triangles) {
       // Import drops empty segments: writing one would not survive import → export.
       warnings.warn(
@@ -277,89 +307,21 @@ export function exportMesh(
       firstIndex: total,
       count: triangles,
     });
-    plan.push({ arr, len, mode, base, at: total });
+    plan.push({ arr, triangles, base: base.get(p)!, at: total });
     total += triangles * 3;
-  }
-  if (total === 0 && numVertices > 0) {
-    // No triangles: import keeps such a mesh as a header in extras only (no vertex data), so
-    // write it that way now — otherwise the vertices would be lost on the next round trip.
-    warnings.warn(
-      'EMPTY_MESH',
-      `mesh "${mesh.getName()}" has no triangles; its ${numVertices} vertices are not written`,
-    );
-    numVertices = 0;
-    arrays = arrays.map((a) => ({ ...a, data: new Uint8Array(0) }));
   }
   const indices = new Int32Array(total);
   for (const t of plan) {
-    const end = writeTriangles(indices, t.at, t.arr, t.len, t.mode, t.base);
+    const end = t.at + t.triangles * 3;
+    if (t.arr) for (let i = t.at, k = 0; i < end; i++, k++) indices[i] = t.arr[k] + t.base;
+    else for (let i = t.at, k = 0; i < end; i++, k++) indices[i] = k + t.base;
     flipWinding(indices.subarray(t.at, end));
   }
-  // Bounds: the imported ones while the vertex extent is unchanged, else recomputed.
-  const pl = layouts[VA_POSITION];
-  const pdv = new DataView(
-    arrays[VA_POSITION].data.buffer,
-    arrays[VA_POSITION].data.byteOffset,
-    arrays[VA_POSITION].data.byteLength,
-  );
-  const vmin = [Infinity, Infinity, Infinity];
-  const vmax = [-Infinity, -Infinity, -Infinity];
-  positionsOf(pdv, numVertices, pl, vmin, vmax);
-  const b = ex?.bounds && {
-    center: decodeFloats(ex.bounds.center, 3),
-    radius: decodeFloat(ex.bounds.radius),
-    min: decodeFloats(ex.bounds.min, 3),
-    max: decodeFloats(ex.bounds.max, 3),
-  };
-  const fmin = decodeFloats(ex?.vertexMin, 3) ?? b?.min;
-  const fmax = decodeFloats(ex?.vertexMax, 3) ?? b?.max;
-  let boundCenter: Float32Array;
-  let boundRadius: number;
-  let boundMin: Float32Array;
-  let boundMax: Float32Array;
-  if (
-    b?.center &&
-    b.min &&
-    b.max &&
-    b.radius !== undefined &&
-    fmin &&
-    fmax &&
-    vmin.every((x, c) => Math.fround(x) === fmin[c]) &&
-    vmax.every((x, c) => Math.fround(x) === fmax[c])
-  ) {
-    boundCenter = Float32Array.from(b.center);
-    boundRadius = b.radius;
-    boundMin = Float32Array.from(b.min);
-    boundMax = Float32Array.from(b.max);
-  } else {
-    for (let c = 0; c < 3; c++) {
-      if (!Number.isFinite(vmin[c])) vmin[c] = 0;
-      if (!Number.isFinite(vmax[c])) vmax[c] = 0;
-    }
-    boundMin = Float32Array.from(vmin);
-    boundMax = Float32Array.from(vmax);
-    boundCenter = Float32Array.from([0, 1, 2].map((c) => (vmin[c] + vmax[c]) / 2));
-    boundRadius = radius(positionReader(pdv, pl), numVertices, boundCenter);
-  }
-  return {
-    skinned: skinned && total > 0, // an empty mesh imports without bones
-    mesh: {
-      magic: 'MESH',
-      version: ex?.version ?? 2,
-      numVertices,
-      arrays,
-      indices,
-      segments,
-      boundCenter,
-      boundRadius,
-      boundMin,
-      boundMax,
-    },
-  };
+  return { indices, segments };
 }
 
 /** `mesh "NAME" primitive K` for messages. */
-export function primitiveLabel(mesh: Mesh, p: Primitive): string {
+function primitiveLabel(mesh: Mesh, p: Primitive): string {
   return `mesh "${mesh.getName()}" primitive ${mesh.listPrimitives().indexOf(p)}`;
 }
 
@@ -369,7 +331,7 @@ export function primitiveLabel(mesh: Mesh, p: Primitive): string {
  * accessor) has no triangle meaning: its values, truncated into the int32 index array, would
  * be negative or wrong vertices, so it is refused with `BAD_ACCESSOR` instead.
  */
-export function indexArray(p: Primitive, mesh: Mesh): ArrayLike<number> | null {
+function indexArray(p: Primitive, mesh: Mesh): ArrayLike<number> | null {
   const acc = p.getIndices();
   if (!acc) return null;
   const arr = acc.getArray();
@@ -383,39 +345,4 @@ export function indexArray(p: Primitive, mesh: Mesh): ArrayLike<number> | null {
       `${primitiveLabel(mesh, p)}: its indices accessor${acc.getName() ? ` "${acc.getName()}"` : ''} is ${acc.getType()} of ${arr.constructor.name}; glTF indices are SCALAR unsigned byte, short or int`,
     );
   return arr;
-}
-
-/**
- * Writes the triangle list (offset by `base`) of TRIANGLES (4), TRIANGLE_STRIP (5) or
- * TRIANGLE_FAN (6) indices (`null`: 0..len−1) into `out` from `at`; returns the end offset.
- */
-export function writeTriangles(
-  out: Int32Array,
-  at: number,
-  idx: ArrayLike<number> | null,
-  len: number,
-  mode: number,
-  base: number,
-): number {
-  const get = idx ? (i: number) => idx[i] + base : (i: number) => i + base;
-  let o = at;
-  if (mode === TRIANGLES) {
-    const m = len - (len % 3);
-    if (idx) for (let i = 0; i < m; i++) out[o++] = idx[i] + base;
-    else for (let i = 0; i < m; i++) out[o++] = i + base;
-  } else if (mode === 5) {
-    for (let i = 0; i + 2 < len; i++) {
-      const even = i % 2 === 0;
-      out[o++] = get(i);
-      out[o++] = get(even ? i + 1 : i + 2);
-      out[o++] = get(even ? i + 2 : i + 1);
-    }
-  } else {
-    for (let i = 1; i + 1 < len; i++) {
-      out[o++] = get(i);
-      out[o++] = get(i + 1);
-      out[o++] = get(0);
-    }
-  }
-  return o;
 }

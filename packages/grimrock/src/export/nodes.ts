@@ -2,7 +2,8 @@
  * Export, nodes: the file order of the glTF nodes (parents first, helper nodes left out, a
  * `RootNode` synthesized for foreign documents) and each node's `localToParent` matrix.
  */
-import type { Document, Node, Scene } from '@gltf-transform/core';
+import type { WarningCollector } from '@gltf-legacy/core';
+import type { Animation, Document, Node, Scene } from '@gltf-transform/core';
 import { decodeFloats } from '../arrays.js';
 import { type GrimrockNodeExtras, gx } from '../extras.js';
 import { mat4x3ToTRS, trsToMat4x3 } from '../mat.js';
@@ -90,4 +91,34 @@ export function nodeMatrix(node: Node): Float32Array {
     if (close(t, d.t) && close(r, d.r) && close(s, d.s)) return Float32Array.from(raw);
   }
   return trsToMat4x3(t, r, s);
+}
+
+/**
+ * The node names written, in entry order: the glTF names (`node_<i>` when empty, `RootNode` for
+ * the synthesized root); an animated node that shares its name gets a `_<k>` suffix, since
+ * Grimrock animations address nodes by name (`NODE_RENAMED`).
+ */
+export function nodeNames(entries: Entry[], animations: Animation[], warnings: WarningCollector): string[] {
+  const animated = new Set<Node>();
+  for (const a of animations)
+    for (const c of a.listChannels()) if (c.getTargetNode()) animated.add(c.getTargetNode()!);
+  const baseNames = entries.map((e, i) => (e.node ? e.node.getName() || `node_${i}` : 'RootNode'));
+  const taken = new Set(baseNames);
+  const seen = new Set<string>();
+  return entries.map((e, i) => {
+    let n = baseNames[i];
+    const dup = seen.has(n);
+    seen.add(n);
+    if (dup && e.node && animated.has(e.node)) {
+      let k = 2;
+      while (taken.has(`${n}_${k}`)) k++;
+      warnings.warn(
+        'NODE_RENAMED',
+        `animated node "${n}" shares its name with another node; renamed to "${n}_${k}" (Grimrock animations address nodes by name)`,
+      );
+      n = `${n}_${k}`;
+      taken.add(n);
+    }
+    return n;
+  });
 }
