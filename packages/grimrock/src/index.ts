@@ -20,6 +20,7 @@ import { importGrimrock } from './import.js';
 import { grimrockModRoot } from './material-discovery.js';
 import { exportGrimrockMaterials } from './material-export.js';
 import { type GrimrockMaterialImportOptions, importGrimrockMaterials } from './material-import.js';
+import { GRIMROCK_LIMITS } from './limits.js';
 import { isModel, readModel, VERTEX_ARRAY_NAMES } from './model.js';
 
 export * from './animation.js';
@@ -28,7 +29,9 @@ export * from './export.js';
 export * from './import.js';
 export { gltfToMat4x3, mat4x3ToGltf, mat4x3ToTRS, trsToMat4x3 } from './mat.js';
 export * from './model.js';
+export * from './limits.js';
 export * from './lua-values.js';
+export * from './warning-codes.js';
 export * from './lua-materials.js';
 export * from './material-mapping.js';
 export * from './material-discovery.js';
@@ -206,5 +209,6 @@ export const legacyFormat: LegacyFormat = {
     return exportGrimrockWithMaterials(document, options as GrimrockExportOptions);
   },
   gltfExtensions: [KHRMaterialsSpecular, KHRMaterialsUnlit],
+  limits: GRIMROCK_LIMITS,
   inspect: inspectGrimrock,
 };

@@ -1,0 +1,96 @@
+/**
+ * The shared export stage in the Grimrock exporter (issue 17): on every file of corpus/gltf the
+ * export reports exactly the stage codes `prepare(document, GRIMROCK_LIMITS)` reports (the
+ * Grimrock slice of tools/export-matrix), strips come out as the same triangles, and every code
+ * the package emits is listed once (core's shared table or the package's own).
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { NodeIO, Primitive } from '@gltf-transform/core';
+import { Document } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
+import { prepare } from '@gltf-legacy/prepare';
+import { corpusFiles } from '@gltf-legacy/test-utils';
+import { describe, expect, it } from 'vitest';
+import { exportGrimrock, GRIMROCK_LIMITS, legacyFormat, readModel, WARNING_CODES } from '../src/index.js';
+
+const STAGE_CODES = Object.keys(SHARED_WARNING_CODES);
+const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const SKIP = /BoxDraco|DenseSphere|BoxMeshopt/;
+const stageCodes = (list: { code: string }[]) =>
+  [
+    ...new Set(
+      list
+        .map((w) => w.code)
+        .filter((c) =>
+          [
+            'ATTRIBUTE_DEQUANTIZED',
+            'PRIMITIVE_TRIANGULATED',
+            'PRIMITIVE_DROPPED',
+            'TRANSFORMS_BAKED',
+            'WEIGHTS_TRUNCATED',
+            'PRIMITIVE_SPLIT',
+            'ANIMATION_RESAMPLED',
+          ].includes(c),
+        ),
+    ),
+  ].sort();
+
+describe('shared export stage', () => {
+  it('legacyFormat declares GRIMROCK_LIMITS', () => {
+    expect(legacyFormat.limits).toBe(GRIMROCK_LIMITS);
+    expect(GRIMROCK_LIMITS.modes).toEqual([Primitive.Mode.TRIANGLES]);
+    expect(GRIMROCK_LIMITS.maxInfluences).toBe(4);
+    expect(GRIMROCK_LIMITS.animation).toEqual({ sampling: 'grid', fps: 30, interpolations: ['LINEAR'] });
+  });
+
+  it('the package lists only codes core does not', () => {
+    for (const code of Object.keys(WARNING_CODES)) expect(STAGE_CODES, code).not.toContain(code);
+    // every code the sources emit is in one of the two tables
+    const src = ['import/mesh.ts', 'import/animation.ts', 'import.ts', 'export.ts', 'export/mesh.ts']
+      .concat(['export/animation.ts', 'export/nodes.ts', 'material-import.ts', 'material-export.ts'])
+      .concat(['material-discovery.ts', 'index.ts'])
+      .map((f) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const emitted = new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+    expect(emitted.size).toBeGreaterThan(20);
+    for (const code of emitted)
+      expect(code in WARNING_CODES || code in SHARED_WARNING_CODES, code).toBe(true);
+  });
+
+  it('a triangle strip becomes the same triangles (PRIMITIVE_TRIANGULATED, from the stage)', async () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setBuffer(buffer)
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]));
+    const strip = doc.createPrimitive().setMode(Primitive.Mode.TRIANGLE_STRIP).setAttribute('POSITION', pos);
+    doc.createScene().addChild(doc.createNode('quad').setMesh(doc.createMesh('quad').addPrimitive(strip)));
+    const { files, warnings } = await exportGrimrock(doc, { name: 'q' });
+    expect(warnings.map((w) => w.code)).toContain('PRIMITIVE_TRIANGULATED');
+    const mesh = readModel(files.get('q.model')!).nodes.find((n) => n.meshEntity)!.meshEntity!.mesh;
+    // glTF strip (0 1 2) (2 1 3), winding reversed for the X mirror: (0 2 1) (2 3 1)
+    expect(Array.from(mesh.indices)).toEqual([0, 2, 1, 2, 3, 1]);
+    expect(mesh.segments[0].count).toBe(2);
+    // the caller's document is untouched
+    expect(strip.getMode()).toBe(Primitive.Mode.TRIANGLE_STRIP);
+  });
+
+  for (const path of corpusFiles('gltf', ['.glb', '.gltf']).filter((p) => !SKIP.test(p))) {
+    it(`${basename(path)}: export reports the stage codes prepare(GRIMROCK_LIMITS) gives`, async () => {
+      const doc = await io.read(path);
+      const expected = stageCodes((await prepare(doc, GRIMROCK_LIMITS)).warnings.list());
+      let got: string[];
+      try {
+        got = stageCodes((await exportGrimrock(doc, { name: 'm' })).warnings);
+      } catch (e) {
+        expect((e as { code?: string }).code, (e as Error).message).toBeDefined(); // a clear refusal
+        return;
+      }
+      expect(got).toEqual(expected);
+    });
+  }
+});
