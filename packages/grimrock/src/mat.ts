@@ -106,3 +106,25 @@ export function mirrorQuats(v: Float32Array | number[]): void {
 
 /** Tolerance on |length − 1| under which normals, tangents and rotation keys are kept bit for bit. */
 export const UNIT_TOLERANCE = 4e-4;
+
+/**
+ * Normalizes, in place, the first `count` quaternions of `a` that are further than
+ * UNIT_TOLERANCE from unit length (a zero one becomes the identity); the one rule import and
+ * export share, so what export writes imports back unchanged. Returns how many it changed.
+ *
+ * ```ts
+ * normalizeQuats(Float32Array.of(0, 0, 0, 2)); // 1: now (0, 0, 0, 1)
+ * ```
+ */
+export function normalizeQuats(a: Float32Array, count = a.length >> 2): number {
+  let changed = 0;
+  for (let o = 0; o < count * 4; o += 4) {
+    const l = Math.hypot(a[o], a[o + 1], a[o + 2], a[o + 3]);
+    if (Math.abs(l - 1) > UNIT_TOLERANCE) {
+      changed++;
+      if (l > 0) for (let c = 0; c < 4; c++) a[o + c] /= l;
+      else a.set([0, 0, 0, 1], o);
+    }
+  }
+  return changed;
+}

@@ -20,7 +20,7 @@ import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat } from '../arrays.js';
 import { type AnimExtras, gx } from '../extras.js';
 import { GRIMROCK_DEFAULT_FPS, GRIMROCK_LIMITS } from '../limits.js';
-import { mirrorQuats, mirrorVec3, UNIT_TOLERANCE } from '../mat.js';
+import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 
 /** Frames per animation beyond which export refuses (a wrong fps or a corrupt duration). */
 const MAX_FRAMES = 1_000_000;
@@ -320,15 +320,7 @@ function toFileKeys(item: AnimationItem, version: 1 | 2): number {
   mirrorQuats(rotations);
   for (const a of [positions, rotations, scales])
     for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) a[i] = 0;
-  let normalized = 0;
-  for (let o = 0; o < rotations.length; o += 4) {
-    const l = Math.hypot(rotations[o], rotations[o + 1], rotations[o + 2], rotations[o + 3]);
-    if (Math.abs(l - 1) > UNIT_TOLERANCE) {
-      normalized++;
-      if (l > 0) for (let c = 0; c < 4; c++) rotations[o + c] /= l;
-      else rotations.set([0, 0, 0, 1], o);
-    }
-  }
+  const normalized = normalizeQuats(rotations);
   if (version === 1) {
     const n = Math.max(positions.length / 3, rotations.length / 4, scales.length / 3);
     const expand = (a: Float32Array, size: number) => {

@@ -5,7 +5,7 @@
 import type { Accessor, Node } from '@gltf-transform/core';
 import type { AnimationFile } from '../animation.js';
 import { encodeFloat } from '../arrays.js';
-import { mirrorQuats, mirrorVec3, UNIT_TOLERANCE } from '../mat.js';
+import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 import type { ImportContext } from './context.js';
 
 /** One node per animation item, at the item's first key (for an animation imported alone). */
@@ -111,15 +111,7 @@ export function importAnimation(
       if (path === 'translation') mirrorVec3(out);
       if (path === 'rotation') {
         mirrorQuats(out);
-        for (let k = 0; k < count; k++) {
-          const o = k * 4;
-          const l = Math.hypot(out[o], out[o + 1], out[o + 2], out[o + 3]);
-          if (Math.abs(l - 1) > UNIT_TOLERANCE) {
-            normalized++;
-            if (l > 0) for (let c = 0; c < 4; c++) out[o + c] /= l;
-            else out.set([0, 0, 0, 1], o);
-          }
-        }
+        normalized += normalizeQuats(out, count);
       }
       if (hold) out.copyWithin(count * size, (count - 1) * size, count * size);
       const sampler = doc
