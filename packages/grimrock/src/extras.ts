@@ -43,6 +43,18 @@ export interface AnimExtras {
   name?: string;
   framesPerSecond?: unknown;
   numFrames?: number;
+  /** Items naming no node of the model (e.g. LoG2's `Armature` helper), written back by export. */
+  unmatchedItems?: UnmatchedItemExtras[];
+}
+
+/** An animation item import could not attach to a node, in file units (JSON-safe floats). */
+export interface UnmatchedItemExtras {
+  /** Its position in the file's item list. */
+  index: number;
+  nodeName: string;
+  positions: unknown[];
+  rotations: unknown[];
+  scales: unknown[];
 }
 
 /**

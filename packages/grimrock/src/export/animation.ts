@@ -17,7 +17,7 @@ import {
 import { resampleReason } from '@gltf-legacy/prepare';
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
-import { decodeFloat } from '../arrays.js';
+import { decodeFloat, decodeFloats } from '../arrays.js';
 import { type AnimExtras, gx } from '../extras.js';
 import { GRIMROCK_DEFAULT_FPS, GRIMROCK_LIMITS } from '../limits.js';
 import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
@@ -196,6 +196,7 @@ export function exportAnimation(
     normalizedKeys += toFileKeys(item, plan.version);
     items.push(item);
   }
+  restoreUnmatchedItems(anim, ex, plan, items, warnings);
   if (normalizedKeys)
     warnings.warn(
       'ROTATION_NORMALIZED',
@@ -217,6 +218,61 @@ export function exportAnimation(
     numFrames: plan.numFrames,
     items,
   };
+}
+
+/**
+ * Puts back, at their places in the item list, the items import kept in
+ * `extras.grimrock.unmatchedItems` (tracks of nodes the model lacks) — while the clip keeps its
+ * imported rate, version and frame count, and no written item has taken the name; else they are
+ * dropped with `ANIMATION_CHANNEL_DROPPED`.
+ */
+function restoreUnmatchedItems(
+  anim: Animation,
+  ex: AnimExtras | undefined,
+  plan: ClipPlan,
+  items: AnimationItem[],
+  warnings: WarningCollector,
+): void {
+  const kept = Array.isArray(ex?.unmatchedItems) ? ex.unmatchedItems : [];
+  if (!kept.length) return;
+  const same =
+    decodeFloat(ex?.framesPerSecond) === plan.fps &&
+    ex?.version === plan.version &&
+    ex?.numFrames === plan.numFrames;
+  const written = new Set(items.map((it) => it.nodeName));
+  const restored: { index: number; item: AnimationItem }[] = [];
+  for (const k of kept) {
+    const positions = decodeFloats(k?.positions, k?.positions?.length ?? -1);
+    const rotations = decodeFloats(k?.rotations, k?.rotations?.length ?? -1);
+    const scales = decodeFloats(k?.scales, k?.scales?.length ?? -1);
+    if (
+      !same ||
+      !positions ||
+      !rotations ||
+      !scales ||
+      typeof k.nodeName !== 'string' ||
+      written.has(k.nodeName)
+    )
+      continue;
+    written.add(k.nodeName);
+    restored.push({
+      index: Number(k.index) || 0,
+      item: {
+        nodeName: k.nodeName,
+        positions: Float32Array.from(positions),
+        rotations: Float32Array.from(rotations),
+        scales: Float32Array.from(scales),
+      },
+    });
+  }
+  if (restored.length < kept.length)
+    warnings.warn(
+      'ANIMATION_CHANNEL_DROPPED',
+      `animation "${anim.getName()}": ${kept.length - restored.length} kept item(s) for nodes the model lacks not written (${same ? 'a node of that name is animated' : 'the clip’s rate, version or frame count changed'})`,
+      kept.length - restored.length,
+    );
+  restored.sort((a, b) => a.index - b.index);
+  for (const r of restored) items.splice(Math.min(r.index, items.length), 0, r.item);
 }
 
 /** The animation's translation/rotation/scale channels grouped by target node, in first-appearance order. */

@@ -4,7 +4,8 @@
  */
 import type { Accessor, Node } from '@gltf-transform/core';
 import type { AnimationFile } from '../animation.js';
-import { encodeFloat } from '../arrays.js';
+import { encodeFloat, encodeFloats } from '../arrays.js';
+import type { UnmatchedItemExtras } from '../extras.js';
 import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 import type { ImportContext } from './context.js';
 
@@ -58,7 +59,7 @@ export function importAnimation(
     const names = anim.items.filter((it) => !byName.has(it.nodeName)).map((it) => it.nodeName);
     warnings.warn(
       'ANIMATION_TARGET_MISSING',
-      `${name}: ${missing} item(s) name no node of the model (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}); ignored`,
+      `${name}: ${missing} item(s) name no node of the model (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}); kept in extras (written back on export)`,
       missing,
     );
   }
@@ -76,6 +77,7 @@ export function importAnimation(
       name: anim.name,
       framesPerSecond: encodeFloat(anim.framesPerSecond),
       numFrames: frames,
+      ...(missing ? { unmatchedItems: unmatchedItems(anim, byName) } : {}),
     },
   });
   const timeCache = new Map<number, Accessor>();
@@ -139,4 +141,23 @@ export function importAnimation(
       `${name}: ${normalized} rotation key(s) were not unit quaternions and were normalized`,
       normalized,
     );
+}
+
+/**
+ * The items that name no node of the model, as the file stores them (no mirror, no clean-up),
+ * with their position in the item list, for `extras.grimrock.unmatchedItems`.
+ */
+function unmatchedItems(anim: AnimationFile, byName: Map<string, Node>): UnmatchedItemExtras[] {
+  const out: UnmatchedItemExtras[] = [];
+  anim.items.forEach((it, index) => {
+    if (byName.has(it.nodeName)) return;
+    out.push({
+      index,
+      nodeName: it.nodeName,
+      positions: encodeFloats(it.positions),
+      rotations: encodeFloats(it.rotations),
+      scales: encodeFloats(it.scales),
+    });
+  });
+  return out;
 }

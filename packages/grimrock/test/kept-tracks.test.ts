@@ -1,0 +1,91 @@
+/**
+ * Issue 18.2: nothing in the input is silently lost on the way back. An `.animation` whose items
+ * name nodes the model lacks (ANIMATION_TARGET_MISSING) keeps them in extras and export writes
+ * them back at their places, so model + animation → .glb → model + animation is byte-exact.
+ */
+import { basename } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
+import { describe, expect, it } from 'vitest';
+import {
+  exportGrimrock,
+  importGrimrock,
+  type ModelFile,
+  readAnimation,
+  writeAnimation,
+  writeModel,
+} from '../src/index.js';
+
+const corpus = [...corpusFiles('grimrock', ['.model']), ...corpusFiles('grimrock', ['.animation'])];
+const bytesOf = (name: string) => readBytes(corpus.find((p) => basename(p) === name)!);
+
+/** Through a .glb, as the CLI does. */
+async function viaGlb(files: Map<string, Uint8Array>, main: string) {
+  const { document, warnings } = importGrimrock(files, { main });
+  const io = new NodeIO();
+  return { document: await io.readBinary(await io.writeBinary(document)), warnings };
+}
+
+describe('animation items for nodes the model lacks', () => {
+  it('real files: the warrior walk on the snail (26 of 28 items name no snail node) comes back byte for byte', async () => {
+    const walk = bytesOf('skeleton_warrior_axe_walk.animation');
+    const files = new Map([
+      ['snail_red.model', bytesOf('snail_red.model')],
+      ['snail_red_walk.animation', walk],
+    ]);
+    const { document, warnings } = await viaGlb(files, 'snail_red.model');
+    const missing = warnings.find((w) => w.code === 'ANIMATION_TARGET_MISSING')!;
+    expect(missing.count).toBe(readAnimation(walk).items.length - 2);
+    // the glTF animates only the snail's own nodes
+    const targets = document
+      .getRoot()
+      .listAnimations()[0]
+      .listChannels()
+      .map((c) => c.getTargetNode()!.getName());
+    expect([...new Set(targets)].sort()).toEqual(['capsule', 'local_srt']);
+    const { files: out, warnings: exportWarnings } = await exportGrimrock(document, { name: 'snail_red' });
+    expect(exportWarnings.map((w) => w.code)).not.toContain('ANIMATION_CHANNEL_DROPPED');
+    expect(firstByteDiff(out.get('snail_red_walk.animation')!, walk)).toBe(-1);
+    expect(firstByteDiff(out.get('snail_red.model')!, bytesOf('snail_red.model'))).toBe(-1);
+  });
+
+  it('hand-made LoG2 clip with an Armature helper track first and last: byte-exact; dropped with a warning at another fps', async () => {
+    const model: ModelFile = {
+      magic: 'MDL1',
+      version: 2,
+      nodes: ['RootNode', 'lever'].map((name, i) => ({
+        name,
+        localToParent: Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, i, 0),
+        parent: i - 1,
+        type: -1,
+      })),
+    };
+    const track = (nodeName: string, y: number) => ({
+      nodeName,
+      positions: Float32Array.of(0, y, 0, 0, y + 0.5, 0, 0, y + 1, 0),
+      rotations: Float32Array.of(0, 0, 0, 1),
+      scales: Float32Array.of(1, 1, 1),
+    });
+    const anim = writeAnimation({
+      magic: 'ANIM',
+      version: 2,
+      name: 'pull',
+      framesPerSecond: 24,
+      numFrames: 3,
+      items: [track('Armature', 5), track('lever', 1), track('Armature_end', -2)],
+    });
+    const files = new Map([
+      ['lever.model', writeModel(model)],
+      ['lever_pull.animation', anim],
+    ]);
+    const { document, warnings } = await viaGlb(files, 'lever.model');
+    expect(warnings.find((w) => w.code === 'ANIMATION_TARGET_MISSING')?.count).toBe(2);
+    const back = await exportGrimrock(document, { name: 'lever' });
+    expect(firstByteDiff(back.files.get('lever_pull.animation')!, anim)).toBe(-1);
+    // At another rate the kept file-unit keys no longer fit the clip: left out, said so.
+    const other = await exportGrimrock(document, { name: 'lever', fps: 30 });
+    const items = readAnimation(other.files.get('lever_pull.animation')!).items.map((i) => i.nodeName);
+    expect(items).toEqual(['lever']);
+    expect(other.warnings.find((w) => w.code === 'ANIMATION_CHANNEL_DROPPED')?.count).toBe(2);
+  });
+});
