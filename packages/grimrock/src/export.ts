@@ -5,6 +5,10 @@
  */
 import {
   assertNodeTrees,
+  clipFileName,
+  clipNameFromFile,
+  fileSafeName,
+  objectName,
   ExportError,
   type ExportOptions,
   type FileSet,
@@ -33,8 +37,23 @@ export interface GrimrockExportOptions extends ExportOptions {
 
 export const GRIMROCK_EXPORT_DEFAULTS = { name: 'model', fps: 30, variant: 'log1' } as const;
 
-function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
+/**
+ * The file name of animation `index` (core's naming rule): `NAME_<clip>.animation`, the clip being
+ * the glTF name without the imported model's prefix (`skeleton_warrior_axe_walk` → `walk`, so
+ * `-o hero.model` writes `hero_walk.animation`) and never a doubled prefix; an animation imported
+ * alone keeps its own name unless `options.name` is given.
+ */
+function animationFileName(
+  animName: string,
+  index: number,
+  name: string,
+  named: boolean,
+  scene: GrimrockSceneExtras | undefined,
+  count: number,
+): string {
+  if (scene?.animationOnly && count === 1) return `${named ? name : fileSafeName(animName, name)}.animation`;
+  const clip = scene?.modelName ? clipNameFromFile(animName, scene.modelName) : animName;
+  return clipFileName(name, objectName(clip, 'Animation', index), '.animation');
 }
 
 /** What {@link exportGrimrock} returns. */
@@ -112,7 +131,7 @@ function mapGrimrock(
   warnings: WarningCollector,
 ): GrimrockExportResult {
   const root = doc.getRoot();
-  const name = safeName(options.name ?? GRIMROCK_EXPORT_DEFAULTS.name);
+  const name = fileSafeName(options.name ?? GRIMROCK_EXPORT_DEFAULTS.name, GRIMROCK_EXPORT_DEFAULTS.name);
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   if (root.listScenes().length > 1)
     warnings.warn(
@@ -141,20 +160,13 @@ function mapGrimrock(
   entries.forEach((e, i) => {
     if (e.node) nodeName.set(e.node, names[i]);
   });
-  const modelName = sceneExtras?.modelName;
   const anims = root.listAnimations();
   anims.forEach((anim, ai) => {
     const file = exportAnimation(anim, plans[ai], onGrid, nodeName, warnings);
     if (!file) return;
-    const an = anim.getName();
-    let fileName: string;
-    if (sceneExtras?.animationOnly && anims.length === 1)
-      fileName = options.name ? name : safeName(an || name);
-    else if (modelName && an.startsWith(modelName) && an.length > modelName.length)
-      fileName = name + safeName(an.slice(modelName.length));
-    else fileName = `${name}_${safeName(an || `animation${ai}`)}`;
-    let unique = `${fileName}.animation`;
-    for (let k = 2; files.has(unique); k++) unique = `${fileName}_${k}.animation`;
+    const fileName = animationFileName(anim.getName(), ai, name, !!options.name, sceneExtras, anims.length);
+    let unique = fileName;
+    for (let k = 2; files.has(unique); k++) unique = fileName.replace(/\.animation$/, `_${k}.animation`);
     files.set(unique, writeAnimation(file));
   });
   return { files, warnings: warnings.list(), materials: [...used] };
