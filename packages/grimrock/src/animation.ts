@@ -4,7 +4,7 @@
  * counted arrays of positions, rotations and scales per item (1 entry = constant channel).
  */
 import { ByteReader, ByteWriter } from '@gltf-legacy/core';
-import { readString, writeString } from './model.js';
+import { type GrimrockReadOptions, readString, trailingBytes, writeString } from './model.js';
 
 export interface AnimationItem {
   /** Name of the node the item animates. */
@@ -26,6 +26,8 @@ export interface AnimationFile {
   framesPerSecond: number;
   numFrames: number;
   items: AnimationItem[];
+  /** Bytes after the last item (a quirk read with `TRAILING_BYTES`), written back as they were. */
+  trailing?: Uint8Array;
 }
 
 /**
@@ -49,7 +51,11 @@ export function isAnimation(bytes: Uint8Array): boolean {
  * anim.numFrames / anim.framesPerSecond; // duration in seconds
  * ```
  */
-export function readAnimation(bytes: Uint8Array, fileName?: string): AnimationFile {
+export function readAnimation(
+  bytes: Uint8Array,
+  fileName?: string,
+  options: GrimrockReadOptions = {},
+): AnimationFile {
   const r = new ByteReader(bytes, { file: fileName });
   r.expectMagic('ANIM', 'magic');
   const versionAt = r.offset;
@@ -101,8 +107,16 @@ export function readAnimation(bytes: Uint8Array, fileName?: string): AnimationFi
       }),
     );
   }
-  if (!r.eof) throw r.error(`${r.remaining} unexpected byte(s) after the last item`, 'end', 'TRAILING_BYTES');
-  return { magic: 'ANIM', version, name, framesPerSecond, numFrames, items };
+  const trailing = trailingBytes(r, 'item', options);
+  return {
+    magic: 'ANIM',
+    version,
+    name,
+    framesPerSecond,
+    numFrames,
+    items,
+    ...(trailing ? { trailing } : {}),
+  };
 }
 
 /**
@@ -149,5 +163,6 @@ export function writeAnimation(anim: AnimationFile): Uint8Array {
       w.i32(ns).f32Array(it.scales);
     }
   }
+  if (anim.trailing) w.bytes(anim.trailing);
   return w.finish();
 }

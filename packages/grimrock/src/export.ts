@@ -21,7 +21,7 @@ import { writeAnimation } from './animation.js';
 import { type ClipPlan, exportAnimation, planAnimations } from './export/animation.js';
 import { exportMeshEntity } from './export/mesh.js';
 import { type Entry, identity4x3, nodeMatrix, nodeNames, orderNodes } from './export/nodes.js';
-import { type GrimrockSceneExtras, gx } from './extras.js';
+import { type GrimrockSceneExtras, gx, keptBytes } from './extras.js';
 import { GRIMROCK_LIMITS } from './limits.js';
 import { type ModelFile, type ModelNode, writeModel } from './model.js';
 
@@ -146,6 +146,8 @@ function mapGrimrock(
   const names = nodeNames(entries, root.listAnimations(), warnings);
   if (!sceneExtras?.animationOnly) {
     const model = exportModel(entries, names, sceneExtras?.modelVersion ?? 2, warnings, used);
+    const trailing = keptBytes(sceneExtras?.trailing);
+    if (trailing) model.trailing = trailing;
     const textures = root.listTextures().length;
     if (textures) {
       warnings.warn(

@@ -11,6 +11,8 @@ export interface GrimrockSceneExtras {
   modelName?: string;
   modelVersion?: number;
   animationOnly?: boolean;
+  /** Bytes after the last node of the `.model` (quirk `TRAILING_BYTES`). */
+  trailing?: unknown;
 }
 
 /** `extras.grimrock` of a node. */
@@ -43,6 +45,8 @@ export interface AnimExtras {
   name?: string;
   framesPerSecond?: unknown;
   numFrames?: number;
+  /** Bytes after the last item (quirk `TRAILING_BYTES`). */
+  trailing?: unknown;
   /** Items naming no node of the model (e.g. LoG2's `Armature` helper), written back by export. */
   unmatchedItems?: UnmatchedItemExtras[];
 }
@@ -67,4 +71,18 @@ export interface UnmatchedItemExtras {
 export function gx<T>(o: { getExtras(): Record<string, unknown> }): T | undefined {
   const e = o.getExtras()?.grimrock;
   return e && typeof e === 'object' ? (e as T) : undefined;
+}
+
+/**
+ * Kept bytes (`trailing` extras: an array of 0..255) back as bytes, or undefined when absent or
+ * not such an array.
+ *
+ * ```ts
+ * keptBytes([0, 0, 0, 0]); // Uint8Array(4)
+ * ```
+ */
+export function keptBytes(a: unknown): Uint8Array | undefined {
+  if (!Array.isArray(a) || !a.length || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+    return undefined;
+  return Uint8Array.from(a as number[]);
 }

@@ -47,20 +47,21 @@ export function importGrimrock(
 ): { document: Document; warnings: Warning[] } {
   const [mainName, mainBytes] = mainFile(files, options);
   const warnings = new WarningCollector();
+  const read = { strict: options.strict === true, warnings };
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const ctx: ImportContext = { doc, buffer, warnings };
+  const ctx: ImportContext = { doc, buffer, warnings, strict: read.strict };
   const scene = doc.createScene(stem(mainName));
   doc.getRoot().setDefaultScene(scene);
   const fallbackFps = Number(options.fps ?? GRIMROCK_IMPORT_DEFAULTS.fps) || 30;
 
   let nodes: Node[];
   if (isModel(mainBytes)) {
-    const model = readModel(mainBytes, mainName);
+    const model = readModel(mainBytes, mainName, read);
     nodes = importModel(ctx, model, mainName);
     for (const n of nodes) if (!n.getParentNode()) scene.addChild(n);
   } else if (isAnimation(mainBytes)) {
-    const anim = readAnimation(mainBytes, mainName);
+    const anim = readAnimation(mainBytes, mainName, read);
     nodes = nodesForAnimation(ctx, anim);
     for (const n of nodes) scene.addChild(n);
     scene.setExtras({ grimrock: { animationOnly: true } });
@@ -92,7 +93,7 @@ export function importGrimrock(
       warnings.warn('COMPANION_IGNORED', `${name} is not a Grimrock .animation file; ignored`);
       continue;
     }
-    const anim = readAnimation(bytes, name);
+    const anim = readAnimation(bytes, name, read);
     importAnimation(ctx, anim, stem(name), nodes, fallbackFps);
   }
   if (!doc.getRoot().listAccessors().length) buffer.dispose();
@@ -138,7 +139,13 @@ export function importModel(ctx: ImportContext, model: ModelFile, fileName: stri
   doc
     .getRoot()
     .listScenes()[0]
-    ?.setExtras({ grimrock: { modelVersion: model.version, modelName: stem(fileName) } });
+    ?.setExtras({
+      grimrock: {
+        modelVersion: model.version,
+        modelName: stem(fileName),
+        ...(model.trailing ? { trailing: Array.from(model.trailing) } : {}),
+      },
+    });
   const nodes = model.nodes.map((n) => {
     const node = doc.createNode(n.name);
     const { t, r, s } = mat4x3ToTRS(n.localToParent);

@@ -2,7 +2,14 @@
  * File model of Legend of Grimrock `.model` files (magic `MDL1`, version 2; the same layout in
  * Grimrock 1 and 2). Plain data mirroring the file: every field, raw vertex array bytes.
  */
-import { ByteReader, type ByteWriter, decodeText, encodeText, FormatError } from '@gltf-legacy/core';
+import {
+  ByteReader,
+  type ByteWriter,
+  decodeText,
+  encodeText,
+  FormatError,
+  type WarningCollector,
+} from '@gltf-legacy/core';
 
 /** `Mat4x3`: baseX, baseY, baseZ, translation (12 floats, file order). */
 export type Mat4x3 = Float32Array;
@@ -112,6 +119,39 @@ export interface ModelFile {
   magic: string;
   version: number;
   nodes: ModelNode[];
+  /** Bytes after the last node (a quirk read with `TRAILING_BYTES`), written back as they were. */
+  trailing?: Uint8Array;
+}
+
+/** Options of {@link readModel} and `readAnimation`. */
+export interface GrimrockReadOptions {
+  /** Refuse quirks (bytes after the end) with the `FormatError` they are. Default false. */
+  strict?: boolean;
+  /** Receives the warnings of tolerated quirks (`TRAILING_BYTES`). */
+  warnings?: WarningCollector;
+}
+
+/**
+ * The quirk "bytes after the last node/item": the game's tools read a file front to back and never
+ * look past its structures (README, "Quirks"), so they are read with `TRAILING_BYTES` naming the
+ * file, offset and count, and kept to be written back; strict refuses them (`FormatError`).
+ */
+export function trailingBytes(
+  r: ByteReader,
+  what: string,
+  options: GrimrockReadOptions,
+): Uint8Array | undefined {
+  if (r.eof) return undefined;
+  const at = r.offset;
+  const count = r.remaining;
+  if (options.strict)
+    throw r.error(`${count} unexpected byte(s) after the last ${what}`, 'end', 'TRAILING_BYTES');
+  options.warnings?.warn(
+    'TRAILING_BYTES',
+    `${r.file ?? 'file'}: ${count} byte(s) after the last ${what} at offset ${at}; kept and written back`,
+    count,
+  );
+  return r.bytesView(count, 'end').slice();
 }
 
 /**
@@ -202,14 +242,19 @@ function readMeshData(r: ByteReader): MeshData {
 
 /**
  * Reads a `.model` file. Throws {@link FormatError} on anything malformed (truncation, bad counts,
- * parent indices out of range or cyclic, unknown node types).
+ * parent indices out of range or cyclic, unknown node types); bytes after the last node are kept
+ * in `trailing` with a `TRAILING_BYTES` warning (refused when `options.strict`).
  *
  * ```ts
  * const model = readModel(bytes, 'skeleton_warrior_axe.model');
  * model.nodes.filter((n) => n.meshEntity).length; // 2
  * ```
  */
-export function readModel(bytes: Uint8Array, fileName?: string): ModelFile {
+export function readModel(
+  bytes: Uint8Array,
+  fileName?: string,
+  options: GrimrockReadOptions = {},
+): ModelFile {
   const r = new ByteReader(bytes, { file: fileName });
   r.expectMagic('MDL1', 'magic');
   const version = r.i32('version');
@@ -269,9 +314,9 @@ export function readModel(bytes: Uint8Array, fileName?: string): ModelFile {
       }),
     );
   }
-  if (!r.eof) throw r.error(`${r.remaining} unexpected byte(s) after the last node`, 'end', 'TRAILING_BYTES');
+  const trailing = trailingBytes(r, 'node', options);
   checkParentCycles(nodes, fileName);
-  return { magic: 'MDL1', version, nodes };
+  return { magic: 'MDL1', version, nodes, ...(trailing ? { trailing } : {}) };
 }
 
 function checkParentCycles(nodes: ModelNode[], file?: string): void {
@@ -336,6 +381,7 @@ export function writeModel(model: ModelFile): Uint8Array {
     for (const b of materials[i]) size += 4 + b.byteLength + 12;
     size += 40 + 4 + e.bones.length * 52 + 12 + 1;
   });
+  size += model.trailing?.byteLength ?? 0;
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
   let o = 0;
@@ -404,6 +450,7 @@ export function writeModel(model: ModelFile): Uint8Array {
     f32s(e.emissiveColor, 3);
     out[o++] = e.castShadow;
   });
+  if (model.trailing) bytes(model.trailing);
   if (o !== size) throw new RangeError(`model writer size mismatch: ${o} of ${size} bytes`);
   return out;
 }

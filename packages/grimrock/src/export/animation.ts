@@ -18,7 +18,7 @@ import { resampleReason } from '@gltf-legacy/prepare';
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat, decodeFloats } from '../arrays.js';
-import { type AnimExtras, gx } from '../extras.js';
+import { type AnimExtras, gx, keptBytes } from '../extras.js';
 import { GRIMROCK_DEFAULT_FPS, GRIMROCK_LIMITS } from '../limits.js';
 import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 
@@ -217,6 +217,7 @@ export function exportAnimation(
     framesPerSecond: plan.fps,
     numFrames: plan.numFrames,
     items,
+    ...(keptBytes(ex?.trailing) ? { trailing: keptBytes(ex?.trailing) } : {}),
   };
 }
 

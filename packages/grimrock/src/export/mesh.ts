@@ -270,7 +270,13 @@ function writeSegments(
   used: Set<Material | null>,
 ): { indices: Int32Array; segments: Segment[] } {
   const segments: Segment[] = [];
-  const plan: { arr: ArrayLike<number> | null; triangles: number; base: number; at: number }[] = [];
+  const plan: {
+    arr: ArrayLike<number> | null;
+    triangles: number;
+    base: number;
+    at: number;
+    keptCount?: number;
+  }[] = [];
   let total = 0;
   for (const p of mesh.listPrimitives()) {
     const n = elementCount(p.getAttribute('POSITION'));
@@ -307,9 +313,18 @@ function writeSegments(
       firstIndex: total,
       count: triangles,
     });
-    plan.push({ arr, triangles, base: base.get(p)!, at: total });
+    const kept = gx<{ segmentCount?: unknown }>(p)?.segmentCount;
+    const keptCount = Number.isInteger(kept) ? (kept as number) : undefined;
+    plan.push({ arr, triangles, base: base.get(p)!, at: total, keptCount });
     total += triangles * 3;
   }
+  // A segment that ran past the index array (quirk SEGMENT_CLAMPED) gets its file count back
+  // while it still ends the index array.
+  plan.forEach((t, k) => {
+    const kept = t.keptCount;
+    if (kept !== undefined && kept > t.triangles && t.at + t.triangles * 3 === total)
+      segments[k].count = kept;
+  });
   const indices = new Int32Array(total);
   for (const t of plan) {
     const end = t.at + t.triangles * 3;

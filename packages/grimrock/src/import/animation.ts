@@ -77,6 +77,7 @@ export function importAnimation(
       name: anim.name,
       framesPerSecond: encodeFloat(anim.framesPerSecond),
       numFrames: frames,
+      ...(anim.trailing ? { trailing: Array.from(anim.trailing) } : {}),
       ...(missing ? { unmatchedItems: unmatchedItems(anim, byName) } : {}),
     },
   });

@@ -9,6 +9,8 @@ export interface ImportContext {
   doc: Document;
   buffer: Buffer;
   warnings: WarningCollector;
+  /** `ImportOptions.strict`: refuse the quirks import otherwise reads with a warning. */
+  strict?: boolean;
 }
 
 export function floatAccessor(

@@ -279,10 +279,21 @@ function segmentPrimitives(
       );
       return;
     }
+    let clamped = false;
     if (first + count > m.indices.length) {
-      warnings.warn('SEGMENT_CLAMPED', `mesh "${name}" segment ${si} runs past the index array; clamped`);
+      const field = `nodes[${src.nodeIndex}].meshEntity.mesh.segments[${si}].count`;
+      if (ctx.strict)
+        throw new FormatError(
+          `segment ${si} of mesh "${name}": ${seg.count} triangles from index ${first} run past the ${m.indices.length} indices`,
+          { code: 'SEGMENT_CLAMPED', file: src.fileName, field },
+        );
       count = Math.floor((m.indices.length - first) / 3) * 3;
       first = Math.max(0, first);
+      clamped = true;
+      warnings.warn(
+        'SEGMENT_CLAMPED',
+        `${src.fileName} ${field}: ${seg.count} triangles from index ${first} run past the ${m.indices.length} indices; read as ${count / 3} (the count is kept in extras)`,
+      );
     }
     if (count < 3) return;
     const idx = big
@@ -299,6 +310,7 @@ function segmentPrimitives(
       materials.set(seg.material, mat);
     }
     prim.setMaterial(mat);
+    if (clamped) prim.setExtras({ grimrock: { segmentCount: seg.count } });
     mesh.addPrimitive(prim);
     prims.push(prim);
   });
