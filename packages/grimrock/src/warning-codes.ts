@@ -24,7 +24,10 @@ export const WARNING_CODES: WarningCodeTable = {
   EMPTY_MESH:
     'A mesh with no triangle was kept as its header in extras (export writes it back without vertices).',
   SEGMENT_DROPPED: 'A mesh segment that is empty, out of range or not a triangle list was left out.',
-  SEGMENT_CLAMPED: 'A mesh segment running past the index array was cut at its end.',
+  SEGMENT_CLAMPED:
+    'A mesh segment running past the index array was read up to its end; its file count is kept in extras (strict: FormatError).',
+  TRAILING_BYTES:
+    'Bytes after the last node or animation item were kept in extras and written back (strict: FormatError).',
   WEIGHTS_NORMALIZED:
     'Vertex weights that did not sum to 1 (or named missing bones) were normalized; unweighted vertices bound to the first bone.',
   SKIN_WITHOUT_WEIGHTS: 'A mesh with bones but no bone index/weight arrays: its skin is kept unattached.',

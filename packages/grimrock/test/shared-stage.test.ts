@@ -50,7 +50,7 @@ describe('shared export stage', () => {
     // every code the sources emit is in one of the two tables
     const src = ['import/mesh.ts', 'import/animation.ts', 'import.ts', 'export.ts', 'export/mesh.ts']
       .concat(['export/animation.ts', 'export/nodes.ts', 'material-import.ts', 'material-export.ts'])
-      .concat(['material-discovery.ts', 'index.ts'])
+      .concat(['material-discovery.ts', 'index.ts', 'model.ts'])
       .map((f) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8'))
       .join('\n');
     const emitted = new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
