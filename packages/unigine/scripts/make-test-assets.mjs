@@ -53,7 +53,7 @@ function write(files) {
     .setMaterial(doc.createMaterial('sign'));
   const mesh = doc.createMesh('surfaces').addPrimitive(quad).addPrimitive(tri);
   doc.createScene().addChild(doc.createNode('surfaces').setMesh(mesh));
-  write(exportUnigine(doc, { name: 'two_surfaces' }).files);
+  write((await exportUnigine(doc, { name: 'two_surfaces' })).files);
 }
 
 // 2. A skinned three-bone strip that bends, with a 1-second wave animation in an .anim file.
@@ -125,7 +125,7 @@ function write(files) {
         doc.createAnimationChannel().setTargetNode(bone).setTargetPath('rotation').setSampler(sampler),
       );
   }
-  write(exportUnigine(doc, { name: 'strip', fps: 30 }).files);
+  write((await exportUnigine(doc, { name: 'strip', fps: 30 })).files);
 }
 
 // 3. A box surface with one morph target ("bulge") that moves its top up.
@@ -204,5 +204,5 @@ function write(files) {
         .setExtras({ targetNames: ['bulge'] }),
     ),
   );
-  write(exportUnigine(doc, { name: 'morph_box' }).files);
+  write((await exportUnigine(doc, { name: 'morph_box' })).files);
 }

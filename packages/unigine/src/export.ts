@@ -1,4 +1,5 @@
 import {
+  type AnimationLimits,
   type ExportOptions,
   ExportError,
   type FileSet,
@@ -18,6 +19,7 @@ import {
 import { encodeRangeU16, encodeWeightU16, decodeRangeU16, decodeSnorm16 } from '@gltf-legacy/quantize';
 import type { Animation, Document, Material, Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
+import { prepare } from '@gltf-legacy/prepare';
 import { type AnimFile, writeAnim } from './anim.js';
 import { GLTF_TO_UNIGINE, UNIGINE_TO_GLTF } from './axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from './block.js';
@@ -52,6 +54,7 @@ import {
   scatterI16x4,
   scatterVec3,
 } from './kernels.js';
+import { UNIGINE_LIMITS } from './limits.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
 
 /** Options of {@link exportUnigine}. */
@@ -434,20 +437,16 @@ function badIndex(label: string, value: number, at: number, n: number): ExportEr
   );
 }
 
-function primitiveIndices(
-  prim: Primitive,
-  n: number,
-  warnings: WarningCollector,
-  label: string,
-): Uint32Array | null {
+/**
+ * The triangle list of a prepared primitive (the shared stage leaves only TRIANGLES), range
+ * checked: u32 indices as a view (no copy; buildSurface copies before flipping the winding of a
+ * mirrored static mesh), other widths copied, none → sequential.
+ */
+function primitiveIndices(prim: Primitive, n: number, label: string): Uint32Array {
   const idx = prim.getIndices()?.getArray();
-  const mode = prim.getMode();
-  // The usual case: a triangle list of u32 indices, range-checked and returned as a view (no
-  // copy; buildSurface copies before flipping the winding of a mirrored static mesh).
-  if (mode === 4 && idx instanceof Uint32Array) {
+  if (idx instanceof Uint32Array) {
     const bad = firstIndexAtLeast(idx, n);
     if (bad >= 0) throw badIndex(label, idx[bad], bad, n);
-    // A view: the caller copies before changing the winding.
     return idx.subarray(0, idx.length - (idx.length % 3));
   }
   let raw: Uint32Array;
@@ -458,33 +457,9 @@ function primitiveIndices(
   }
   // glTF requires every index < the vertex count; the mesh written from one outside would not
   // import back (coordIndices out of range).
-  if (mode >= 4) {
-    const bad = firstIndexAtLeast(raw, n);
-    if (bad >= 0) throw badIndex(label, raw[bad], bad, n);
-  }
-  if (mode === 4) return raw.slice(0, raw.length - (raw.length % 3));
-  if (mode === 5 || mode === 6) {
-    const out = new Uint32Array(Math.max(0, raw.length - 2) * 3);
-    for (let i = 0; i + 2 < raw.length; i++) {
-      if (mode === 5) {
-        const even = i % 2 === 0;
-        out[i * 3] = raw[i];
-        out[i * 3 + 1] = even ? raw[i + 1] : raw[i + 2];
-        out[i * 3 + 2] = even ? raw[i + 2] : raw[i + 1];
-      } else {
-        out[i * 3] = raw[0];
-        out[i * 3 + 1] = raw[i + 1];
-        out[i * 3 + 2] = raw[i + 2];
-      }
-    }
-    warnings.warn('PRIMITIVE_TRIANGULATED', `${label}: triangle strip/fan converted to a triangle list`);
-    return out;
-  }
-  warnings.warn(
-    'PRIMITIVE_SKIPPED',
-    `${label}: points and lines cannot be stored in a UNIGINE mesh; skipped`,
-  );
-  return null;
+  const bad = firstIndexAtLeast(raw, n);
+  if (bad >= 0) throw badIndex(label, raw[bad], bad, n);
+  return raw.slice(0, raw.length - (raw.length % 3));
 }
 
 /** Smooth normals by area-weighted face normals per vertex. */
@@ -869,19 +844,15 @@ interface SurfaceInput {
 
 function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningCollector): MeshSurface | null {
   const { prim, node, skin, label } = input;
-  const posAcc = prim.getAttribute('POSITION');
-  if (!posAcc) {
-    warnings.warn('PRIMITIVE_SKIPPED', `${label}: no POSITION; skipped`);
-    return null;
-  }
+  // The shared stage dropped primitives without POSITION and those the format cannot draw.
+  const posAcc = prim.getAttribute('POSITION')!;
   if (posAcc.getType() !== 'VEC3') {
     // Invalid glTF (a mutated accessor type): its array is not n × 3 floats.
-    warnings.warn('PRIMITIVE_SKIPPED', `${label}: POSITION is ${posAcc.getType()}, not VEC3; skipped`);
+    warnings.warn('PRIMITIVE_DROPPED', `${label}: POSITION is ${posAcc.getType()}, not VEC3; left out`);
     return null;
   }
   const n = posAcc.getCount();
-  let idx = primitiveIndices(prim, n, warnings, label);
-  if (!idx) return null;
+  let idx = primitiveIndices(prim, n, label);
   const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
   // Positions and normals: static meshes are baked into model space.
   // The accessors' own arrays are only read; copies are made where values change.
@@ -993,13 +964,9 @@ function buildSurface(input: SurfaceInput, skel: Skeleton, warnings: WarningColl
         // The usual single set of 4: readInfluences + quantization fused (same codes).
         quantized = quantizeInfluences4(jarr, warr, boneOfJoint, n, count, bones, values);
       } else {
+        // Any other layout (the stage left at most 4 non-zero influences per vertex).
         const inf = readInfluences(prim, 4);
         if (inf) {
-          warnings.warn(
-            'WEIGHTS_TRUNCATED',
-            `${label}: vertices with more than 4 influences kept the 4 largest`,
-            inf.truncated,
-          );
           quantized = 0;
           for (let v = 0; v < n; v++) {
             let k = 0;
@@ -1219,24 +1186,16 @@ export function sampleFrames(s: SamplerData, frames: number, fps: number, out: F
   const stride = cubic ? size * 3 : size;
   const off = cubic ? size : 0;
   const tmp = new Float64Array(size);
-  // Frame of each key, while the keys sit on increasing frames.
-  const keyFrame = new Float64Array(n);
-  let aligned = true;
-  let prev = -1;
-  for (let k = 0; k < n && aligned; k++) {
-    const t = times[k];
-    const f = Math.round(t * fps);
-    if (!(Math.abs(t - f / fps) <= 1e-5 + Math.abs(t) * 2.4e-7) || f <= prev || f < 0) aligned = false;
-    keyFrame[k] = f;
-    prev = f;
-  }
-  if (!aligned) {
+  if (!keysOnFrames(times, fps)) {
     for (let f = 0; f < frames; f++) {
       sampleAt(s, f / fps, tmp);
       for (let c = 0; c < size; c++) out[f * size + c] = tmp[c];
     }
     return true;
   }
+  // Frame of each key (the keys sit on increasing frames).
+  const keyFrame = new Float64Array(n);
+  for (let k = 0; k < n; k++) keyFrame[k] = Math.round(times[k] * fps);
   let resampled = false;
   const copy = (k: number, from: number, to: number) => {
     const a = k * stride + off;
@@ -1669,6 +1628,60 @@ function tracksOf(anim: Animation, warnings: WarningCollector): Map<Node, Track>
   return map;
 }
 
+/** True when every key time sits on an increasing frame `f / fps` (within float32 rounding). */
+export function keysOnFrames(times: ArrayLike<number>, fps: number): boolean {
+  let prev = -1;
+  for (let k = 0; k < times.length; k++) {
+    const t = times[k];
+    const f = Math.round(t * fps);
+    if (!(Math.abs(t - f / fps) <= 1e-5 + Math.abs(t) * 2.4e-7) || f <= prev || f < 0) return false;
+    prev = f;
+  }
+  return true;
+}
+
+/**
+ * The animation limits to give the shared stage for `document`. UNIGINE stores every frame, so
+ * LINEAR/STEP keys that sit on frames (any subset of them, as our importer writes them) are
+ * filled in exactly by the map layer and need no step (`sampling: 'any'`); otherwise the stage
+ * samples onto the frame grid at the clips' one rate. Clips with different rates (imported
+ * extras) cannot share the stage's one grid: `null`, and `sampleFrames` samples such tracks.
+ */
+function animationLimits(document: Document, fps: number): AnimationLimits | null {
+  const base = UNIGINE_LIMITS.animation!;
+  const rates = new Set<number>();
+  let onFrames = true;
+  for (const anim of document.getRoot().listAnimations()) {
+    const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
+    const rate = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
+    rates.add(rate);
+    for (const s of anim.listSamplers()) {
+      const times = s.getInput()?.getArray();
+      const interpolation = s.getInterpolation() ?? 'LINEAR';
+      if (!base.interpolations.includes(interpolation) || (times && !keysOnFrames(times, rate)))
+        onFrames = false;
+    }
+  }
+  if (onFrames) return { ...base, sampling: 'any' };
+  if (rates.size > 1) return null;
+  const rate = rates.size ? [...rates][0] : fps;
+  // The stage would sample every frame of every channel: refuse an absurd clip before it does.
+  for (const anim of document.getRoot().listAnimations()) {
+    const frames = Math.max(1, Math.round(animDuration(anim) * rate) + 1);
+    const nodes = new Set(anim.listChannels().map((c) => c.getTargetNode())).size;
+    if (!Number.isFinite(frames) || frames * nodes > MAX_BLOCK_ENTRIES)
+      throw tooLong(anim, frames, nodes, rate);
+  }
+  return { ...base, fps: rate };
+}
+
+function tooLong(anim: Animation, frames: number, bones: number, fps: number): ExportError {
+  return new ExportError(
+    'ANIMATION_TOO_LONG',
+    `animation "${anim.getName()}" would need ${frames} frames × ${bones} animated bones at ${fps} fps; UNIGINE stores every frame of every animated bone, and more than ${MAX_BLOCK_ENTRIES} frame entries per animation would be an absurd file (shorten the clip or export with a lower fps)`,
+  );
+}
+
 function animDuration(anim: Animation): number {
   let d = 0;
   for (const s of anim.listSamplers()) {
@@ -1680,24 +1693,53 @@ function animDuration(anim: Animation): number {
 
 /**
  * Exports a glTF document as a UNIGINE ms11 `.mesh` plus one an10 `.anim` per animation file.
- * Documents imported by this package come back byte for byte; other glTF is converted (positions
- * welded into coordinate vertices, tangent frames computed, animations quantized) with warnings.
+ * Runs the shared export stage first (`prepare(document, UNIGINE_LIMITS)`: strips and fans to
+ * triangle lists, points, lines and primitives without POSITION dropped, at most 4 influences,
+ * static meshes baked into model space, keys off the frame grid sampled again), then maps the
+ * prepared document to the file models. The caller's document is never modified. Documents
+ * imported by this package need no step and come back byte for byte; other glTF is converted
+ * (positions welded into coordinate vertices, tangent frames computed, animations quantized)
+ * with warnings.
  *
  * ```ts
- * const { files, warnings } = exportUnigine(document, { name: 'actor_00' });
+ * const { files, warnings } = await exportUnigine(document, { name: 'actor_00' });
  * for (const [file, bytes] of files) fs.writeFileSync(file, bytes);
  * ```
  */
-export function exportUnigine(
+export async function exportUnigine(
   document: Document,
   options: ExportOptions & Partial<UnigineExportOptions> = {},
-): UnigineExportResult {
+): Promise<UnigineExportResult> {
   assertNodeTrees(document);
-  const warnings = new WarningCollector();
-  const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
   const fps = options.fps === undefined ? UNIGINE_EXPORT_DEFAULTS.fps : Number(options.fps);
   if (!(fps > 0) || !Number.isFinite(fps))
     throw new ExportError('BAD_OPTION', `fps must be a positive number, got ${options.fps}`);
+  const warnings = new WarningCollector();
+  const animation = animationLimits(document, fps);
+  const prepared = await prepare(document, { ...UNIGINE_LIMITS, animation }, { warnings });
+  const result = mapUnigine(prepared.document, options, fps, warnings);
+  // The stage maps a clone when it changed something: name the caller's own materials.
+  if (prepared.changed) {
+    const own = document.getRoot().listMaterials();
+    const index = new Map(
+      prepared.document
+        .getRoot()
+        .listMaterials()
+        .map((m, i) => [m, i]),
+    );
+    result.surfaceMaterials = result.surfaceMaterials.map((m) => (m ? own[index.get(m)!] : null));
+  }
+  return result;
+}
+
+/** The map layer: a prepared document → the file models and their bytes. */
+function mapUnigine(
+  document: Document,
+  options: ExportOptions & Partial<UnigineExportOptions>,
+  fps: number,
+  warnings: WarningCollector,
+): UnigineExportResult {
+  const name = typeof options.name === 'string' && options.name ? options.name : UNIGINE_EXPORT_DEFAULTS.name;
   const root = document.getRoot();
   const rx = (unigineExtras(root) ?? {}) as Partial<UnigineRootExtras>;
   const skel = buildSkeleton(document, warnings);
@@ -1850,10 +1892,7 @@ export function exportUnigine(
         ? ex.numFrames
         : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
     if (!Number.isFinite(frames) || frames * boneIdx.length > MAX_BLOCK_ENTRIES)
-      throw new ExportError(
-        'ANIMATION_TOO_LONG',
-        `animation "${anim.getName()}" would need ${frames} frames × ${boneIdx.length} animated bones at ${exFps} fps; UNIGINE stores every frame of every animated bone, and more than ${MAX_BLOCK_ENTRIES} frame entries per animation would be an absurd file (shorten the clip or export with a lower fps)`,
-      );
+      throw tooLong(anim, frames, boneIdx.length, exFps);
     const trackList = boneIdx.map((i) => {
       const node = nodeOfBone(i);
       return node ? (tracks.get(node) ?? null) : null;

@@ -17,6 +17,7 @@ import {
 import { readAnim } from './anim.js';
 import { unigineMagic } from './common.js';
 import { exportUnigine } from './export.js';
+import { UNIGINE_LIMITS } from './limits.js';
 import { animCompanions, importUnigine } from './import.js';
 import { type UnigineMaterialExportOptions, exportUnigineMaterials } from './mat-export.js';
 import { applyUnigineMaterials, unigineResourceRoot } from './mat-import.js';
@@ -72,6 +73,7 @@ export {
   importUnigine,
   toDocument,
 } from './import.js';
+export { UNIGINE_DEFAULT_FPS, UNIGINE_LIMITS } from './limits.js';
 export { INT2_MAX, decodeInt2, encodeInt2, int2Size } from './int2.js';
 export { type JsonF32, packF32, unpackF32 } from './jsonf32.js';
 export { type MeshFile, type MeshSurface, indexWidth, readMesh, writeMesh } from './mesh.js';
@@ -258,6 +260,7 @@ export const legacyFormat: LegacyFormat = {
   extensions: ['.mesh', '.anim'],
   mainExtension: '.mesh',
   capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
+  limits: UNIGINE_LIMITS,
   /** By magic: `ms11`/`an10`, and the other UNIGINE versions so they get an UNSUPPORTED_VERSION error. */
   sniff(bytes: Uint8Array): boolean {
     return unigineMagic(bytes) !== null;
@@ -285,7 +288,7 @@ export const legacyFormat: LegacyFormat = {
   async export(document, options) {
     const opts = options ?? {};
     const never = opts.materialLibrary === 'never';
-    const r = exportUnigine(document, { ...opts, materials: !never });
+    const r = await exportUnigine(document, { ...opts, materials: !never });
     if (!r.mesh || never) return { files: r.files, warnings: r.warnings };
     const name =
       r.files

@@ -41,7 +41,7 @@ const unitVec = fc
   });
 
 describe('tangent quaternions', () => {
-  it('encode a normal/tangent/handedness frame that decodes back (property)', () => {
+  it('encode a normal/tangent/handedness frame that decodes back (property)', async () => {
     fc.assert(
       fc.property(unitVec, unitVec, fc.boolean(), (n, t0, flip) => {
         // Make t perpendicular to n.
@@ -65,7 +65,7 @@ describe('tangent quaternions', () => {
     );
   });
 
-  it('re-encoding the decoded frames of a real mesh reproduces the stored codes within 2', () => {
+  it('re-encoding the decoded frames of a real mesh reproduces the stored codes within 2', async () => {
     const path = supported.find((f) => f.endsWith('sphere_00.mesh')) as string;
     const mesh = readMesh(readBytes(path));
     const q = mesh.surfaces[0].tangents;
@@ -94,7 +94,7 @@ describe('tangent quaternions', () => {
 });
 
 describe('quantize codecs as this format uses them', () => {
-  it('animation range codes survive float32 storage when the range is float32-safe', () => {
+  it('animation range codes survive float32 storage when the range is float32-safe', async () => {
     fc.assert(
       fc.property(
         fc.float({ min: -1000, max: 1000, noNaN: true }),
@@ -110,13 +110,13 @@ describe('quantize codecs as this format uses them', () => {
     );
   });
 
-  it('snorm16 rotation codes survive float32 storage', () => {
+  it('snorm16 rotation codes survive float32 storage', async () => {
     for (let q = -32767; q <= 32767; q++) {
       if (encodeSnorm16(Math.fround(decodeSnorm16(q))) !== q) throw new Error(`code ${q}`);
     }
   });
 
-  it('packs float32 extras exactly, including −0 and NaN', () => {
+  it('packs float32 extras exactly, including −0 and NaN', async () => {
     const a = Float32Array.from([1.5, -0, 0, Number.NaN, Number.POSITIVE_INFINITY, 1e9]);
     const packed = JSON.parse(JSON.stringify(packF32(a)));
     const back = unpackF32(packed, a.length) as Float32Array;
@@ -127,9 +127,9 @@ describe('quantize codecs as this format uses them', () => {
 });
 
 describe('an10 export from glTF animation', () => {
-  it('quantizes into range boxes, flags only changed components and reports the worst error', () => {
-    fc.assert(
-      fc.property(
+  it('quantizes into range boxes, flags only changed components and reports the worst error', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(
           fc.tuple(
             fc.float({ min: -5, max: 5, noNaN: true }),
@@ -138,7 +138,7 @@ describe('an10 export from glTF animation', () => {
           ),
           { minLength: 2, maxLength: 12 },
         ),
-        (keys) => {
+        async (keys) => {
           const doc = new Document();
           const buf = doc.createBuffer();
           const root = doc.createNode('root');
@@ -180,7 +180,7 @@ describe('an10 export from glTF animation', () => {
                 .setTargetPath('translation')
                 .setSampler(sampler),
             );
-          const out = exportUnigine(doc, { name: 'p', fps: 30 });
+          const out = await exportUnigine(doc, { name: 'p', fps: 30 });
           const anim = readAnim(out.files.get('p_move.anim') as Uint8Array);
           const block = anim.animations[0];
           expect(block.numFrames).toBe(keys.length);
@@ -214,7 +214,7 @@ describe('random file models round-trip', () => {
   const f32 = fc.float({ noNaN: true, noDefaultInfinity: true });
   const name = fc.string({ maxLength: 12 }).filter((s) => !s.includes('\u0000'));
 
-  it('meshes: write → read → write is stable (property)', () => {
+  it('meshes: write → read → write is stable (property)', async () => {
     const surface = fc.record({
       nc: fc.integer({ min: 1, max: 300 }),
       nt: fc.integer({ min: 1, max: 300 }),
@@ -280,13 +280,13 @@ describe('random file models round-trip', () => {
     );
   });
 
-  it('animations: write → read → write is stable and imports (property)', () => {
-    fc.assert(
-      fc.property(
+  it('animations: write → read → write is stable and imports (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 0, max: 20 }),
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        (nb, frames, seed) => {
+        async (nb, frames, seed) => {
           let s = seed;
           const rnd = (n: number) => {
             s = (s * 1103515245 + 12345) >>> 0;
@@ -330,7 +330,7 @@ describe('random file models round-trip', () => {
           expect(firstByteDiff(writeAnim(readAnim(bytes)), bytes)).toBe(-1);
           // The document round trip restores the same bytes as well.
           const { document } = importUnigine(new Map([['r.anim', bytes]]), { main: 'r.anim' });
-          const out = exportUnigine(document, { name: 'r' });
+          const out = await exportUnigine(document, { name: 'r' });
           expect(firstByteDiff(out.files.get('r.anim') as Uint8Array, bytes)).toBe(-1);
         },
       ),

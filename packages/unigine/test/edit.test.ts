@@ -6,7 +6,7 @@ import { unigineCorpus } from './helpers.js';
 const { supported } = unigineCorpus();
 
 describe('documents edited after import', () => {
-  it('moving a vertex rebuilds coordinate vertices; changing normals rebuilds tangent frames', () => {
+  it('moving a vertex rebuilds coordinate vertices; changing normals rebuilds tangent frames', async () => {
     const path = supported.find((f) => f.endsWith('sphere_00.mesh')) as string;
     const original = readMesh(readBytes(path));
     const { document } = importUnigine(new Map([['sphere_00.mesh', readBytes(path)]]), {
@@ -33,7 +33,7 @@ describe('documents edited after import', () => {
         v,
         nrm.getElement(v, []).map((x) => -x),
       );
-    const out = exportUnigine(document, { name: 'sphere_00' });
+    const out = await exportUnigine(document, { name: 'sphere_00' });
     const codes = out.warnings.map((w) => w.code);
     expect(codes).toContain('COORDINATES_REBUILT');
     expect(codes).toContain('TANGENT_FRAMES_REBUILT');

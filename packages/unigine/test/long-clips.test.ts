@@ -87,7 +87,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
   it('a 400 s clip of 20 bones re-imports to a small document and exports to a fixed point', async () => {
     // Bone 1 moves during the first 2 s and then holds still for 398 s; 19 bones never move.
     const doc = skinnedDoc(20, [0, 2, 400], [0, 0.1, 0, 0, 0.3, 0, 0, 0.3, 0], true);
-    const e1 = exportUnigine(doc, { name: 'long' });
+    const e1 = await exportUnigine(doc, { name: 'long' });
     const anim = readAnim(e1.files.get('long_long.anim') as Uint8Array);
     expect(anim.animations[0].numFrames).toBe(12001);
     const frames = anim.animations[0].numFrames;
@@ -99,7 +99,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(keyCount(d2)).toBeLessThan((channels * frames) / 100);
     const glb = await new NodeIO().writeBinary(d2);
     expect(glb.length).toBeLessThan(64 * 1024);
-    const e2 = exportUnigine(d2, { name: 'long' });
+    const e2 = await exportUnigine(d2, { name: 'long' });
     expect([...e2.files.keys()].sort()).toEqual([...e1.files.keys()].sort());
     for (const [name, bytes] of e1.files)
       expect({ name, diff: firstDiff(e2.files.get(name) as Uint8Array, bytes) }).toEqual({ name, diff: -1 });
@@ -121,7 +121,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(at(300)).toBeCloseTo(0.3, 3);
   });
 
-  it('keys on frames far into a clip are taken exactly, equal neighbours repeat, only real gaps are interpolated', () => {
+  it('keys on frames far into a clip are taken exactly, equal neighbours repeat, only real gaps are interpolated', async () => {
     const fps = 30;
     const times = Float32Array.from([0, 1627, 1627 + 1 / fps, 1627 + 4 / fps]); // f32 of 48810/30 is ~4e-5 off
     const values = Float32Array.from([1, 1, 2, 5]);
@@ -144,13 +144,13 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(sampleFrames(off, 31, fps, new Float64Array(31))).toBe(true);
   });
 
-  it('refuses a block above MAX_BLOCK_ENTRIES with ExportError ANIMATION_TOO_LONG, before allocating it', () => {
+  it('refuses a block above MAX_BLOCK_ENTRIES with ExportError ANIMATION_TOO_LONG, before allocating it', async () => {
     // 3 bones × (2e6 s × 30 fps) frames: 180 M entries.
     const doc = skinnedDoc(3, [0, 2e6], [0, 0, 0, 1, 0, 0]);
     let err: unknown;
     const before = process.memoryUsage().rss;
     try {
-      exportUnigine(doc, { name: 'huge' });
+      await exportUnigine(doc, { name: 'huge' });
     } catch (e) {
       err = e;
     }
@@ -160,14 +160,15 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
     expect(MAX_BLOCK_ENTRIES).toBe(2 ** 23);
     // A lower frame rate fits.
-    const files = exportUnigine(skinnedDoc(3, [0, 2e4], [0, 0, 0, 1, 0, 0]), { name: 'ok', fps: 10 }).files;
+    const files = (await exportUnigine(skinnedDoc(3, [0, 2e4], [0, 0, 0, 1, 0, 0]), { name: 'ok', fps: 10 }))
+      .files;
     expect(readAnim(files.get('ok_long.anim') as Uint8Array).animations[0].numFrames).toBe(200001);
   });
 
   // Campaign seed 99, iteration 209 (robot.glb with one f32 mutated, not stored: 1.5 MB): a
   // rotation key of length 0 was written as codes (0, 0, 0, 0); import normalizes such keys to
   // the identity, so the second export wrote (0, 0, 0, 32767). Same for far-from-unit keys.
-  it('zero and non-unit rotation keys export as import reads them (fixed point)', () => {
+  it('zero and non-unit rotation keys export as import reads them (fixed point)', async () => {
     const doc = skinnedDoc(3, [0, 2 / 30], [0, 0.1, 0, 0, 0.2, 0]);
     const bone1 = doc
       .getRoot()
@@ -188,7 +189,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
         .setTargetPath('rotation')
         .setSampler(rot),
     );
-    const e1 = exportUnigine(doc, { name: 'rot' }).files;
+    const e1 = (await exportUnigine(doc, { name: 'rot' })).files;
     const block = readAnim(e1.get('rot_long.anim') as Uint8Array).animations[0];
     const b = Array.from(block.bones).indexOf(1);
     const codes = (f: number) =>
@@ -198,7 +199,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     expect(codes(0)).toEqual([0, 0, 0, 32767]); // zero quaternion → identity
     expect(codes(1)).toEqual([23170, 0, 0, 23170]); // (0.5, 0, 0, 0.5) normalized (file axes keep x)
     const { document: d2 } = importUnigine(e1, { main: 'rot.mesh' });
-    const e2 = exportUnigine(d2, { name: 'rot' }).files;
+    const e2 = (await exportUnigine(d2, { name: 'rot' })).files;
     for (const [name, bytes] of e1)
       expect({ name, diff: firstDiff(e2.get(name) as Uint8Array, bytes) }).toEqual({ name, diff: -1 });
   });
@@ -210,7 +211,7 @@ describe('long clips (fuzz c8d0cdbb, ccafdbec, b5d73d3e)', () => {
     const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
     const doc = await io.readBinary(new Uint8Array(readFileSync(bin)));
     const cpu0 = process.cpuUsage();
-    const e1 = exportUnigine(doc, { name: 'fuzz' }).files;
+    const e1 = (await exportUnigine(doc, { name: 'fuzz' })).files;
     const cpu = process.cpuUsage(cpu0);
     // Before: > 20 s; now ~1 s on a loaded 2-core machine (CPU time, generous bound).
     expect((cpu.user + cpu.system) / 1e6).toBeLessThan(10);
