@@ -1,0 +1,110 @@
+/**
+ * The shared export stage in the UNIGINE exporter (issue 17): on every file of corpus/gltf the
+ * export reports the stage codes `prepare(document, UNIGINE_LIMITS)` reports (animation: see
+ * below), strips come out as the same triangles, and every code the package emits is listed once
+ * (core's shared table or the package's own `WARNING_CODES`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Document, NodeIO, Primitive } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
+import { prepare } from '@gltf-legacy/prepare';
+import { corpusFiles } from '@gltf-legacy/test-utils';
+import { describe, expect, it } from 'vitest';
+import { exportUnigine, legacyFormat, readMesh, UNIGINE_LIMITS, WARNING_CODES } from '../src/index.js';
+
+const STAGE = [
+  'ATTRIBUTE_DEQUANTIZED',
+  'PRIMITIVE_TRIANGULATED',
+  'PRIMITIVE_DROPPED',
+  'TRANSFORMS_BAKED',
+  'WEIGHTS_TRUNCATED',
+  'PRIMITIVE_SPLIT',
+  'ANIMATION_RESAMPLED',
+];
+const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const SKIP = /BoxDraco|DenseSphere|BoxMeshopt/;
+const stageCodes = (list: { code: string }[]) =>
+  [...new Set(list.map((w) => w.code).filter((c) => STAGE.includes(c)))].sort();
+
+describe('shared export stage', () => {
+  it('legacyFormat declares UNIGINE_LIMITS', () => {
+    expect(legacyFormat.limits).toBe(UNIGINE_LIMITS);
+    expect(UNIGINE_LIMITS.modes).toEqual([Primitive.Mode.TRIANGLES]);
+    expect(UNIGINE_LIMITS.maxInfluences).toBe(4);
+    expect(UNIGINE_LIMITS.nodeTree).toBe(false);
+    expect(UNIGINE_LIMITS.animation).toEqual({
+      sampling: 'grid',
+      fps: 30,
+      interpolations: ['LINEAR', 'STEP'],
+    });
+  });
+
+  it('the package lists only codes core does not, and every code it emits', () => {
+    for (const code of Object.keys(WARNING_CODES))
+      expect(Object.keys(SHARED_WARNING_CODES), code).not.toContain(code);
+    const dir = new URL('../src/', import.meta.url);
+    const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.ts'));
+    const src = files.map((f) => readFileSync(new URL(String(f), dir), 'utf8')).join('\n');
+    const emitted = new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+    expect(emitted.size).toBeGreaterThan(25);
+    for (const code of emitted)
+      expect(code in WARNING_CODES || code in SHARED_WARNING_CODES, code).toBe(true);
+    // the retired names of steps the stage now names
+    expect(emitted.has('PRIMITIVE_SKIPPED')).toBe(false);
+  });
+
+  it('a triangle strip becomes the same triangles (PRIMITIVE_TRIANGULATED, from the stage)', async () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setBuffer(buffer)
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]));
+    const strip = doc.createPrimitive().setMode(Primitive.Mode.TRIANGLE_STRIP).setAttribute('POSITION', pos);
+    const points = doc.createPrimitive().setMode(Primitive.Mode.POINTS).setAttribute('POSITION', pos);
+    const mesh = doc.createMesh('quad').addPrimitive(strip).addPrimitive(points);
+    doc.createScene().addChild(doc.createNode('quad').setMesh(mesh));
+    const { files, warnings } = await exportUnigine(doc, { name: 'q' });
+    const codes = warnings.map((w) => w.code);
+    expect(codes).toContain('PRIMITIVE_TRIANGULATED');
+    expect(codes).toContain('PRIMITIVE_DROPPED');
+    const s = readMesh(files.get('q.mesh')!).surfaces;
+    expect(s.length).toBe(1);
+    // glTF strip (0 1 2) (2 1 3) in file axes (x, −z, y): corners as positions
+    const p = s[0].targets[0];
+    const corner = (c: number) => [p[c * 3], p[c * 3 + 2]].join(',');
+    const tris = [];
+    for (let i = 0; i < s[0].coordIndices.length; i += 3)
+      tris.push([0, 1, 2].map((k) => corner(s[0].coordIndices[i + k])));
+    expect(tris).toEqual([
+      ['0,0', '1,0', '0,1'],
+      ['0,1', '1,0', '1,1'],
+    ]);
+    // the caller's document is untouched
+    expect(strip.getMode()).toBe(Primitive.Mode.TRIANGLE_STRIP);
+    expect(mesh.listPrimitives().length).toBe(2);
+  });
+
+  for (const path of corpusFiles('gltf', ['.glb', '.gltf']).filter((p) => !SKIP.test(p))) {
+    it(`${basename(path)}: export reports the stage codes prepare(UNIGINE_LIMITS) gives`, async () => {
+      const doc = await io.read(path);
+      const expected = stageCodes((await prepare(doc, UNIGINE_LIMITS)).warnings.list());
+      let got: string[];
+      try {
+        got = stageCodes((await exportUnigine(doc, { name: 'm' })).warnings);
+      } catch (e) {
+        expect((e as { code?: string }).code, (e as Error).message).toBeDefined(); // a clear refusal
+        return;
+      }
+      // UNIGINE stores every frame: LINEAR/STEP keys already on frames (any subset) are filled in
+      // exactly by the map layer, where the stage's grid would sample them again. So the export's
+      // ANIMATION_RESAMPLED is a subset of the grid's answer; every other code is the same.
+      const noAnim = (l: string[]) => l.filter((c) => c !== 'ANIMATION_RESAMPLED');
+      expect(noAnim(got)).toEqual(noAnim(expected));
+      if (got.includes('ANIMATION_RESAMPLED')) expect(expected).toContain('ANIMATION_RESAMPLED');
+    });
+  }
+});
