@@ -94,4 +94,21 @@ describe('quirks (tolerant read, strict refusal, byte-exact round trip)', () => 
     expect(e.code).toBe('SEGMENT_CLAMPED');
     expect(e.field).toBe('nodes[1].meshEntity.mesh.segments[0].count');
   });
+
+  it('a name whose length counts a NUL terminator keeps it, and weights not summing to 1 come back (WEIGHTS_NORMALIZED)', async () => {
+    const model = readModel(clean('lever.model'));
+    model.nodes[1].name += '\u0000';
+    const mesh = model.nodes.find((n) => n.meshEntity)!.meshEntity!.mesh;
+    const w = new DataView(mesh.arrays[14].data.buffer, mesh.arrays[14].data.byteOffset);
+    w.setFloat32(0, w.getFloat32(0, true) * 0.5, true); // vertex 0: weights sum below 1
+    const bytes = writeModel(model);
+    const { warnings, out, document } = await roundTrip(
+      new Map([['lever_nul.model', bytes]]),
+      'lever_nul.model',
+      'lever_nul',
+    );
+    expect(warnings.map((x) => x.code)).toContain('WEIGHTS_NORMALIZED');
+    expect(document.getRoot().listNodes()[1].getName().endsWith('\u0000')).toBe(true);
+    expect(firstByteDiff(out.get('lever_nul.model')!, bytes)).toBe(-1);
+  });
 });
