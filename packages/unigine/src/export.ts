@@ -35,7 +35,7 @@ import {
   type UnigineAnimationExtras,
   type UnigineRootExtras,
   type UnigineSurfaceExtras,
-} from './import.js';
+} from './extras.js';
 import { unpackF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix, quatFromBasis, quatToNormalTangent } from './math.js';
 import { composeTRS } from '@gltf-legacy/core';

@@ -64,11 +64,13 @@ export {
   ATTR_WCOUNT,
   ATTR_WVALUES,
   type AnimFileExtras,
-  UNIGINE_IMPORT_DEFAULTS,
   type UnigineAnimationExtras,
-  type UnigineImportOptions,
   type UnigineRootExtras,
   type UnigineSurfaceExtras,
+} from './extras.js';
+export {
+  UNIGINE_IMPORT_DEFAULTS,
+  type UnigineImportOptions,
   animCompanions,
   importUnigine,
   toDocument,
