@@ -81,14 +81,57 @@ export function importAnimation(
       ...(missing ? { unmatchedItems: unmatchedItems(anim, byName) } : {}),
     },
   });
-  const timeCache = new Map<number, Accessor>();
-  const times = (count: number): Accessor => {
-    let a = timeCache.get(count);
+  const times = keyTimes(ctx, frames, fps);
+  let normalized = 0;
+  for (const it of matched) {
+    const node = byName.get(it.nodeName)!;
+    const tracks = [
+      ['translation', it.positions, 3],
+      ['rotation', it.rotations, 4],
+      ['scale', it.scales, 3],
+    ] as const;
+    for (const [path, data, size] of tracks) {
+      const count = data.length / size;
+      if (count < 1) continue;
+      const keys = channelKeys(path, data, size, frames);
+      normalized += keys.normalized;
+      const sampler = doc
+        .createAnimationSampler()
+        .setInput(times(count))
+        .setOutput(
+          doc
+            .createAccessor()
+            .setType(size === 4 ? 'VEC4' : 'VEC3')
+            .setArray(keys.values)
+            .setBuffer(ctx.buffer),
+        ); // LINEAR: glTF-Transform's default (each setter costs a graph event)
+      animation.addSampler(sampler);
+      animation.addChannel(
+        doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler),
+      );
+    }
+  }
+  if (normalized)
+    warnings.warn(
+      'QUATERNION_NORMALIZED',
+      `${name}: ${normalized} rotation key(s) were not unit quaternions and were normalized`,
+      normalized,
+    );
+}
+
+/**
+ * The key-time accessor for a track of `count` keys, one per count (shared by the tracks): one
+ * key per frame plus the last frame held until `numFrames / fps`; a single key at 0; other counts
+ * spread evenly over the clip.
+ */
+function keyTimes(ctx: ImportContext, frames: number, fps: number): (count: number) => Accessor {
+  const cache = new Map<number, Accessor>();
+  return (count) => {
+    let a = cache.get(count);
     if (a) return a;
     let t: Float32Array;
     if (count === 1) t = Float32Array.of(0);
     else if (count === frames) {
-      // One key per frame, then the last frame held until numFrames / fps.
       t = new Float32Array(count + 1);
       for (let k = 0; k <= count; k++) t[k] = k / fps;
     } else {
@@ -97,51 +140,35 @@ export function importAnimation(
       for (let k = 0; k < count; k++) t[k] = (k * d) / (count - 1);
       for (let k = 1; k < count; k++) if (!(t[k] > t[k - 1])) t[k] = Math.fround(t[k - 1] + 1e-4);
     }
-    a = doc.createAccessor().setType('SCALAR').setArray(t).setBuffer(ctx.buffer);
-    timeCache.set(count, a);
+    a = ctx.doc.createAccessor().setType('SCALAR').setArray(t).setBuffer(ctx.buffer);
+    cache.set(count, a);
     return a;
   };
+}
+
+/**
+ * A track's file keys as glTF output values: non-finite values → 0, the X mirror, rotations
+ * normalized (counted), and the held last frame when the track has one key per frame.
+ */
+function channelKeys(
+  path: 'translation' | 'rotation' | 'scale',
+  data: Float32Array,
+  size: 3 | 4,
+  frames: number,
+): { values: Float32Array; normalized: number } {
+  const count = data.length / size;
+  const hold = count > 1 && count === frames;
+  const out = new Float32Array((count + (hold ? 1 : 0)) * size);
+  out.set(data);
+  for (let i = 0; i < out.length; i++) if (!Number.isFinite(out[i])) out[i] = 0;
   let normalized = 0;
-  for (const it of matched) {
-    const node = byName.get(it.nodeName)!;
-    const channel = (path: 'translation' | 'rotation' | 'scale', data: Float32Array, size: 3 | 4) => {
-      const count = data.length / size;
-      if (count < 1) return;
-      const hold = count > 1 && count === frames;
-      const out = new Float32Array((count + (hold ? 1 : 0)) * size);
-      out.set(data);
-      for (let i = 0; i < out.length; i++) if (!Number.isFinite(out[i])) out[i] = 0;
-      if (path === 'translation') mirrorVec3(out);
-      if (path === 'rotation') {
-        mirrorQuats(out);
-        normalized += normalizeQuats(out, count);
-      }
-      if (hold) out.copyWithin(count * size, (count - 1) * size, count * size);
-      const sampler = doc
-        .createAnimationSampler()
-        .setInput(times(count))
-        .setOutput(
-          doc
-            .createAccessor()
-            .setType(size === 4 ? 'VEC4' : 'VEC3')
-            .setArray(out)
-            .setBuffer(ctx.buffer),
-        ); // LINEAR: glTF-Transform's default (each setter costs a graph event)
-      animation.addSampler(sampler);
-      animation.addChannel(
-        doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler),
-      );
-    };
-    channel('translation', it.positions, 3);
-    channel('rotation', it.rotations, 4);
-    channel('scale', it.scales, 3);
+  if (path === 'translation') mirrorVec3(out);
+  if (path === 'rotation') {
+    mirrorQuats(out);
+    normalized = normalizeQuats(out, count);
   }
-  if (normalized)
-    warnings.warn(
-      'QUATERNION_NORMALIZED',
-      `${name}: ${normalized} rotation key(s) were not unit quaternions and were normalized`,
-      normalized,
-    );
+  if (hold) out.copyWithin(count * size, (count - 1) * size, count * size);
+  return { values: out, normalized };
 }
 
 /**
