@@ -48,14 +48,13 @@ export {
 } from './block.js';
 export { ANIM_MAGIC, MESH_MAGIC, type TextEncoding, type UnigineBone, unigineMagic } from './common.js';
 export {
-  MAX_BLOCK_ENTRIES,
   UNIGINE_EXPORT_DEFAULTS,
   type UnigineExportOptions,
   type UnigineExportResult,
-  encodeTangentFrames,
   exportUnigine,
-  sampleFrames,
 } from './export.js';
+export { MAX_BLOCK_ENTRIES, keysOnFrames, sampleFrames } from './export/frames.js';
+export { encodeTangentFrames } from './export/tangents.js';
 export {
   ATTR_COORD,
   ATTR_TBN,
