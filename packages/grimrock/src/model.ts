@@ -135,6 +135,10 @@ export interface GrimrockReadOptions {
  * The quirk "bytes after the last node/item": the game's tools read a file front to back and never
  * look past its structures (README, "Quirks"), so they are read with `TRAILING_BYTES` naming the
  * file, offset and count, and kept to be written back; strict refuses them (`FormatError`).
+ *
+ * ```ts
+ * const trailing = trailingBytes(reader, 'node', { warnings }); // Uint8Array(4) for a 4-byte pad
+ * ```
  */
 export function trailingBytes(
   r: ByteReader,
