@@ -130,6 +130,7 @@ export function inspectGrimrock(files: FileSet, options?: ImportOptions): Inspec
           numFrames: a.numFrames,
           durationSeconds: +(a.numFrames / a.framesPerSecond).toFixed(4),
           items: a.items.length,
+          ...(a.trailing ? { trailingBytes: a.trailing.byteLength } : {}),
         },
         columns: ['item', 'positions', 'rotations', 'scales'],
         rows: a.items.map((it) => [
@@ -150,6 +151,7 @@ export function inspectGrimrock(files: FileSet, options?: ImportOptions): Inspec
         version: m.version,
         nodes: m.nodes.length,
         meshEntities: m.nodes.filter((n) => n.meshEntity).length,
+        ...(m.trailing ? { trailingBytes: m.trailing.byteLength } : {}),
       },
       columns: ['#', 'name', 'parent', 'type', 'translation'],
       rows: m.nodes.map((n, i) => [

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   exportGrimrock,
   importGrimrock,
+  inspectGrimrock,
   readAnimation,
   readModel,
   writeAnimation,
@@ -63,6 +64,8 @@ describe('quirks (tolerant read, strict refusal, byte-exact round trip)', () => 
     // the file model alone: read → write is exact too
     expect(firstByteDiff(writeModel(readModel(model)), model)).toBe(-1);
     expect(firstByteDiff(writeAnimation(readAnimation(anim)), anim)).toBe(-1);
+    // inspect shows them
+    expect(inspectGrimrock(new Map([['lever_pad.model', model]]))[0].facts?.trailingBytes).toBe(4);
   });
 
   it('strict refuses trailing bytes with FormatError TRAILING_BYTES at the first extra byte', () => {
