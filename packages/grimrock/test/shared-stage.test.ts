@@ -67,9 +67,16 @@ describe('shared export stage', () => {
       .setType('VEC3')
       .setBuffer(buffer)
       .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]));
-    const strip = doc.createPrimitive().setMode(Primitive.Mode.TRIANGLE_STRIP).setAttribute('POSITION', pos);
+    const red = doc.createMaterial('red');
+    const strip = doc
+      .createPrimitive()
+      .setMode(Primitive.Mode.TRIANGLE_STRIP)
+      .setAttribute('POSITION', pos)
+      .setMaterial(red);
     doc.createScene().addChild(doc.createNode('quad').setMesh(doc.createMesh('quad').addPrimitive(strip)));
-    const { files, warnings } = await exportGrimrock(doc, { name: 'q' });
+    const { files, warnings, materials } = await exportGrimrock(doc, { name: 'q' });
+    // the stage mapped a clone; the materials named are the caller's own
+    expect(materials).toEqual([red]);
     expect(warnings.map((w) => w.code)).toContain('PRIMITIVE_TRIANGULATED');
     const mesh = readModel(files.get('q.model')!).nodes.find((n) => n.meshEntity)!.meshEntity!.mesh;
     // glTF strip (0 1 2) (2 1 3), winding reversed for the X mirror: (0 2 1) (2 3 1)
