@@ -3,7 +3,8 @@ import { encodeWeightU16 } from '@gltf-legacy/quantize';
 import { Document } from '@gltf-transform/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coordOfTriVerts, quantizeInfluences4, vertexInfluences } from '../src/kernels.js';
+import { quantizeInfluences4 } from '../src/export/kernels.js';
+import { coordOfTriVerts, vertexInfluences } from '../src/import/kernels.js';
 
 /** The export path before the fused kernel: core's readInfluences, then u16 codes per weight. */
 function reference(joints: Uint16Array, weights: Float32Array, boneOfJoint: Int32Array, n: number) {

@@ -22,8 +22,8 @@ import {
   ATTR_WVALUES,
   type UnigineSurfaceExtras,
 } from '../extras.js';
+import { CHUNK } from '../kernels.js';
 import {
-  CHUNK,
   quantizeInfluences4,
   copyIndices,
   cornerIndices,
@@ -36,7 +36,7 @@ import {
   scatterF32,
   scatterI16x4,
   scatterVec3,
-} from '../kernels.js';
+} from './kernels.js';
 import type { MeshSurface } from '../mesh.js';
 import { UNUSED, asMat, isIdentity, unigineExtras, worldMatrix } from './common.js';
 import type { Skeleton } from './skeleton.js';

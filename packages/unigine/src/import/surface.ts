@@ -13,7 +13,7 @@ import {
   gatherVec3,
   morphDeltas,
   vertexInfluences,
-} from '../kernels.js';
+} from './kernels.js';
 import type { MeshSurface } from '../mesh.js';
 import {
   ATTR_COORD,
