@@ -5,15 +5,22 @@
  * the package emits is listed once (core's shared table or the package's own).
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { NodeIO, Primitive } from '@gltf-transform/core';
 import { Document } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
-import { corpusFiles } from '@gltf-legacy/test-utils';
+import { corpusFiles, firstByteDiff, readBytes, TEST_ASSETS } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
-import { exportGrimrock, GRIMROCK_LIMITS, legacyFormat, readModel, WARNING_CODES } from '../src/index.js';
+import {
+  exportGrimrock,
+  GRIMROCK_LIMITS,
+  importGrimrock,
+  legacyFormat,
+  readModel,
+  WARNING_CODES,
+} from '../src/index.js';
 
 const STAGE_CODES = Object.keys(SHARED_WARNING_CODES);
 const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
@@ -84,6 +91,20 @@ describe('shared export stage', () => {
     expect(mesh.segments[0].count).toBe(2);
     // the caller's document is untouched
     expect(strip.getMode()).toBe(Primitive.Mode.TRIANGLE_STRIP);
+  });
+
+  it('clips of different rates (24 and 30 fps) each keep their rate and bytes', async () => {
+    const lever = (n: string) => readBytes(join(TEST_ASSETS, 'grimrock', n));
+    const files = new Map([
+      ['lever.model', lever('lever.model')],
+      ['lever_pull.animation', lever('lever_pull.animation')], // v1, 30 fps
+      ['lever_push.animation', lever('lever_push.animation')], // v2, 24 fps
+    ]);
+    const { document } = importGrimrock(files, { main: 'lever.model' });
+    const { files: out, warnings } = await exportGrimrock(document, { name: 'lever' });
+    expect(warnings.map((w) => w.code)).not.toContain('ANIMATION_RESAMPLED');
+    for (const name of ['lever.model', 'lever_pull.animation', 'lever_push.animation'])
+      expect(firstByteDiff(out.get(name)!, files.get(name)!), name).toBe(-1);
   });
 
   for (const path of corpusFiles('gltf', ['.glb', '.gltf']).filter((p) => !SKIP.test(p))) {
