@@ -98,259 +98,305 @@ export interface SurfaceInput {
   defaultName: string;
 }
 
-export function buildSurface(
-  input: SurfaceInput,
-  skel: Skeleton,
-  warnings: WarningCollector,
-): MeshSurface | null {
-  const { prim, node, skin, label } = input;
-  // The shared stage dropped primitives without POSITION and those the format cannot draw.
-  const posAcc = prim.getAttribute('POSITION')!;
-  if (posAcc.getType() !== 'VEC3') {
-    // Invalid glTF (a mutated accessor type): its array is not n × 3 floats.
-    warnings.warn('PRIMITIVE_DROPPED', `${label}: POSITION is ${posAcc.getType()}, not VEC3; left out`);
-    return null;
-  }
-  const n = posAcc.getCount();
-  let idx = primitiveIndices(prim, n, label);
-  const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
-  // Positions and normals: static meshes are baked into model space.
-  // The accessors' own arrays are only read; copies are made where values change.
-  const srcPos = accessorFloats(posAcc);
+/** Positions, normals, tangents and indices as the surface stores them (model space). */
+interface Geometry {
+  /** The accessor's own positions (glTF axes; read only). */
+  srcPos: Float32Array;
+  /** Positions in file axes (model space). */
+  pos: Float32Array;
+  nrm: Float32Array | null;
+  tan: Float32Array | null;
+  idx: Uint32Array;
+  /** True when a node transform was applied (`srcPos` no longer gives the model-space positions). */
+  moved: boolean;
+}
+
+/** Influences per glTF vertex: count, bone indices and u16 weight codes (4 slots each). */
+interface Influences {
+  count: Uint8Array;
+  bones: Int16Array;
+  values: Uint16Array;
+}
+
+/**
+ * Step 1: positions, normals and tangents in model space. The shared stage bakes static meshes'
+ * node transforms; a static mesh on an animated node (which the stage leaves in place) is placed
+ * at its rest transform here, its winding flipped when that transform mirrors.
+ */
+function modelSpaceGeometry(
+  prim: Primitive,
+  node: Node,
+  skinned: boolean,
+  n: number,
+  idx: Uint32Array,
+): Geometry {
+  const srcPos = accessorFloats(prim.getAttribute('POSITION')!);
   const pos = new Float32Array(srcPos);
-  let moved = false;
   const nrmAcc = prim.getAttribute('NORMAL');
   const tanAcc = prim.getAttribute('TANGENT');
   let nrm: Float32Array | null = nrmAcc ? accessorFloats(nrmAcc) : null;
   let tan: Float32Array | null = tanAcc ? accessorFloats(tanAcc) : null;
   if (nrm && nrm.length !== n * 3) nrm = null;
   if (tan && tan.length !== n * 4) tan = null;
-  if (!skin) {
-    const w = worldMatrix(node);
-    if (!isIdentity(w)) {
-      moved = true;
-      if (nrm) nrm = new Float32Array(nrm);
-      if (tan) tan = new Float32Array(tan);
-      const p = vec3.create();
-      for (let v = 0; v < n; v++) {
-        vec3.set(p, pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
-        vec3.transformMat4(p, p, asMat(w));
-        pos.set(p, v * 3);
+  let moved = false;
+  const w = skinned ? null : worldMatrix(node);
+  if (w && !isIdentity(w)) {
+    moved = true;
+    if (nrm) nrm = new Float32Array(nrm);
+    if (tan) tan = new Float32Array(tan);
+    const p = vec3.create();
+    for (let v = 0; v < n; v++) {
+      vec3.set(p, pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
+      vec3.transformMat4(p, p, asMat(w));
+      pos.set(p, v * 3);
+    }
+    const nm = mat4.create();
+    mat4.invert(nm, asMat(w));
+    mat4.transpose(nm, nm);
+    transformDirections(nrm, 3, nm, n);
+    transformDirections(tan, 4, asMat(w), n);
+    if (mat4.determinant(asMat(w)) < 0) {
+      idx = idx.slice();
+      for (let i = 0; i + 2 < idx.length; i += 3) {
+        const t = idx[i + 1];
+        idx[i + 1] = idx[i + 2];
+        idx[i + 2] = t;
       }
-      const nm = mat4.create();
-      mat4.invert(nm, asMat(w));
-      mat4.transpose(nm, nm);
-      const tmp = vec3.create();
-      const dirs = (a: Float32Array | null, stride: number, m: mat4) => {
-        if (!a) return;
-        for (let v = 0; v < n; v++) {
-          vec3.set(tmp, a[v * stride], a[v * stride + 1], a[v * stride + 2]);
-          vec3.transformMat4(tmp, tmp, m);
-          vec3.sub(tmp, tmp, vec3.transformMat4(vec3.create(), [0, 0, 0], m));
-          vec3.normalize(tmp, tmp);
-          a[v * stride] = tmp[0];
-          a[v * stride + 1] = tmp[1];
-          a[v * stride + 2] = tmp[2];
-        }
-      };
-      dirs(nrm, 3, nm);
-      dirs(tan, 4, asMat(w));
-      if (mat4.determinant(asMat(w)) < 0) {
-        idx = idx.slice();
-        for (let i = 0; i + 2 < idx.length; i += 3) {
-          const t = idx[i + 1];
-          idx[i + 1] = idx[i + 2];
-          idx[i + 2] = t;
-        }
-        if (tan) for (let v = 0; v < n; v++) tan[v * 4 + 3] = -tan[v * 4 + 3];
-      }
+      if (tan) for (let v = 0; v < n; v++) tan[v * 4 + 3] = -tan[v * 4 + 3];
     }
   }
   convertVec3(GLTF_TO_UNIGINE, pos);
-  const uv0Acc = prim.getAttribute('TEXCOORD_0');
-  const uv0 = uv0Acc && uv0Acc.getCount() === n ? accessorFloats(uv0Acc) : null;
-  const uv1Acc = prim.getAttribute('TEXCOORD_1');
-  const uv1 = uv1Acc && uv1Acc.getCount() === n ? accessorFloats(uv1Acc) : null;
-  for (const sem of prim.listSemantics()) {
-    if (/^(TEXCOORD_[2-9]|COLOR_[1-9]|JOINTS_[1-9]|WEIGHTS_[1-9])/.test(sem)) {
-      warnings.warn('ATTRIBUTE_DROPPED', `${label}: ${sem} has no place in a UNIGINE mesh; dropped`);
-    }
+  return { srcPos, pos, nrm, tan, idx, moved };
+}
+
+/** Directions `a` (xyz of items of `stride`) through `m`, normalized, in place. */
+function transformDirections(a: Float32Array | null, stride: number, m: mat4, n: number): void {
+  if (!a) return;
+  const tmp = vec3.create();
+  for (let v = 0; v < n; v++) {
+    vec3.set(tmp, a[v * stride], a[v * stride + 1], a[v * stride + 2]);
+    vec3.transformMat4(tmp, tmp, m);
+    vec3.sub(tmp, tmp, vec3.transformMat4(vec3.create(), [0, 0, 0], m));
+    vec3.normalize(tmp, tmp);
+    a[v * stride] = tmp[0];
+    a[v * stride + 1] = tmp[1];
+    a[v * stride + 2] = tmp[2];
   }
-  // Triangle vertices (attributes) and coordinate vertices (positions + weights).
+}
+
+/**
+ * Step 2: the triangle vertex (attribute vertex) of each glTF vertex — the imported pairing, or
+ * one per glTF vertex the indices use (unused vertices are dropped).
+ */
+function triangleVertices(
+  prim: Primitive,
+  ex: Partial<UnigineSurfaceExtras>,
+  idx: Uint32Array,
+  n: number,
+  warnings: WarningCollector,
+): { triAttr: ArrayLike<number> | null; triOf: Uint32Array; numTri: number } {
   const triAttr = intArray(prim, ATTR_TRI, n);
-  let numTri = n;
-  let triOf: Uint32Array;
   if (triAttr) {
-    triOf = new Uint32Array(triAttr);
+    const triOf = new Uint32Array(triAttr);
     const max = maxIndex(triOf, triOf.length);
-    numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
-  } else {
-    // One triangle vertex per glTF vertex the indices use (unused vertices are dropped).
-    triOf = new Uint32Array(n);
-    numTri = numberUsed(idx, n, triOf, UNUSED);
-    warnings.warn('UNUSED_VERTICES_DROPPED', 'vertices no triangle uses were dropped', n - numTri);
+    const numTri = typeof ex.numTriVerts === 'number' && ex.numTriVerts > max ? ex.numTriVerts : max + 1;
+    return { triAttr, triOf, numTri };
   }
-  // Influences per glTF vertex, as bone indices + u16 codes.
-  let infl: { count: Uint8Array; bones: Int16Array; values: Uint16Array } | null = null;
-  if (skin && skel.nodes.length) {
-    const rc = intArray(prim, ATTR_WCOUNT, n);
-    const rb = intArray(prim, ATTR_WBONES, n);
-    const rv = intArray(prim, ATTR_WVALUES, n);
-    if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4) {
-      infl = { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
-    } else {
-      const joints = skin.listJoints();
-      const boneOfJoint = Int32Array.from(joints, (j) => skel.index.get(j) ?? -1);
-      const ja = prim.getAttribute('JOINTS_0');
-      const wa = prim.getAttribute('WEIGHTS_0');
-      const jarr = ja?.getArray();
-      const warr = wa?.getArray();
-      let quantized = -1;
-      const count = new Uint8Array(n);
-      const bones = new Int16Array(n * 4);
-      const values = new Uint16Array(n * 4);
-      if (
-        ja &&
-        wa &&
-        !(prim.getAttribute('JOINTS_1') && prim.getAttribute('WEIGHTS_1')) &&
-        (jarr instanceof Uint8Array || jarr instanceof Uint16Array) &&
-        !ja.getNormalized() &&
-        warr instanceof Float32Array &&
-        ja.getElementSize() === 4 &&
-        wa.getElementSize() === 4 &&
-        jarr.length === n * 4 &&
-        warr.length === n * 4
-      ) {
-        // The usual single set of 4: readInfluences + quantization fused (same codes).
-        quantized = quantizeInfluences4(jarr, warr, boneOfJoint, n, count, bones, values);
-      } else {
-        // Any other layout (the stage left at most 4 non-zero influences per vertex).
-        const inf = readInfluences(prim, 4);
-        if (inf) {
-          quantized = 0;
-          for (let v = 0; v < n; v++) {
-            let k = 0;
-            for (let i = 0; i < 4; i++) {
-              const w = inf.weights[v * 4 + i];
-              const code = encodeWeightU16(w);
-              if (code === 0) continue;
-              const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
-              if (b < 0) continue;
-              bones[v * 4 + k] = b;
-              values[v * 4 + k] = code;
-              k++;
-              if (w > 0) quantized++;
-            }
-            count[v] = k;
-          }
+  const triOf = new Uint32Array(n);
+  const numTri = numberUsed(idx, n, triOf, UNUSED);
+  warnings.warn('UNUSED_VERTICES_DROPPED', 'vertices no triangle uses were dropped', n - numTri);
+  return { triAttr, triOf, numTri };
+}
+
+/**
+ * Step 3: influences per glTF vertex as bone indices + u16 codes — the imported raw codes, or
+ * the prepared JOINTS/WEIGHTS (at most 4 non-zero per vertex after the shared stage) quantized.
+ */
+function surfaceInfluences(
+  prim: Primitive,
+  skin: Skin,
+  skel: Skeleton,
+  n: number,
+  warnings: WarningCollector,
+): Influences | null {
+  const rc = intArray(prim, ATTR_WCOUNT, n);
+  const rb = intArray(prim, ATTR_WBONES, n);
+  const rv = intArray(prim, ATTR_WVALUES, n);
+  if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4)
+    return { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
+  const joints = skin.listJoints();
+  const boneOfJoint = Int32Array.from(joints, (j) => skel.index.get(j) ?? -1);
+  const ja = prim.getAttribute('JOINTS_0');
+  const wa = prim.getAttribute('WEIGHTS_0');
+  const jarr = ja?.getArray();
+  const warr = wa?.getArray();
+  let quantized = -1;
+  const count = new Uint8Array(n);
+  const bones = new Int16Array(n * 4);
+  const values = new Uint16Array(n * 4);
+  if (
+    ja &&
+    wa &&
+    !(prim.getAttribute('JOINTS_1') && prim.getAttribute('WEIGHTS_1')) &&
+    (jarr instanceof Uint8Array || jarr instanceof Uint16Array) &&
+    !ja.getNormalized() &&
+    warr instanceof Float32Array &&
+    ja.getElementSize() === 4 &&
+    wa.getElementSize() === 4 &&
+    jarr.length === n * 4 &&
+    warr.length === n * 4
+  ) {
+    // The usual single set of 4: readInfluences + quantization fused (same codes).
+    quantized = quantizeInfluences4(jarr, warr, boneOfJoint, n, count, bones, values);
+  } else {
+    // Any other layout (the stage left at most 4 non-zero influences per vertex).
+    const inf = readInfluences(prim, 4);
+    if (inf) {
+      quantized = 0;
+      for (let v = 0; v < n; v++) {
+        let k = 0;
+        for (let i = 0; i < 4; i++) {
+          const w = inf.weights[v * 4 + i];
+          const code = encodeWeightU16(w);
+          if (code === 0) continue;
+          const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
+          if (b < 0) continue;
+          bones[v * 4 + k] = b;
+          values[v * 4 + k] = code;
+          k++;
+          if (w > 0) quantized++;
         }
-      }
-      if (quantized >= 0) {
-        warnings.warn(
-          'VALUE_QUANTIZED',
-          `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`,
-          quantized ? 1 : 0,
-        );
-        infl = { count, bones, values };
+        count[v] = k;
       }
     }
   }
+  if (quantized < 0) return null;
+  warnings.warn(
+    'VALUE_QUANTIZED',
+    `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`,
+    quantized ? 1 : 0,
+  );
+  return { count, bones, values };
+}
+
+/**
+ * Step 4: the coordinate vertex (position + influences) of each glTF vertex — the imported
+ * pairing while it still matches, else welded afresh in first-use order.
+ */
+function coordinateVertices(
+  prim: Primitive,
+  input: SurfaceInput,
+  ex: Partial<UnigineSurfaceExtras>,
+  g: Geometry,
+  infl: Influences | null,
+  tri: { triAttr: ArrayLike<number> | null; triOf: Uint32Array },
+  n: number,
+  warnings: WarningCollector,
+): { coordOf: Uint32Array; numCoord: number } {
   let coordAttr = intArray(prim, ATTR_COORD, n);
-  if (coordAttr && !coordsConsistent(coordAttr, pos, infl, n)) {
+  if (coordAttr && !coordsConsistent(coordAttr, g.pos, infl, n)) {
     // Edited since import: vertices sharing a coordinate vertex no longer agree. Weld afresh.
     warnings.warn(
       'COORDINATES_REBUILT',
-      `${label}: ${ATTR_COORD} no longer matches the positions/weights; coordinate vertices were rebuilt`,
+      `${input.label}: ${ATTR_COORD} no longer matches the positions/weights; coordinate vertices were rebuilt`,
     );
     coordAttr = null;
   }
-  let numCoord: number;
   const coordOf = new Uint32Array(n);
-  if (coordAttr) {
-    const max = copyIndices(coordAttr, n, coordOf);
-    // The stored count restores coordinate vertices no triangle uses, but only for an unchanged mesh.
-    const unchanged = triAttr !== null || n === ex.numTriVerts;
-    numCoord =
-      unchanged && typeof ex.numCoordVerts === 'number' && ex.numCoordVerts > max
-        ? ex.numCoordVerts
-        : max + 1;
-  } else {
-    // De-duplicate positions (with their influences) into coordinate vertices, numbered in
-    // first-use order.
-    numCoord = weldCoordinates(pos, infl, triOf, coordOf, n);
-  }
-  const firstOfCoord = new Int32Array(numCoord).fill(-1);
-  firstVertexOf(coordOf, n, firstOfCoord, UNUSED);
-  const coordPos = scatterVec3(pos, firstOfCoord, new Float32Array(numCoord * 3));
-  // Tangent frames per triangle vertex.
-  let tangents: Int16Array;
+  if (!coordAttr) return { coordOf, numCoord: weldCoordinates(g.pos, infl, tri.triOf, coordOf, n) };
+  const max = copyIndices(coordAttr, n, coordOf);
+  // The stored count restores coordinate vertices no triangle uses, but only for an unchanged mesh.
+  const unchanged = tri.triAttr !== null || n === ex.numTriVerts;
+  const numCoord =
+    unchanged && typeof ex.numCoordVerts === 'number' && ex.numCoordVerts > max ? ex.numCoordVerts : max + 1;
+  return { coordOf, numCoord };
+}
+
+/**
+ * Step 5: tangent frames per triangle vertex — the imported i16 quaternions while they match
+ * NORMAL, else encoded from NORMAL/TANGENT (generated when missing).
+ */
+function tangentFrames(
+  prim: Primitive,
+  label: string,
+  g: Geometry,
+  uv0: Float32Array | null,
+  perTriSlots: Int32Array,
+  numTri: number,
+  n: number,
+  warnings: WarningCollector,
+): Int16Array {
   const tbn = intArray(prim, ATTR_TBN, n);
-  const perTriSlots = new Int32Array(numTri).fill(-1);
-  lastVertexOf(triOf, n, perTriSlots, UNUSED);
-  const useTbn = tbn !== null && tbn.length === n * 4 && (!nrm || tbnMatchesNormals(tbn, nrm, n));
-  if (tbn && !useTbn) {
+  const useTbn = tbn !== null && tbn.length === n * 4 && (!g.nrm || tbnMatchesNormals(tbn, g.nrm, n));
+  if (tbn && useTbn) return scatterI16x4(tbn, perTriSlots, new Int16Array(numTri * 4));
+  if (tbn)
     warnings.warn(
       'TANGENT_FRAMES_REBUILT',
       `${label}: ${ATTR_TBN} no longer matches NORMAL; tangent frames were recomputed`,
     );
+  // glTF-space positions for generation (the frame is converted after): the accessor's own
+  // unless baked (the axis swap is bit-exact).
+  let gpos = g.srcPos;
+  if (g.moved) {
+    gpos = new Float32Array(g.pos);
+    convertVec3(UNIGINE_TO_GLTF, gpos);
   }
-  if (tbn && useTbn) {
-    tangents = scatterI16x4(tbn, perTriSlots, new Int16Array(numTri * 4));
-  } else {
-    // glTF-space positions for generation (the frame is converted after).
-    // glTF-space positions: the accessor's own unless baked (the axis swap is bit-exact).
-    let gpos = srcPos;
-    if (moved) {
-      gpos = new Float32Array(pos);
-      convertVec3(UNIGINE_TO_GLTF, gpos);
-    }
-    let normals = nrm;
-    if (!normals) {
-      normals = generateNormals(gpos, idx);
-      warnings.warn('NORMALS_GENERATED', 'primitives without normals got smooth generated normals');
-    }
-    let tangentsIn = tan;
-    if (!tangentsIn) {
-      tangentsIn = generateTangents(gpos, normals, uv0, idx);
-      warnings.warn(
-        'TANGENTS_GENERATED',
-        'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)',
-      );
-    }
-    const fn = new Float32Array(normals);
-    const ft = new Float32Array(tangentsIn);
-    convertVec3(GLTF_TO_UNIGINE, fn);
-    convertVec3(GLTF_TO_UNIGINE, ft, 4);
-    const all = encodeTangentFrames(fn, ft, n);
-    tangents = scatterI16x4(all, perTriSlots, new Int16Array(numTri * 4));
+  let normals = g.nrm;
+  if (!normals) {
+    normals = generateNormals(gpos, g.idx);
+    warnings.warn('NORMALS_GENERATED', 'primitives without normals got smooth generated normals');
   }
-  const uvOut0 = uv0 ? scatterF32(uv0, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
-  const uvOut1 = uv1 ? scatterF32(uv1, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
-  let colors: Uint8Array = new Uint8Array(0);
-  const colAcc = prim.getAttribute('COLOR_0');
-  if (colAcc && colAcc.getCount() === n) {
-    colors = scatterColors(
-      accessorFloats(colAcc),
-      colAcc.getElementSize(),
-      perTriSlots,
-      new Uint8Array(numTri * 4),
+  let tangentsIn = g.tan;
+  if (!tangentsIn) {
+    tangentsIn = generateTangents(gpos, normals, uv0, g.idx);
+    warnings.warn(
+      'TANGENTS_GENERATED',
+      'primitives without tangents got tangent frames generated from UV set 0 (or from the normals alone without UVs)',
     );
-    if (colAcc.getComponentType() !== 5121)
-      warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
   }
-  // Weights per coordinate vertex.
-  let weightCounts: Uint8Array = new Uint8Array(0);
-  let weightStarts: Uint32Array = new Uint32Array(1);
-  let weightBones: Int16Array = new Int16Array(0);
-  let weightValues: Uint16Array = new Uint16Array(0);
-  if (infl) {
-    const w = packWeights(infl.count, infl.bones, infl.values, firstOfCoord);
-    weightCounts = w.weightCounts;
-    weightStarts = w.weightStarts;
-    weightBones = w.weightBones;
-    weightValues = w.weightValues;
-  }
-  // Morph targets.
+  const fn = new Float32Array(normals);
+  const ft = new Float32Array(tangentsIn);
+  convertVec3(GLTF_TO_UNIGINE, fn);
+  convertVec3(GLTF_TO_UNIGINE, ft, 4);
+  const all = encodeTangentFrames(fn, ft, n);
+  return scatterI16x4(all, perTriSlots, new Int16Array(numTri * 4));
+}
+
+/** Step 6: vertex colours per triangle vertex (u8 RGBA), or none. */
+function surfaceColors(
+  prim: Primitive,
+  perTriSlots: Int32Array,
+  numTri: number,
+  n: number,
+  warnings: WarningCollector,
+): Uint8Array {
+  const colAcc = prim.getAttribute('COLOR_0');
+  if (!colAcc || colAcc.getCount() !== n) return new Uint8Array(0);
+  const colors = scatterColors(
+    accessorFloats(colAcc),
+    colAcc.getElementSize(),
+    perTriSlots,
+    new Uint8Array(numTri * 4),
+  );
+  if (colAcc.getComponentType() !== 5121)
+    warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
+  return colors;
+}
+
+/**
+ * Step 7: morph targets as absolute positions per coordinate vertex (target 0 is the base), with
+ * their names (imported ones from extras, else the glTF names).
+ */
+function morphTargets(
+  prim: Primitive,
+  label: string,
+  ex: Partial<UnigineSurfaceExtras>,
+  coordPos: Float32Array,
+  firstOfCoord: Int32Array,
+  numCoord: number,
+  n: number,
+  warnings: WarningCollector,
+): { targets: Float32Array[]; targetNames: string[] } {
   const targets: Float32Array[] = [coordPos];
   const names = Array.isArray(ex.targetNames) ? (ex.targetNames as string[]) : [''];
   const meshNames = (
@@ -394,9 +440,78 @@ export function buildSurface(
     targets.push(tp);
     targetNames.push(names[t + 1] ?? gTargets[t].getName() ?? meshNames[t] ?? `target_${t}`);
   }
-  const coordIndices = new Uint32Array(idx.length);
-  const triIndices = new Uint32Array(idx.length);
-  cornerIndices(idx, coordOf, triOf, coordIndices, triIndices);
+  return { targets, targetNames };
+}
+
+/**
+ * One prepared glTF primitive → a `.mesh` surface (null: left out, with a warning). Imported
+ * surfaces come back exactly from their extras and raw attributes; others are welded, their
+ * tangent frames computed and weights quantized.
+ *
+ * ```ts
+ * const surface = buildSurface({ prim, node, skin, label: 'mesh "body" primitive 0', defaultName: 'body' }, skel, warnings);
+ * ```
+ */
+export function buildSurface(
+  input: SurfaceInput,
+  skel: Skeleton,
+  warnings: WarningCollector,
+): MeshSurface | null {
+  const { prim, node, skin, label } = input;
+  // The shared stage dropped primitives without POSITION and those the format cannot draw.
+  const posAcc = prim.getAttribute('POSITION')!;
+  if (posAcc.getType() !== 'VEC3') {
+    // Invalid glTF (a mutated accessor type): its array is not n × 3 floats.
+    warnings.warn('PRIMITIVE_DROPPED', `${label}: POSITION is ${posAcc.getType()}, not VEC3; left out`);
+    return null;
+  }
+  const n = posAcc.getCount();
+  const g = modelSpaceGeometry(prim, node, !!skin, n, primitiveIndices(prim, n, label));
+  const ex = (unigineExtras(prim) ?? {}) as Partial<UnigineSurfaceExtras>;
+  const uv0Acc = prim.getAttribute('TEXCOORD_0');
+  const uv0 = uv0Acc && uv0Acc.getCount() === n ? accessorFloats(uv0Acc) : null;
+  const uv1Acc = prim.getAttribute('TEXCOORD_1');
+  const uv1 = uv1Acc && uv1Acc.getCount() === n ? accessorFloats(uv1Acc) : null;
+  for (const sem of prim.listSemantics()) {
+    if (/^(TEXCOORD_[2-9]|COLOR_[1-9]|JOINTS_[1-9]|WEIGHTS_[1-9])/.test(sem)) {
+      warnings.warn('ATTRIBUTE_DROPPED', `${label}: ${sem} has no place in a UNIGINE mesh; dropped`);
+    }
+  }
+  const tri = triangleVertices(prim, ex, g.idx, n, warnings);
+  const numTri = tri.numTri;
+  const infl = skin && skel.nodes.length ? surfaceInfluences(prim, skin, skel, n, warnings) : null;
+  const { coordOf, numCoord } = coordinateVertices(prim, input, ex, g, infl, tri, n, warnings);
+  const firstOfCoord = new Int32Array(numCoord).fill(-1);
+  firstVertexOf(coordOf, n, firstOfCoord, UNUSED);
+  const coordPos = scatterVec3(g.pos, firstOfCoord, new Float32Array(numCoord * 3));
+  const perTriSlots = new Int32Array(numTri).fill(-1);
+  lastVertexOf(tri.triOf, n, perTriSlots, UNUSED);
+  const tangents = tangentFrames(prim, label, g, uv0, perTriSlots, numTri, n, warnings);
+  const uvOut0 = uv0 ? scatterF32(uv0, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
+  const uvOut1 = uv1 ? scatterF32(uv1, perTriSlots, 2, new Float32Array(numTri * 2)) : new Float32Array(0);
+  const colors = surfaceColors(prim, perTriSlots, numTri, n, warnings);
+  // Weights per coordinate vertex.
+  const w = infl
+    ? packWeights(infl.count, infl.bones, infl.values, firstOfCoord)
+    : {
+        weightCounts: new Uint8Array(0),
+        weightStarts: new Uint32Array(1),
+        weightBones: new Int16Array(0),
+        weightValues: new Uint16Array(0),
+      };
+  const { targets, targetNames } = morphTargets(
+    prim,
+    label,
+    ex,
+    coordPos,
+    firstOfCoord,
+    numCoord,
+    n,
+    warnings,
+  );
+  const coordIndices = new Uint32Array(g.idx.length);
+  const triIndices = new Uint32Array(g.idx.length);
+  cornerIndices(g.idx, coordOf, tri.triOf, coordIndices, triIndices);
   const name =
     typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
   return {
@@ -405,10 +520,10 @@ export function buildSurface(
     targetNames,
     targets,
     tangents,
-    weightCounts,
-    weightStarts,
-    weightBones,
-    weightValues,
+    weightCounts: w.weightCounts,
+    weightStarts: w.weightStarts,
+    weightBones: w.weightBones,
+    weightValues: w.weightValues,
     uv0: uvOut0,
     uv1: uvOut1,
     colors,
