@@ -4,7 +4,7 @@
  * `legacyFormat.limits`, and its exporter runs `prepare(document, limits)`. Here in core so that
  * the plugin interface can name it without depending on the stage.
  */
-import { Primitive } from '@gltf-transform/core';
+import { type Animation, Primitive } from '@gltf-transform/core';
 
 /** Glob of glTF interpolations. */
 export type Interpolation = 'LINEAR' | 'STEP' | 'CUBICSPLINE';
@@ -16,8 +16,12 @@ export interface AnimationLimits {
    * formats); `'any'`: key times are free, only the interpolation is limited.
    */
   sampling: 'grid' | 'any';
-  /** Frame rate of the grid, and of the points added between keys when an interpolation is converted. */
-  fps: number;
+  /**
+   * Frame rate of the grid, and of the points added between keys when an interpolation is
+   * converted. A function gives each animation its own rate (formats that store a rate per clip,
+   * e.g. from the clip's keys or extras).
+   */
+  fps: number | ((animation: Animation) => number);
   /** Interpolations the format plays back; channels using another one are sampled to LINEAR keys. */
   interpolations: Interpolation[];
 }

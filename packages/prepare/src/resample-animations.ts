@@ -6,7 +6,7 @@
  * CUBICSPLINE rules), exact at the original keys. `@gltf-transform/functions`' `resample` removes
  * redundant keys, which is the opposite job.
  */
-import type { AnimationSampler, Document, Transform } from '@gltf-transform/core';
+import type { Animation, AnimationSampler, Document, Transform } from '@gltf-transform/core';
 import { type AnimationLimits, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
 
 import { createAccessor } from './utils.js';
@@ -22,19 +22,38 @@ export const RESAMPLE_ANIMATIONS_DEFAULTS: ResampleAnimationsOptions = {
   interpolations: ['LINEAR', 'STEP'],
 };
 
+/** The rate used when a per-animation rate function has no animation to ask. */
+export const LEGACY_FPS_FALLBACK = 30;
+
 /** Tolerance, in seconds, for a key to count as sitting on frame `k / fps`. */
 export const GRID_TOLERANCE = 1e-4;
 
-/** Why `sampler` must be sampled again under `limits`, or null when it fits. */
-export function resampleReason(sampler: AnimationSampler, limits: AnimationLimits): string | null {
+/** The grid rate of `animation` under `limits` (a per-animation function, or one rate for all). */
+export function animationFps(limits: AnimationLimits, animation: Animation | null): number {
+  if (typeof limits.fps === 'number') return limits.fps;
+  return animation ? limits.fps(animation) : LEGACY_FPS_FALLBACK;
+}
+
+/**
+ * Why `sampler` must be sampled again under `limits`, or null when it fits. `animation` (the
+ * sampler's owner) resolves a per-animation rate; without it, the first animation listing the
+ * sampler is used.
+ */
+export function resampleReason(
+  sampler: AnimationSampler,
+  limits: AnimationLimits,
+  animation?: Animation,
+): string | null {
   const input = sampler.getInput()?.getArray();
   if (!input || input.length === 0) return null;
   const interpolation = sampler.getInterpolation() ?? 'LINEAR';
   if (!limits.interpolations.includes(interpolation)) return `${interpolation} interpolation`;
   if (limits.sampling === 'grid') {
+    const owner =
+      animation ?? sampler.listParents().find((p): p is Animation => p.propertyType === 'Animation');
+    const fps = animationFps(limits, owner ?? null);
     for (let k = 0; k < input.length; k++) {
-      if (Math.abs(input[k] - k / limits.fps) > GRID_TOLERANCE)
-        return `keys not on ${limits.fps} fps frames from 0`;
+      if (Math.abs(input[k] - k / fps) > GRID_TOLERANCE) return `keys not on ${fps} fps frames from 0`;
     }
   }
   return null;
@@ -44,15 +63,18 @@ export function resampleReason(sampler: AnimationSampler, limits: AnimationLimit
 export function resampleNeeded(document: Document, limits: AnimationLimits | null): boolean {
   if (!limits) return false;
   for (const anim of document.getRoot().listAnimations())
-    for (const s of anim.listSamplers()) if (resampleReason(s, limits)) return true;
+    for (const s of anim.listSamplers()) if (resampleReason(s, limits, anim)) return true;
   return false;
 }
 
-/** The key times a resampled channel gets. */
-export function resampleTimes(times: ArrayLike<number>, limits: AnimationLimits): Float32Array {
+/** The key times a resampled channel gets (`fps`: the animation's rate, default the limits' number). */
+export function resampleTimes(
+  times: ArrayLike<number>,
+  limits: AnimationLimits,
+  fps = animationFps(limits, null),
+): Float32Array {
   const first = times[0];
   const last = times[times.length - 1];
-  const fps = limits.fps;
   if (limits.sampling === 'grid') {
     const frames = Math.max(1, Math.ceil(last * fps - 1e-6) + 1);
     return Float32Array.from({ length: frames }, (_, k) => k / fps);
@@ -76,15 +98,16 @@ export function resampleAnimations(options: Partial<ResampleAnimationsOptions> =
   const target = limits.interpolations.includes('LINEAR') ? 'LINEAR' : limits.interpolations[0];
   return (document: Document): void => {
     for (const anim of document.getRoot().listAnimations()) {
+      const fps = animationFps(limits, anim);
       let count = 0;
       const reasons = new Set<string>();
       for (const sampler of anim.listSamplers()) {
-        const reason = resampleReason(sampler, limits);
+        const reason = resampleReason(sampler, limits, anim);
         if (!reason) continue;
         const channel = anim.listChannels().find((c) => c.getSampler() === sampler);
         const quaternion = channel?.getTargetPath() === 'rotation';
         const data = readSampler(sampler, quaternion);
-        const times = resampleTimes(data.times, limits);
+        const times = resampleTimes(data.times, limits, fps);
         const values = new Float32Array(times.length * data.size);
         const tmp = new Float64Array(data.size);
         for (let k = 0; k < times.length; k++) {
@@ -101,7 +124,7 @@ export function resampleAnimations(options: Partial<ResampleAnimationsOptions> =
       }
       warnings?.warn(
         'ANIMATION_RESAMPLED',
-        `animation "${anim.getName()}": channels sampled again as ${target} keys at ${limits.fps} fps (${[...reasons].join(', ')})`,
+        `animation "${anim.getName()}": channels sampled again as ${target} keys at ${fps} fps (${[...reasons].join(', ')})`,
         count,
       );
     }

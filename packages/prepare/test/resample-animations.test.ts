@@ -88,3 +88,19 @@ describe('resampleAnimations', () => {
     ).toBe(12);
   });
 });
+
+describe('resampleAnimations with a rate per animation', () => {
+  it('takes each clip’s own rate: 24 fps keys fit a 24 fps clip, and a 10 fps clip is put on its 24 fps grid', async () => {
+    const { document, sampler } = animated([0, 1 / 24, 2 / 24], [0, 0, 0, 1, 0, 0, 2, 0, 0], 'LINEAR');
+    const perClip = { sampling: 'grid' as const, fps: () => 24, interpolations: ['LINEAR' as const] };
+    expect(resampleNeeded(document, perClip)).toBe(false);
+    const other = animated([0, 0.1], [0, 0, 0, 1, 0, 0], 'LINEAR');
+    await other.document.transform(
+      resampleAnimations({ ...perClip, fps: (a) => (a.getName() === 'walk' ? 24 : 30) }),
+    );
+    const t = other.sampler.getInput()!.getArray()!;
+    expect(t.length).toBe(4); // 0, 1/24, 2/24, 3/24 (≥ 0.1)
+    expect(t[1]).toBeCloseTo(1 / 24, 6);
+    expect(sampler.getInput()!.getArray()!.length).toBe(3);
+  });
+});
