@@ -96,7 +96,7 @@ export async function exportGrimrock(
   const { plans, animation } = planAnimations(doc, (n) => exported.has(n), fps, variant);
   const warnings = new WarningCollector();
   const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings });
-  const result = mapGrimrock(prepared.document, options, plans, !!animation, warnings);
+  const result = mapGrimrock(prepared.document, options, plans, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.
   if (prepared.changed) {
     const own = root.listMaterials();
@@ -127,7 +127,6 @@ function mapGrimrock(
   doc: Document,
   options: GrimrockExportOptions,
   plans: (ClipPlan | null)[],
-  onGrid: boolean,
   warnings: WarningCollector,
 ): GrimrockExportResult {
   const root = doc.getRoot();
@@ -164,7 +163,7 @@ function mapGrimrock(
   });
   const anims = root.listAnimations();
   anims.forEach((anim, ai) => {
-    const file = exportAnimation(anim, plans[ai], onGrid, nodeName, warnings);
+    const file = exportAnimation(anim, plans[ai], nodeName, warnings);
     if (!file) return;
     const fileName = animationFileName(anim.getName(), ai, name, !!options.name, sceneExtras, anims.length);
     let unique = fileName;

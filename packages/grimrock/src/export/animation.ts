@@ -3,19 +3,17 @@
  * own: the per-file frame rate and frame count (`planAnimations`, decided on the caller's
  * document before the shared stage runs, with the guards against absurd frame counts), the v1/v2
  * key layout and the X mirror (`exportAnimation`, on the prepared document). Sampling onto the
- * frame grid is the shared stage's `resampleAnimations`; the one exception is a document whose
- * clips have different rates (see `AnimationPlans.animation`).
+ * frame grid is the shared stage's `resampleAnimations`, at each clip's own rate.
  */
 import {
   type AnimationLimits,
   ExportError,
   readSampler,
   type SamplerData,
-  sampleAt,
   type WarningCollector,
 } from '@gltf-legacy/core';
 import { resampleReason } from '@gltf-legacy/prepare';
-import type { Animation, Document, Node } from '@gltf-transform/core';
+import { type Animation, type Document, type Node, PropertyType, type Root } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat, decodeFloats } from '../arrays.js';
 import { type AnimExtras, gx, keptBytes } from '../extras.js';
@@ -45,12 +43,8 @@ export interface ClipPlan {
 export interface AnimationPlans {
   /** One plan per animation of the document (null: it animates no exported node). */
   plans: (ClipPlan | null)[];
-  /**
-   * The animation limits to give the shared stage: Grimrock's frame grid at the one rate every
-   * clip is written at. `null` when clips have different rates (the stage has one rate per
-   * document): `exportAnimation` then samples off-grid channels itself with core `sampleAt`.
-   */
-  animation: AnimationLimits | null;
+  /** The animation limits to give the shared stage: Grimrock's frame grid, at each clip's rate. */
+  animation: AnimationLimits;
 }
 
 /**
@@ -71,9 +65,13 @@ export function planAnimations(
     .getRoot()
     .listAnimations()
     .map((anim) => planClip(anim, exported, fpsOpt, variant));
-  const rates = new Set(plans.filter((p) => p !== null).map((p) => p.fps));
-  if (rates.size > 1) return { plans, animation: null };
-  const fps = rates.size ? [...rates][0] : GRIMROCK_DEFAULT_FPS;
+  const rates = plans.map((p) => p?.fps ?? GRIMROCK_DEFAULT_FPS);
+  const single = new Set(rates).size <= 1;
+  // One rate for all clips, or each clip's own (the stage hands us the clone's animation: its
+  // index in its own document is the index of the plan).
+  const fps = single
+    ? (rates[0] ?? GRIMROCK_DEFAULT_FPS)
+    : (anim: Animation) => rates[animationIndex(anim)] ?? GRIMROCK_DEFAULT_FPS;
   const animation: AnimationLimits = { ...GRIMROCK_LIMITS.animation!, fps };
   doc
     .getRoot()
@@ -83,10 +81,16 @@ export function planAnimations(
       if (!plan) return;
       anim.listChannels().forEach((c, ci) => {
         const s = c.getSampler();
-        if (s && resampleReason(s, animation)) plan.resampled.add(ci);
+        if (s && resampleReason(s, animation, anim)) plan.resampled.add(ci);
       });
     });
   return { plans, animation };
+}
+
+/** Index of `anim` among its document's animations. */
+function animationIndex(anim: Animation): number {
+  const root = anim.listParents().find((p) => p.propertyType === PropertyType.ROOT) as Root | undefined;
+  return root ? root.listAnimations().indexOf(anim) : -1;
 }
 
 /** One clip's plan (see {@link planAnimations}). */
@@ -164,12 +168,11 @@ interface Track {
 
 /**
  * Converts one glTF animation of the prepared document to an animation file with `plan`'s grid.
- * `onGrid`: the shared stage put every channel on that grid (keys are copied by index).
+ * The shared stage has put every channel on that grid: keys are copied by index.
  */
 export function exportAnimation(
   anim: Animation,
   plan: ClipPlan | null,
-  onGrid: boolean,
   nodeName: Map<Node, string>,
   warnings: WarningCollector,
 ): AnimationFile | null {
@@ -182,11 +185,10 @@ export function exportAnimation(
     );
     return null;
   }
-  const sampled = { count: 0 };
   const items: AnimationItem[] = [];
   let normalizedKeys = 0;
   for (const [node, g] of groups) {
-    const keys = (path: TrsPath, size: number) => frameKeys(g[path], size, plan, onGrid, sampled);
+    const keys = (path: TrsPath, size: number) => frameKeys(g[path], size, plan);
     const item: AnimationItem = {
       nodeName: nodeName.get(node)!,
       positions: keys('translation', 3) ?? Float32Array.from(node.getTranslation()),
@@ -203,13 +205,6 @@ export function exportAnimation(
       `animation "${anim.getName()}": ${normalizedKeys} rotation key(s) were not unit quaternions and were normalized`,
       normalizedKeys,
     );
-  if (sampled.count) {
-    warnings.warn(
-      'ANIMATION_RESAMPLED',
-      `animation "${anim.getName()}": ${sampled.count} channel(s) resampled to ${plan.fps} frames per second`,
-      sampled.count,
-    );
-  }
   return {
     magic: 'ANIM',
     version: plan.version,
@@ -311,17 +306,10 @@ function trackGroups(
 }
 
 /**
- * A track's keys on the clip's frame grid (`null`: no track). Keys already on the grid are
- * copied (the last one held); only when the shared stage could not place them (clips of
- * different rates) are they sampled here, counted in `sampled`.
+ * A track's keys on the clip's frame grid (`null`: no track), copied by index from the prepared
+ * document (the shared stage put them on the grid), the last one held.
  */
-function frameKeys(
-  track: Track | undefined,
-  size: number,
-  plan: ClipPlan,
-  onGrid: boolean,
-  sampled: { count: number },
-): Float32Array | null {
+function frameKeys(track: Track | undefined, size: number, plan: ClipPlan): Float32Array | null {
   const s = track?.data;
   if (!s?.times.length) return null;
   const m = s.times.length;
@@ -333,36 +321,12 @@ function frameKeys(
   }
   const keyCount = Math.max(1, plan.numFrames);
   const out = new Float32Array(keyCount * size);
-  let resampled = !!track?.resampled;
-  if (onGrid || keysOnGrid(s, plan.fps, keyCount)) {
-    const n = Math.min(m, keyCount);
-    out.set(s.values.subarray(0, n * size));
-    for (let k = n; k < keyCount; k++) out.copyWithin(k * size, (n - 1) * size, n * size);
-  } else {
-    sampled.count++;
-    resampled = true;
-    const tmp = new Float64Array(size);
-    for (let k = 0; k < keyCount; k++) {
-      sampleAt(s, k / plan.fps, tmp);
-      for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
-    }
-  }
+  const n = Math.min(m, keyCount);
+  out.set(s.values.subarray(0, n * size));
+  for (let k = n; k < keyCount; k++) out.copyWithin(k * size, (n - 1) * size, n * size);
   // Grimrock 2 stores a channel that does not change as one entry.
-  if (resampled && plan.version === 2 && constant(out, size)) return out.slice(0, size);
+  if (track?.resampled && plan.version === 2 && constant(out, size)) return out.slice(0, size);
   return out;
-}
-
-/**
- * On the frame grid: within 1e-3 frame, or exactly the float32 time import writes for frame k
- * (past ~16 000 frames float32 rounding alone exceeds 1e-3 frame, and resampling such a channel
- * would interpolate between neighbouring keys: not a fixed point).
- */
-function keysOnGrid(s: SamplerData, fps: number, keyCount: number): boolean {
-  const m = s.times.length;
-  if (s.interpolation === 'CUBICSPLINE' || m > keyCount + 1) return false;
-  for (let k = 0; k < m; k++)
-    if (!(Math.abs(s.times[k] * fps - k) < 1e-3) && s.times[k] !== Math.fround(k / fps)) return false;
-  return true;
 }
 
 /**
