@@ -11,22 +11,30 @@ import {
   WarningCollector,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import type { Animation, Document, Material, Node } from '@gltf-transform/core';
+import type { Document, Material, Node } from '@gltf-transform/core';
 import { prepare } from '@gltf-legacy/prepare';
 import { type AnimFile, writeAnim } from './anim.js';
 import type { AnimationBlock } from './block.js';
 import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
-import type { AnimFileExtras, UnigineAnimationExtras, UnigineRootExtras } from './extras.js';
+import type { AnimFileExtras, UnigineRootExtras } from './extras.js';
 import { unpackF32 } from './jsonf32.js';
 import { UNIGINE_LIMITS } from './limits.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
-import { animDuration, animationLimits, overrideOf, sanitize, tooLong } from './export/animation.js';
+import {
+  type AnimEntry,
+  type AnimationContext,
+  animationBlock,
+  animationContext,
+  animationLimits,
+  bindOfName,
+  groupAnimations,
+  overrideOf,
+  reportAnimations,
+} from './export/animation.js';
 import { unigineExtras } from './export/common.js';
-import { assertFiniteBindPose, buildSkeleton, nodeBind } from './export/skeleton.js';
+import { type Skeleton, assertFiniteBindPose, buildSkeleton } from './export/skeleton.js';
 import { chooseBounds, unionBounds } from './export/bounds.js';
 import { type SurfaceInput, buildSurface } from './export/surface.js';
-import { MAX_BLOCK_ENTRIES } from './export/frames.js';
-import { buildBlock, tracksOf } from './export/block.js';
 
 /** Options of {@link exportUnigine}. */
 export interface UnigineExportOptions {
@@ -107,8 +115,65 @@ function mapUnigine(
   const skel = buildSkeleton(document, warnings);
   const nodeByName = new Map<string, Node>();
   for (const n of root.listNodes()) if (!nodeByName.has(n.getName())) nodeByName.set(n.getName(), n);
+  reportDropped(document, !!options.materials, warnings);
+  const surfaces: MeshSurface[] = [];
+  const surfaceMaterials: (Material | null)[] = [];
+  for (const input of surfaceInputs(document)) {
+    const s = buildSurface(input, skel, warnings);
+    if (s) {
+      surfaces.push(s);
+      surfaceMaterials.push(input.prim.getMaterial());
+    }
+  }
+  if (surfaces.length > 32767)
+    throw new ExportError(
+      'TOO_MANY_SURFACES',
+      `${surfaces.length} surfaces; a UNIGINE mesh holds at most 32767`,
+    );
+  const ctx = animationContext(skel, nodeByName, fps, warnings);
+  const { meshAnims, fileGroups } = groupAnimations(document, rx, name, surfaces.length > 0);
+  const files: FileSet = new Map();
+  let mesh: MeshFile | null = null;
+  if (surfaces.length) {
+    mesh = meshFile(rx, skel, surfaces, meshAnims, ctx, name);
+    files.set(`${name}.mesh`, writeMesh(mesh));
+  }
+  const anims = animFiles(rx, fileGroups, ctx);
+  // Without a mesh, a single .anim is the main file and is named NAME.anim (as groupAnimations
+  // names a re-imported standalone .anim), so that export → import → export keeps the name. This
+  // looks at the files actually written: groups dropped (no skeleton, no animated bone) must not
+  // keep the survivor at NAME_<animation>.anim.
+  if (!mesh && anims.length === 1) anims[0].file = `${name}.anim`;
+  for (const { file, anim } of anims) files.set(file, writeAnim(anim));
+  reportAnimations(ctx, fps);
+  if (!files.size)
+    throw new ExportError(
+      'NOTHING_TO_EXPORT',
+      'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim',
+    );
+  return { files, warnings: warnings.list(), mesh, anims, surfaceMaterials };
+}
 
-  // Surfaces from every mesh instance of the scene(s).
+/** What a UNIGINE mesh has no place for: cameras, and textures unless a `.mat` export follows. */
+function reportDropped(document: Document, materials: boolean, warnings: WarningCollector): void {
+  const root = document.getRoot();
+  if (root.listCameras().length)
+    warnings.warn(
+      'CAMERA_DROPPED',
+      'cameras have no place in a UNIGINE mesh; dropped',
+      root.listCameras().length,
+    );
+  if (root.listTextures().length && !materials)
+    warnings.warn(
+      'TEXTURE_DROPPED',
+      'textures and materials are not stored in .mesh files (surfaces keep the material names)',
+      root.listTextures().length,
+    );
+}
+
+/** Every primitive of every mesh instance of the scene(s), in scene order. */
+function surfaceInputs(document: Document): SurfaceInput[] {
+  const root = document.getRoot();
   const inputs: SurfaceInput[] = [];
   const scenes = root.getDefaultScene() ? [root.getDefaultScene()!] : root.listScenes();
   const visited = new Set<Node>();
@@ -132,184 +197,51 @@ function mapUnigine(
     for (const c of node.listChildren()) visit(c);
   };
   for (const scene of scenes) for (const c of scene.listChildren()) visit(c);
-  if (root.listCameras().length)
-    warnings.warn(
-      'CAMERA_DROPPED',
-      'cameras have no place in a UNIGINE mesh; dropped',
-      root.listCameras().length,
-    );
-  if (root.listTextures().length && !options.materials)
-    warnings.warn(
-      'TEXTURE_DROPPED',
-      'textures and materials are not stored in .mesh files (surfaces keep the material names)',
-      root.listTextures().length,
-    );
-  const surfaces: MeshSurface[] = [];
-  const surfaceMaterials: (Material | null)[] = [];
-  for (const input of inputs) {
-    const s = buildSurface(input, skel, warnings);
-    if (s) {
-      surfaces.push(s);
-      surfaceMaterials.push(input.prim.getMaterial());
-    }
-  }
-  if (surfaces.length > 32767)
-    throw new ExportError(
-      'TOO_MANY_SURFACES',
-      `${surfaces.length} surfaces; a UNIGINE mesh holds at most 32767`,
-    );
+  return inputs;
+}
 
-  // Animations: embedded ones (from a mesh) and .anim files.
-  const meshAnims: { anim: Animation; ex: Partial<UnigineAnimationExtras> }[] = [];
-  const fileGroups = new Map<string, { anim: Animation; ex: Partial<UnigineAnimationExtras> }[]>();
-  const meshStem = rx.mesh?.file ? rx.mesh.file.replace(/\.[^.]*$/, '') : null;
-  for (const anim of root.listAnimations()) {
-    const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
-    if (ex.source === 'mesh' && surfaces.length) {
-      meshAnims.push({ anim, ex });
-      continue;
+/** The `.mesh` file model: surfaces, skeleton, bind pose and the mesh-embedded animations. */
+function meshFile(
+  rx: Partial<UnigineRootExtras>,
+  skel: Skeleton,
+  surfaces: MeshSurface[],
+  meshAnims: AnimEntry[],
+  ctx: AnimationContext,
+  name: string,
+): MeshFile {
+  const bindPose = new Float32Array(skel.bones.length * TRS_FLOATS);
+  skel.bind.forEach((b, i) => {
+    bindPose.set(b, i * TRS_FLOATS);
+  });
+  const blocks: AnimationBlock[] = [];
+  const animationNames: string[] = [];
+  for (const { anim, ex } of meshAnims) {
+    const block = animationBlock(ctx, anim, ex, skel.bones, skel.bind, false);
+    if (block) {
+      blocks.push(block);
+      animationNames.push(typeof ex.name === 'string' ? ex.name : anim.getName());
     }
-    let file: string;
-    if (ex.source === 'anim' && typeof ex.file === 'string') {
-      file = ex.file;
-      if (meshStem && file.toLowerCase().startsWith(meshStem.toLowerCase()))
-        file = name + file.slice(meshStem.length);
-      else if (!meshStem && (rx.animFiles?.length ?? 0) === 1) file = `${name}.anim`;
-    } else {
-      file = `${name}_${sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`)}.anim`;
-    }
-    const g = fileGroups.get(file) ?? [];
-    g.push({ anim, ex });
-    fileGroups.set(file, g);
   }
-  let maxPos = 0;
-  let maxRot = 0;
-  let lossy = false;
-  let resampled = 0;
-  const warnResampled = () => {
-    resampled++;
+  const computed = unionBounds(surfaces.map((s) => s.bounds));
+  assertFiniteBindPose(bindPose, skel.bones, `${name}.mesh`);
+  return {
+    magic: 'ms11',
+    encoding: (rx.mesh?.encoding === 'latin1' ? 'latin1' : 'utf8') as TextEncoding,
+    bounds: chooseBounds(computed, rx.mesh?.bounds),
+    bones: skel.bones,
+    animationNames,
+    surfaces,
+    bindPose,
+    animations: blocks,
   };
-  const bindOfName = (n: string): number[] | null => {
-    const node = nodeByName.get(n);
-    if (!node) return null;
-    const i = skel.index.get(node);
-    if (i !== undefined) return skel.bind[i];
-    return nodeBind(node);
-  };
-  const makeBlock = (
-    anim: Animation,
-    ex: Partial<UnigineAnimationExtras>,
-    bones: UnigineBone[],
-    rest: number[][],
-    quantized: boolean,
-  ): AnimationBlock | null => {
-    const tracks = tracksOf(anim, warnings);
-    const foreign = !unigineExtras(anim);
-    // The skeleton's own bones map by node; bone lists from extras map by name.
-    const nodeOfBone = (i: number): Node | undefined =>
-      bones === skel.bones ? skel.nodes[i] : nodeByName.get(bones[i].name);
-    const boneOfName = new Map<string, number>();
-    bones.forEach((b, i) => {
-      if (!boneOfName.has(b.name)) boneOfName.set(b.name, i);
-    });
-    let boneIdx: number[];
-    if (Array.isArray(ex.bones) && ex.bones.every((b) => boneOfName.has(b)))
-      boneIdx = ex.bones.map((b) => boneOfName.get(b) as number);
-    else {
-      boneIdx = [];
-      for (const [node] of tracks) {
-        const i =
-          bones === skel.bones
-            ? skel.index.get(node)
-            : nodeByName.get(node.getName()) === node
-              ? boneOfName.get(node.getName())
-              : undefined;
-        if (i === undefined) {
-          warnings.warn(
-            'TRACK_DROPPED',
-            `animation "${anim.getName()}": tracks of node "${node.getName()}", which is not a bone, were dropped`,
-          );
-          continue;
-        }
-        boneIdx.push(i);
-      }
-      // Bones without tracks play their bind pose in UNIGINE but their node TRS in glTF: when those
-      // differ, the bone is animated with its (constant) node TRS too.
-      const listed = new Set(boneIdx);
-      bones.forEach((_, i) => {
-        const node = nodeOfBone(i);
-        if (listed.has(i) || !node) return;
-        const now = nodeBind(node);
-        if (now.some((v, k) => Math.abs(v - rest[i][k]) > 1e-6 * Math.max(1, Math.abs(v)))) boneIdx.push(i);
-      });
-      boneIdx.sort((a, b) => a - b);
-    }
-    if (!boneIdx.length && !Array.isArray(ex.bones)) {
-      warnings.warn('ANIMATION_DROPPED', `animation "${anim.getName()}" animates no bone; dropped`);
-      return null;
-    }
-    const exFps = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
-    const frames =
-      typeof ex.numFrames === 'number' && ex.numFrames >= 0
-        ? ex.numFrames
-        : Math.max(1, Math.round(animDuration(anim) * exFps) + 1);
-    if (!Number.isFinite(frames) || frames * boneIdx.length > MAX_BLOCK_ENTRIES)
-      throw tooLong(anim, frames, boneIdx.length, exFps);
-    const trackList = boneIdx.map((i) => {
-      const node = nodeOfBone(i);
-      return node ? (tracks.get(node) ?? null) : null;
-    });
-    const fixes = boneIdx.map((i) => {
-      const node = nodeOfBone(i);
-      const si = node ? skel.index.get(node) : undefined;
-      return si !== undefined && !unigineExtras(anim) ? skel.parentFix[si] : null;
-    });
-    // Components without a track: glTF shows the node's own TRS, which for documents from other
-    // tools need not be the bind pose (our own documents have node TRS = bind pose).
-    const fillRest = boneIdx.map((i) => {
-      const node = nodeOfBone(i);
-      return foreign && node ? nodeBind(node) : rest[i];
-    });
-    const res = buildBlock(trackList, boneIdx, fillRest, fixes, frames, exFps, quantized, ex, warnResampled);
-    if (!unigineExtras(anim) || ex.normalized) {
-      lossy = true;
-      maxPos = Math.max(maxPos, res.maxPosError);
-      maxRot = Math.max(maxRot, res.maxRotError);
-    }
-    return res.block;
-  };
+}
 
-  let mesh: MeshFile | null = null;
-  const files: FileSet = new Map();
-  const encoding = (rx.mesh?.encoding === 'latin1' ? 'latin1' : 'utf8') as TextEncoding;
-  if (surfaces.length) {
-    const bindPose = new Float32Array(skel.bones.length * TRS_FLOATS);
-    skel.bind.forEach((b, i) => {
-      bindPose.set(b, i * TRS_FLOATS);
-    });
-    const blocks: AnimationBlock[] = [];
-    const animationNames: string[] = [];
-    for (const { anim, ex } of meshAnims) {
-      const block = makeBlock(anim, ex, skel.bones, skel.bind, false);
-      if (block) {
-        blocks.push(block);
-        animationNames.push(typeof ex.name === 'string' ? ex.name : anim.getName());
-      }
-    }
-    const computed = unionBounds(surfaces.map((s) => s.bounds));
-    mesh = {
-      magic: 'ms11',
-      encoding,
-      bounds: chooseBounds(computed, rx.mesh?.bounds),
-      bones: skel.bones,
-      animationNames,
-      surfaces,
-      bindPose,
-      animations: blocks,
-    };
-    assertFiniteBindPose(bindPose, skel.bones, `${name}.mesh`);
-    files.set(`${name}.mesh`, writeMesh(mesh));
-  }
+/** The `.anim` file models, one per file group: its skeleton, rest poses and blocks. */
+function animFiles(
+  rx: Partial<UnigineRootExtras>,
+  fileGroups: Map<string, AnimEntry[]>,
+  ctx: AnimationContext,
+): { file: string; anim: AnimFile }[] {
   const anims: { file: string; anim: AnimFile }[] = [];
   for (const [file, group] of fileGroups) {
     const first = group[0].ex;
@@ -317,9 +249,9 @@ function mapUnigine(
     let bones: UnigineBone[];
     if (header && Array.isArray(header.bones))
       bones = header.bones.map(([n, p]) => ({ name: String(n), parent: Number(p) }));
-    else bones = skel.bones;
+    else bones = ctx.skel.bones;
     if (!bones.length) {
-      warnings.warn(
+      ctx.warnings.warn(
         'ANIMATION_DROPPED',
         `animations of ${file} have no skeleton (the glTF has no skin); dropped`,
         group.length,
@@ -327,13 +259,13 @@ function mapUnigine(
       continue;
     }
     const rest: number[][] = bones.map(
-      (b, i) => overrideOf(header, i) ?? bindOfName(b.name) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+      (b, i) => overrideOf(header, i) ?? bindOfName(ctx, b.name) ?? [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
     );
     const ordered = group.slice().sort((a, b) => (a.ex.index ?? 0) - (b.ex.index ?? 0));
     const blocks: AnimationBlock[] = [];
     const animationNames: string[] = [];
     for (const { anim, ex } of ordered) {
-      const block = makeBlock(anim, ex, bones, rest, true);
+      const block = animationBlock(ctx, anim, ex, bones, rest, true);
       if (block) {
         blocks.push(block);
         animationNames.push(typeof ex.name === 'string' ? ex.name : anim.getName() || 'anim');
@@ -357,28 +289,5 @@ function mapUnigine(
     assertFiniteBindPose(bindPose, bones, file);
     anims.push({ file, anim: animFile });
   }
-  // Without a mesh, a single .anim is the main file and is named NAME.anim (as the branch above
-  // names a re-imported standalone .anim), so that export → import → export keeps the name. This
-  // looks at the files actually written: groups dropped above (no skeleton, no animated bone)
-  // must not keep the survivor at NAME_<animation>.anim.
-  if (!mesh && anims.length === 1) anims[0].file = `${name}.anim`;
-  for (const { file, anim } of anims) files.set(file, writeAnim(anim));
-  if (resampled)
-    warnings.warn(
-      'ANIMATION_RESAMPLED',
-      `animation tracks whose keys do not fall on ${fps} fps frames were resampled`,
-      resampled,
-    );
-  if (lossy) {
-    warnings.warn(
-      'VALUE_QUANTIZED',
-      `animations quantized to an10 (u16 positions/scales in range boxes, i16 rotations): worst error ${maxPos.toExponential(2)} units, ${maxRot.toExponential(2)} per quaternion component`,
-    );
-  }
-  if (!files.size)
-    throw new ExportError(
-      'NOTHING_TO_EXPORT',
-      'the document has no triangle meshes and no skeletal animations to write as UNIGINE .mesh/.anim',
-    );
-  return { files, warnings: warnings.list(), mesh, anims, surfaceMaterials };
+  return anims;
 }
