@@ -2,29 +2,15 @@
  * Export of one prepared glTF primitive as a `.mesh` surface: indices, positions, tangent frames,
  * UVs, colours, weights and morph targets.
  */
-import {
-  ExportError,
-  type WarningCollector,
-  accessorFloats,
-  convertVec3,
-  readInfluences,
-} from '@gltf-legacy/core';
-import { encodeWeightU16 } from '@gltf-legacy/quantize';
+import { ExportError, type WarningCollector, accessorFloats, convertVec3 } from '@gltf-legacy/core';
 import type { Node, Primitive, Skin } from '@gltf-transform/core';
 import { mat4, vec3 } from 'gl-matrix';
 import { GLTF_TO_UNIGINE, UNIGINE_TO_GLTF } from '../axes.js';
-import {
-  ATTR_COORD,
-  ATTR_TBN,
-  ATTR_TRI,
-  ATTR_WBONES,
-  ATTR_WCOUNT,
-  ATTR_WVALUES,
-  type UnigineSurfaceExtras,
-} from '../extras.js';
+import { ATTR_COORD, ATTR_TBN, ATTR_TRI, type UnigineSurfaceExtras } from '../extras.js';
 import { CHUNK } from '../kernels.js';
+import { morphTargets } from './morphs.js';
+import { type Influences, surfaceInfluences } from './influences.js';
 import {
-  quantizeInfluences4,
   copyIndices,
   cornerIndices,
   firstVertexOf,
@@ -109,13 +95,6 @@ interface Geometry {
   idx: Uint32Array;
   /** True when a node transform was applied (`srcPos` no longer gives the model-space positions). */
   moved: boolean;
-}
-
-/** Influences per glTF vertex: count, bone indices and u16 weight codes (4 slots each). */
-interface Influences {
-  count: Uint8Array;
-  bones: Int16Array;
-  values: Uint16Array;
 }
 
 /**
@@ -206,77 +185,6 @@ function triangleVertices(
   const numTri = numberUsed(idx, n, triOf, UNUSED);
   warnings.warn('UNUSED_VERTICES_DROPPED', 'vertices no triangle uses were dropped', n - numTri);
   return { triAttr, triOf, numTri };
-}
-
-/**
- * Step 3: influences per glTF vertex as bone indices + u16 codes — the imported raw codes, or
- * the prepared JOINTS/WEIGHTS (at most 4 non-zero per vertex after the shared stage) quantized.
- */
-function surfaceInfluences(
-  prim: Primitive,
-  skin: Skin,
-  skel: Skeleton,
-  n: number,
-  warnings: WarningCollector,
-): Influences | null {
-  const rc = intArray(prim, ATTR_WCOUNT, n);
-  const rb = intArray(prim, ATTR_WBONES, n);
-  const rv = intArray(prim, ATTR_WVALUES, n);
-  if (rc && rb && rv && rb.length === n * 4 && rv.length === n * 4)
-    return { count: new Uint8Array(rc), bones: new Int16Array(rb), values: new Uint16Array(rv) };
-  const joints = skin.listJoints();
-  const boneOfJoint = Int32Array.from(joints, (j) => skel.index.get(j) ?? -1);
-  const ja = prim.getAttribute('JOINTS_0');
-  const wa = prim.getAttribute('WEIGHTS_0');
-  const jarr = ja?.getArray();
-  const warr = wa?.getArray();
-  let quantized = -1;
-  const count = new Uint8Array(n);
-  const bones = new Int16Array(n * 4);
-  const values = new Uint16Array(n * 4);
-  if (
-    ja &&
-    wa &&
-    !(prim.getAttribute('JOINTS_1') && prim.getAttribute('WEIGHTS_1')) &&
-    (jarr instanceof Uint8Array || jarr instanceof Uint16Array) &&
-    !ja.getNormalized() &&
-    warr instanceof Float32Array &&
-    ja.getElementSize() === 4 &&
-    wa.getElementSize() === 4 &&
-    jarr.length === n * 4 &&
-    warr.length === n * 4
-  ) {
-    // The usual single set of 4: readInfluences + quantization fused (same codes).
-    quantized = quantizeInfluences4(jarr, warr, boneOfJoint, n, count, bones, values);
-  } else {
-    // Any other layout (the stage left at most 4 non-zero influences per vertex).
-    const inf = readInfluences(prim, 4);
-    if (inf) {
-      quantized = 0;
-      for (let v = 0; v < n; v++) {
-        let k = 0;
-        for (let i = 0; i < 4; i++) {
-          const w = inf.weights[v * 4 + i];
-          const code = encodeWeightU16(w);
-          if (code === 0) continue;
-          const b = boneOfJoint[inf.joints[v * 4 + i]] ?? -1;
-          if (b < 0) continue;
-          bones[v * 4 + k] = b;
-          values[v * 4 + k] = code;
-          k++;
-          if (w > 0) quantized++;
-        }
-        count[v] = k;
-      }
-    }
-  }
-  if (quantized < 0) return null;
-  warnings.warn(
-    'VALUE_QUANTIZED',
-    `skin weights quantized to u16 (error ≤ ${(1 / 131070).toExponential(2)})`,
-    quantized ? 1 : 0,
-  );
-  return { count, bones, values };
 }
 
 /**
@@ -381,66 +289,6 @@ function surfaceColors(
   if (colAcc.getComponentType() !== 5121)
     warnings.warn('VALUE_QUANTIZED', 'vertex colours quantized to 8 bits');
   return colors;
-}
-
-/**
- * Step 7: morph targets as absolute positions per coordinate vertex (target 0 is the base), with
- * their names (imported ones from extras, else the glTF names).
- */
-function morphTargets(
-  prim: Primitive,
-  label: string,
-  ex: Partial<UnigineSurfaceExtras>,
-  coordPos: Float32Array,
-  firstOfCoord: Int32Array,
-  numCoord: number,
-  n: number,
-  warnings: WarningCollector,
-): { targets: Float32Array[]; targetNames: string[] } {
-  const targets: Float32Array[] = [coordPos];
-  const names = Array.isArray(ex.targetNames) ? (ex.targetNames as string[]) : [''];
-  const meshNames = (
-    (prim
-      .listParents()
-      .find((p) => p.propertyType === 'Mesh')
-      ?.getExtras()?.targetNames as string[]) ?? []
-  ).slice();
-  const gTargets = prim.listTargets();
-  const realCount = Array.isArray(ex.targetNames)
-    ? Math.min(gTargets.length, names.length - 1)
-    : gTargets.length;
-  const targetNames = [names[0] ?? ''];
-  for (let t = 0; t < realCount; t++) {
-    const acc = gTargets[t].getAttribute('POSITION');
-    if (!acc || acc.getCount() !== n || acc.getType() !== 'VEC3') {
-      warnings.warn(
-        'MORPH_TARGET_DROPPED',
-        `${label}: morph target ${t} has no POSITION for every vertex; dropped`,
-      );
-      continue;
-    }
-    if (gTargets[t].listSemantics().some((s) => s !== 'POSITION'))
-      warnings.warn(
-        'ATTRIBUTE_DROPPED',
-        `${label}: morph target normals/tangents have no place in a UNIGINE mesh; dropped`,
-      );
-    const d = new Float32Array(accessorFloats(acc));
-    convertVec3(GLTF_TO_UNIGINE, d);
-    const tp = new Float32Array(numCoord * 3);
-    for (let c = 0; c < numCoord; c++) {
-      const v = firstOfCoord[c];
-      if (v >= 0)
-        for (let k = 0; k < 3; k++) {
-          const b = coordPos[c * 3 + k];
-          const x = d[v * 3 + k];
-          // A zero delta on a zero base carries the target's zero sign (see import).
-          tp[c * 3 + k] = x === 0 && b === 0 ? x : b + x;
-        }
-    }
-    targets.push(tp);
-    targetNames.push(names[t + 1] ?? gTargets[t].getName() ?? meshNames[t] ?? `target_${t}`);
-  }
-  return { targets, targetNames };
 }
 
 /**
