@@ -1,0 +1,192 @@
+/**
+ * The `.anim` files of the export: exact from `extras.tso` when the channels are unchanged, else
+ * one key per frame for every animated bone.
+ */
+import { ExportError, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
+import type { Animation, Node } from '@gltf-transform/core';
+import type { TsoAnimation, TsoMotion } from '../anim.js';
+import { bitsToFloats, convertRotations, convertVectors } from '../space.js';
+
+import { type BoneInfo, num } from './common.js';
+import type { TSO_EXPORT_DEFAULTS } from './options.js';
+
+/** Longest animation export writes, in frames (about 7.7 hours at 36 fps). */
+export const MAX_FRAMES = 1_000_000;
+
+export function exportAnimation(
+  a: Animation,
+  bones: BoneInfo[],
+  boneIndex: Map<Node, number>,
+  o: typeof TSO_EXPORT_DEFAULTS,
+  warnings: WarningCollector,
+): { anim: TsoAnimation; file?: string } {
+  const x = a.getExtras()?.tso as Record<string, any> | undefined;
+  const channels = new Map<
+    string,
+    { values: Float32Array; count: number; sampler: ReturnType<typeof readSampler> }
+  >();
+  for (const c of a.listChannels()) {
+    const node = c.getTargetNode();
+    const path = c.getTargetPath();
+    const s = c.getSampler();
+    if (!node || !s) continue;
+    if (path !== 'translation' && path !== 'rotation') {
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `TSO animations move and rotate bones only; ${path} channels dropped`,
+      );
+      continue;
+    }
+    const b = boneIndex.get(node);
+    if (b === undefined) continue;
+    const sampler = readSampler(s, path === 'rotation');
+    channels.set(`${bones[b].name.toLowerCase()}/${path}`, {
+      values: sampler.values,
+      count: sampler.times.length,
+      sampler,
+    });
+  }
+  if (x && Array.isArray(x.motions)) {
+    const exact = restoreAnimation(x, channels);
+    if (exact) return { anim: exact, file: typeof x.file === 'string' ? x.file : undefined };
+    warnings.warn(
+      'EXTRAS_STALE',
+      `extras.tso of animation "${a.getName()}" no longer match its channels; resampled`,
+    );
+  }
+  // Generic: resample every bone's channels at o.fps.
+  const fps = o.fps;
+  let end = 0;
+  for (const ch of channels.values()) end = Math.max(end, ch.sampler.times[ch.sampler.times.length - 1] ?? 0);
+  const frames = Math.max(1, Math.round(end * fps) + 1);
+  if (!Number.isFinite(frames) || frames > MAX_FRAMES) {
+    throw new ExportError(
+      'ANIMATION_TOO_LONG',
+      `animation "${a.getName()}" lasts ${end} s: ${frames} frames at ${fps} fps exceed ${MAX_FRAMES}`,
+    );
+  }
+  const tPool: number[] = [];
+  const rPool: number[] = [];
+  const motions: TsoMotion[] = [];
+  const tmp = [0, 0, 0, 0];
+  let resampled = 0;
+  let approximated = 0;
+  const seconds = frames / fps;
+  for (const b of bones) {
+    const tc = channels.get(`${b.name.toLowerCase()}/translation`);
+    const rc = channels.get(`${b.name.toLowerCase()}/rotation`);
+    if (!tc && !rc) continue;
+    if (b.baked) approximated++;
+    const motion: TsoMotion = {
+      unknown: 0,
+      boneName: b.name,
+      frameCount: frames,
+      duration: seconds * 1000,
+      hasTranslation: tc ? 1 : 0,
+      hasRotation: rc ? 1 : 0,
+      firstTranslation: tc ? tPool.length / 3 : -1,
+      firstRotation: rc ? rPool.length / 4 : -1,
+      hasProps: 0,
+      props: [],
+      hasTimeProps: 0,
+      timeProps: [],
+    };
+    for (const [ch, pool, size] of [
+      [tc, tPool, 3],
+      [rc, rPool, 4],
+    ] as const) {
+      if (!ch) continue;
+      const onGrid =
+        ch.sampler.interpolation !== 'CUBICSPLINE' &&
+        ch.count === frames &&
+        Array.from(ch.sampler.times).every((t, k) => Math.abs(t - k / fps) < 1e-5);
+      if (!onGrid) resampled++;
+      const vals = new Float32Array(frames * size);
+      for (let k = 0; k < frames; k++) {
+        if (onGrid) for (let c = 0; c < size; c++) tmp[c] = ch.values[k * size + c];
+        else sampleAt(ch.sampler, k / fps, tmp);
+        for (let c = 0; c < size; c++) vals[k * size + c] = tmp[c];
+      }
+      if (size === 3) convertVectors(vals);
+      else convertRotations(vals);
+      for (const v of vals) pool.push(v);
+    }
+    motions.push(motion);
+  }
+  warnings.warn(
+    'ANIMATION_RESAMPLED',
+    `TSO animations hold one key per frame; channels resampled at ${fps} fps`,
+    resampled,
+  );
+  warnings.warn(
+    'ANIMATION_APPROXIMATED',
+    'a bone was animated through non-bone parents or scale; its keys were written as-is',
+    approximated,
+  );
+  return {
+    anim: {
+      version: 2,
+      name: a.getName() || 'anim',
+      duration: seconds * 1000,
+      distance: 0,
+      isMoving: 0,
+      translations: Float32Array.from(tPool),
+      rotations: Float32Array.from(rPool),
+      motions,
+      trailing: new Uint8Array(0),
+    },
+  };
+}
+
+export function restoreAnimation(
+  x: Record<string, any>,
+  channels: Map<string, { values: Float32Array; count: number }>,
+): TsoAnimation | null {
+  const tCount = num(x.translationCount);
+  const rCount = num(x.rotationCount);
+  if (!Number.isInteger(tCount) || !Number.isInteger(rCount) || tCount < 0 || rCount < 0) return null;
+  if (tCount > MAX_FRAMES * 16 || rCount > MAX_FRAMES * 16 || !Array.isArray(x.motions)) return null;
+  const translations = new Float32Array(tCount * 3);
+  const rotations = new Float32Array(rCount * 4);
+  const motions = x.motions as TsoMotion[];
+  for (const m of motions) {
+    const f = m.frameCount;
+    if (f === 0) continue;
+    for (const [flag, first, path, pool, size, total] of [
+      [m.hasTranslation, m.firstTranslation, 'translation', translations, 3, tCount],
+      [m.hasRotation, m.firstRotation, 'rotation', rotations, 4, rCount],
+    ] as const) {
+      if (flag !== 1) continue;
+      const ch = channels.get(`${String(m.boneName).toLowerCase()}/${path}`);
+      if (!ch) {
+        // The bone was not loaded at import: its keys are in the raw lists.
+        continue;
+      }
+      if (ch.count !== f || first < 0 || first + f > total) return null;
+      const vals = ch.values.slice(0, f * size);
+      if (size === 3) convertVectors(vals);
+      else convertRotations(vals);
+      pool.set(vals, first * size);
+    }
+  }
+  for (const e of (x.rawT ?? []) as number[][])
+    if (e[0] < tCount) translations.set(bitsToFloats(e.slice(1, 4)), e[0] * 3);
+  for (const e of (x.rawR ?? []) as number[][])
+    if (e[0] < rCount) rotations.set(bitsToFloats(e.slice(1, 5)), e[0] * 4);
+  return {
+    version: num(x.version, 2),
+    name: typeof x.name === 'string' ? x.name : '',
+    duration: num(x.duration),
+    distance: num(x.distance),
+    isMoving: num(x.isMoving),
+    translations,
+    rotations,
+    motions: motions.map((m) => ({
+      ...m,
+      duration: num(m.duration),
+      props: m.props ?? [],
+      timeProps: m.timeProps ?? [],
+    })),
+    trailing: Uint8Array.from(x.trailing ?? []),
+  };
+}
