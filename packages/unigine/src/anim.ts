@@ -1,20 +1,17 @@
-import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
-import { type AnimationBlock, readBlock, writeBlock } from './block.js';
+/**
+ * The an10 `.anim` file model: `readAnim` / `writeAnim`, byte for byte (the sections it shares
+ * with `.mesh` are in `sections.ts`).
+ */
+import { ByteReader, ByteWriter } from '@gltf-legacy/core';
+import { type AnimationBlock, writeBlock } from './block.js';
+import { ANIM_MAGIC, type TextEncoding, TRS_FLOATS, type UnigineBone, readBindPose } from './common.js';
 import {
-  ANIM_MAGIC,
-  type TextEncoding,
-  TRS_FLOATS,
-  type UnigineBone,
-  checkBoneParents,
-  expectVersion,
-  readBones,
-  readBindPose,
-  readBounds,
-  readNames,
-  writeBones,
-  writeNames,
-} from './common.js';
-import { NotUtf8 } from './int2.js';
+  expectEnd,
+  readAnimationBlocks,
+  readFileHeader,
+  readWithTextFallback,
+  writeFileHeader,
+} from './sections.js';
 
 /** An an10 `.anim` file, field for field. */
 export interface AnimFile {
@@ -33,33 +30,11 @@ export interface AnimFile {
 
 function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): AnimFile {
   const r = new ByteReader(bytes, { file: fileName });
-  expectVersion(r, 'anim');
-  const bounds = readBounds(r, 'bounds');
-  const bones = readBones(r, encoding);
-  checkBoneParents(bones, fileName, 'bones');
-  const animationNames = readNames(r, 'numAnimations', 'animationNames', encoding);
+  const { bounds, bones, animationNames } = readFileHeader(r, 'anim', encoding, fileName);
   r.expectMagic(ANIM_MAGIC, 'headerEndMagic');
   const bindPose = readBindPose(r, bones.length * TRS_FLOATS);
-  const animations: AnimationBlock[] = new Array(animationNames.length);
-  for (let a = 0; a < animationNames.length; a++) {
-    animations[a] = r.scope(`animations[${a}]`, () => readBlock(r, true));
-    for (const b of animations[a].bones) {
-      if (b < 0 || b >= bones.length) {
-        throw new FormatError(`animated bone index ${b} is not a bone of this file (${bones.length} bones)`, {
-          code: 'BAD_BONE_INDEX',
-          file: fileName,
-          field: `animations[${a}].boneIndices`,
-        });
-      }
-    }
-  }
-  r.expectMagic(ANIM_MAGIC, 'endMagic');
-  if (!r.eof)
-    throw r.error(
-      `${r.remaining} unexpected byte(s) after the closing "${ANIM_MAGIC}"`,
-      'end',
-      'TRAILING_DATA',
-    );
+  const animations = readAnimationBlocks(r, animationNames.length, bones.length, true, fileName, 'file');
+  expectEnd(r, ANIM_MAGIC);
   return { magic: 'an10', encoding, bounds, bones, animationNames, bindPose, animations };
 }
 
@@ -72,12 +47,7 @@ function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding:
  * ```
  */
 export function readAnim(bytes: Uint8Array, fileName?: string): AnimFile {
-  try {
-    return readAnimWith(bytes, fileName, 'utf8');
-  } catch (e) {
-    if (e instanceof NotUtf8) return readAnimWith(bytes, fileName, 'latin1');
-    throw e;
-  }
+  return readWithTextFallback((encoding) => readAnimWith(bytes, fileName, encoding));
 }
 
 /**
@@ -89,10 +59,7 @@ export function readAnim(bytes: Uint8Array, fileName?: string): AnimFile {
  */
 export function writeAnim(anim: AnimFile): Uint8Array {
   const w = new ByteWriter({ capacity: 1024 + anim.bindPose.byteLength });
-  w.string(ANIM_MAGIC);
-  w.f32Array(anim.bounds);
-  writeBones(w, anim.bones, anim.encoding);
-  writeNames(w, anim.animationNames, anim.encoding);
+  writeFileHeader(w, ANIM_MAGIC, anim, anim.encoding);
   w.string(ANIM_MAGIC);
   w.f32Array(anim.bindPose);
   for (const a of anim.animations) writeBlock(w, a);

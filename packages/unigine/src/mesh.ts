@@ -1,20 +1,29 @@
-import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
-import { type AnimationBlock, readBlock, writeBlock } from './block.js';
+/**
+ * The ms11 `.mesh` file model: `readMesh` / `writeMesh`, byte for byte — surfaces (morph targets,
+ * tangent frames, weight records, UVs, colours, indices); the sections it shares with `.anim`
+ * are in `sections.ts`.
+ */
+import { ByteReader, ByteWriter } from '@gltf-legacy/core';
+import { type AnimationBlock, writeBlock } from './block.js';
 import {
   MESH_MAGIC,
   type TextEncoding,
   TRS_FLOATS,
   type UnigineBone,
-  checkBoneParents,
-  expectVersion,
-  readBones,
   readBindPose,
   readBounds,
   readNames,
-  writeBones,
   writeNames,
 } from './common.js';
-import { NotUtf8, readCount, readString, writeInt2, writeString } from './int2.js';
+import { CHUNK } from './kernels.js';
+import {
+  expectEnd,
+  readAnimationBlocks,
+  readFileHeader,
+  readWithTextFallback,
+  writeFileHeader,
+} from './sections.js';
+import { readCount, readString, writeInt2, writeString } from './int2.js';
 
 /** One surface of an ms11 mesh: its header and its geometry. */
 export interface MeshSurface {
@@ -153,8 +162,6 @@ function readWeights(
   return { weightCounts: counts, weightStarts: starts, weightBones: bones, weightValues: values };
 }
 
-const CHUNK = 4096;
-
 /** Counts of records `from … to−1` starting at byte `o`; returns the record at which the bytes ran out (or `to`). */
 function countRecords(
   b: Uint8Array,
@@ -205,11 +212,7 @@ function decodeRecords(
 
 function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): MeshFile {
   const r = new ByteReader(bytes, { file: fileName });
-  expectVersion(r, 'mesh');
-  const bounds = readBounds(r, 'bounds');
-  const bones = readBones(r, encoding);
-  checkBoneParents(bones, fileName, 'bones');
-  const animationNames = readNames(r, 'numAnimations', 'animationNames', encoding);
+  const { bounds, bones, animationNames } = readFileHeader(r, 'mesh', encoding, fileName);
   const numSurfaces = readCount(r, 44, 'numSurfaces');
   const headers: Pick<MeshSurface, 'name' | 'bounds' | 'targetNames'>[] = new Array(numSurfaces);
   for (let s = 0; s < numSurfaces; s++) {
@@ -224,19 +227,7 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
   }
   r.expectMagic(MESH_MAGIC, 'headerEndMagic');
   const bindPose = readBindPose(r, bones.length ? bones.length * TRS_FLOATS : 0);
-  const animations: AnimationBlock[] = new Array(animationNames.length);
-  for (let a = 0; a < animationNames.length; a++) {
-    animations[a] = r.scope(`animations[${a}]`, () => readBlock(r, false));
-    for (const b of animations[a].bones) {
-      if (b < 0 || b >= bones.length) {
-        throw new FormatError(`animated bone index ${b} is not a bone of this mesh (${bones.length} bones)`, {
-          code: 'BAD_BONE_INDEX',
-          file: fileName,
-          field: `animations[${a}].boneIndices`,
-        });
-      }
-    }
-  }
+  const animations = readAnimationBlocks(r, animationNames.length, bones.length, false, fileName, 'mesh');
   const surfaces: MeshSurface[] = new Array(numSurfaces);
   for (let s = 0; s < numSurfaces; s++) {
     surfaces[s] = r.scope(`surfaces[${s}]`, () => {
@@ -263,13 +254,7 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
       return { ...h, targets, tangents, ...weights, uv0, uv1, colors, coordIndices, triIndices };
     });
   }
-  r.expectMagic(MESH_MAGIC, 'endMagic');
-  if (!r.eof)
-    throw r.error(
-      `${r.remaining} unexpected byte(s) after the closing "${MESH_MAGIC}"`,
-      'end',
-      'TRAILING_DATA',
-    );
+  expectEnd(r, MESH_MAGIC);
   return { magic: 'ms11', encoding, bounds, bones, animationNames, surfaces, bindPose, animations };
 }
 
@@ -283,12 +268,7 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
  * ```
  */
 export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
-  try {
-    return readMeshWith(bytes, fileName, 'utf8');
-  } catch (e) {
-    if (e instanceof NotUtf8) return readMeshWith(bytes, fileName, 'latin1');
-    throw e;
-  }
+  return readWithTextFallback((encoding) => readMeshWith(bytes, fileName, encoding));
 }
 
 /** Weight records packed into one buffer (count byte, then int16 bone + u16 weight each). */
@@ -303,14 +283,14 @@ function weightRecords(
   const rec = new Uint8Array(nw + total * 4);
   let o = 0;
   // In chunks: a loop function called many times is optimized during the first write.
-  for (let from = 0; from < nw; from += 4096)
+  for (let from = 0; from < nw; from += CHUNK)
     o = recordRange(
       weightCounts,
       weightStarts,
       weightBones,
       weightValues,
       from,
-      Math.min(nw, from + 4096),
+      Math.min(nw, from + CHUNK),
       rec,
       o,
     );
@@ -382,10 +362,7 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
       (s.coordIndices.length + s.triIndices.length) * 4;
   }
   const w = new ByteWriter({ capacity: size });
-  w.string(MESH_MAGIC);
-  w.f32Array(mesh.bounds);
-  writeBones(w, mesh.bones, enc);
-  writeNames(w, mesh.animationNames, enc);
+  writeFileHeader(w, MESH_MAGIC, mesh, enc);
   writeInt2(w, mesh.surfaces.length);
   for (const s of mesh.surfaces) {
     writeString(w, s.name, enc);
