@@ -1,5 +1,7 @@
 /**
- * The TSO exporter: a glTF Document to `.mesh`, `.skel` and `.anim` files. The steps live in
+ * The TSO exporter, in two layers: `exportTso` runs the shared export stage
+ * (`prepare(document, tsoLimits(fps))`: triangulation, 2 influences, frame grid) and `mapTso`
+ * maps the prepared document to `.mesh`, `.skel` and `.anim` files, one named step per file in
  * `export/` (bones, geometry, bindings, mesh extras, skeleton, animation).
  */
 import {
@@ -9,151 +11,108 @@ import {
   WarningCollector,
   assertNodeTrees,
 } from '@gltf-legacy/core';
+import { prepare } from '@gltf-legacy/prepare';
 import type { Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
-import { mat4, quat, vec3 } from 'gl-matrix';
 import { writeAnimation } from './anim.js';
+import { MAX_FRAMES, exportAnimation } from './export/animation.js';
+import { boneFrames, collectBoneNodes } from './export/bones.js';
+import { exportMesh } from './export/geometry.js';
+import { TSO_EXPORT_DEFAULTS, type TsoExportOptions } from './export/options.js';
+import { exportSkeleton } from './export/skeleton.js';
+import { tsoAnimationFps, tsoLimits } from './limits.js';
 import { type TsoMesh, writeMesh } from './mesh.js';
 import { writeSkeleton } from './skel.js';
-import { inv, mat, mul, trMatrix } from './space.js';
-
-import { type BoneInfo, isTsoGroup, nodeWorld, uniqueName } from './export/common.js';
-import { exportMesh, hasInfluences, storable } from './export/geometry.js';
-import { exportSkeleton } from './export/skeleton.js';
-import { exportAnimation } from './export/animation.js';
-import { TSO_EXPORT_DEFAULTS, type TsoExportOptions } from './export/options.js';
 
 export { TSO_EXPORT_DEFAULTS, type TsoExportOptions } from './export/options.js';
 export { MAX_FRAMES } from './export/animation.js';
 export { twoInfluences } from './export/geometry.js';
 
+/** What an export gives: the files and every warning (the stage's first). */
+export interface TsoExportResult {
+  files: FileSet;
+  warnings: Warning[];
+}
+
 /**
  * Converts a glTF Document to TSO files: one `.mesh` with every triangle primitive (each vertex
  * a real vertex of its strongest joint, a second joint a blend vertex), a `.skel` from the
- * joints, and one `.anim` per animation.
+ * joints, and one `.anim` per animation. Runs the shared export stage first (the caller's
+ * document is never modified), then {@link mapTso}.
  *
  * ```ts
- * const { files, warnings } = exportTso(doc, { name: 'axe' }); // axe.mesh, axe.skel, …
+ * const { files, warnings } = await exportTso(doc, { name: 'axe' }); // axe.mesh, axe.skel, …
  * ```
  */
-export function exportTso(
+export async function exportTso(doc: Document, options: TsoExportOptions = {}): Promise<TsoExportResult> {
+  const { document, warnings } = await prepareTso(doc, options);
+  const mapped = mapTso(document, { ...options, meshNodes: sameNodes(doc, document, options.meshNodes) });
+  warnings.merge(mapped.warnings);
+  return { files: mapped.files, warnings: warnings.list() };
+}
+
+/** `nodes` of `from` as the nodes of `to` (a prepared clone lists its nodes in the same order). */
+function sameNodes(from: Document, to: Document, nodes: Node[] | undefined): Node[] | undefined {
+  if (!nodes || from === to) return nodes;
+  const list = from.getRoot().listNodes();
+  const clone = to.getRoot().listNodes();
+  return nodes.map((n) => clone[list.indexOf(n)]).filter((n): n is Node => !!n);
+}
+
+/**
+ * The shared stage with TSO's limits at `options.fps` (`ANIMATION_TOO_LONG` is refused before
+ * the stage would sample it). Returns the document to map (the caller's own when nothing had to
+ * change) and the stage's warnings.
+ *
+ * ```ts
+ * const { document } = await prepareTso(doc, { fps: 30 });
+ * ```
+ */
+export async function prepareTso(
   doc: Document,
   options: TsoExportOptions = {},
-): { files: FileSet; warnings: Warning[] } {
+): Promise<{ document: Document; warnings: WarningCollector }> {
   assertNodeTrees(doc);
+  const fps = options.fps ?? TSO_EXPORT_DEFAULTS.fps;
+  if (options.animations !== false) assertAnimationLengths(doc, fps);
+  const warnings = new WarningCollector();
+  const { document } = await prepare(doc, tsoLimits(fps), { warnings });
+  return { document, warnings };
+}
+
+/** Every animation fits {@link MAX_FRAMES} frames at its rate (else `ANIMATION_TOO_LONG`). */
+function assertAnimationLengths(doc: Document, fallbackFps: number): void {
+  for (const a of doc.getRoot().listAnimations()) {
+    const fps = tsoAnimationFps(a, fallbackFps);
+    let end = 0;
+    for (const s of a.listSamplers()) {
+      const t = s.getInput()?.getArray();
+      if (t?.length) end = Math.max(end, t[t.length - 1]);
+    }
+    const frames = Math.max(1, Math.round(end * fps) + 1);
+    if (!Number.isFinite(frames) || frames > MAX_FRAMES)
+      throw new ExportError(
+        'ANIMATION_TOO_LONG',
+        `animation "${a.getName()}" lasts ${end} s: ${frames} frames at ${fps} fps exceed ${MAX_FRAMES}`,
+      );
+  }
+}
+
+/**
+ * The map layer: a document already within {@link tsoLimits} (triangle lists, ≤ 2 influences,
+ * keys on frames) to TSO files. Nothing here triangulates, limits influences or resamples.
+ *
+ * ```ts
+ * const { document } = await prepareTso(doc);
+ * const { files } = mapTso(document, { name: 'axe' });
+ * ```
+ */
+export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExportResult {
   const o = { ...TSO_EXPORT_DEFAULTS, ...(options as Partial<typeof TSO_EXPORT_DEFAULTS>) };
   const warnings = new WarningCollector();
   const root = doc.getRoot();
   const files: FileSet = new Map();
-
-  for (const n of root.listNodes())
-    for (const p of n.getMesh()?.listPrimitives() ?? [])
-      if (p.getMode() < 4)
-        warnings.warn('PRIMITIVE_DROPPED', 'points and lines cannot be stored in a TSO mesh; dropped');
-
-  // ---- which nodes become bones
-  // Only nodes with a primitive TSO can store (triangles with vertices) carry mesh data.
-  const meshNodes = root.listNodes().filter((n) => n.getMesh()?.listPrimitives().some(storable));
-  const boneNodes: Node[] = [];
-  const boneIndex = new Map<Node, number>();
-  const addBone = (n: Node) => {
-    if (!boneIndex.has(n)) {
-      boneIndex.set(n, boneNodes.length);
-      boneNodes.push(n);
-    }
-  };
-  for (const n of meshNodes) {
-    const skin = n.getSkin();
-    if (skin) for (const j of skin.listJoints()) addBone(j);
-    // A primitive without JOINTS_0/WEIGHTS_0 (even on a skinned node) is rigid on its node.
-    if (
-      !skin ||
-      n
-        .getMesh()!
-        .listPrimitives()
-        .some((p) => storable(p) && !hasInfluences(p))
-    )
-      addBone(n);
-  }
-  // Bones of an imported TSO skeleton (even when no mesh uses them, e.g. a .skel converted alone).
-  for (const n of root.listNodes()) {
-    const x = n.getExtras()?.tso as { canTranslate?: unknown } | undefined;
-    if (x && x.canTranslate !== undefined) addBone(n);
-  }
-  for (const a of root.listAnimations())
-    for (const c of a.listChannels()) {
-      const t = c.getTargetNode();
-      if (t && (c.getTargetPath() === 'translation' || c.getTargetPath() === 'rotation')) addBone(t);
-    }
-  if (!boneNodes.length)
-    throw new ExportError(
-      'NOTHING_TO_EXPORT',
-      'the document has no mesh, skin or animated node to write as TSO files',
-    );
-
-  // ---- bone hierarchy and rest frames
-  const used = new Set<string>();
-  const bones: BoneInfo[] = boneNodes.map((node, i) => ({
-    node,
-    name: uniqueName(node.getName(), used, `bone${i}`),
-    parent: -1,
-    t: [0, 0, 0],
-    r: [0, 0, 0, 1],
-    world: mat(),
-    baked: false,
-  }));
-  for (const b of bones) {
-    for (let p = b.node.getParentNode(); p; p = p.getParentNode()) {
-      const k = boneIndex.get(p);
-      if (k !== undefined) {
-        b.parent = k;
-        break;
-      }
-    }
-  }
-  // Parents before children.
-  const order: number[] = [];
-  const placed = new Uint8Array(bones.length);
-  const place = (i: number) => {
-    if (placed[i]) return;
-    placed[i] = 1;
-    if (bones[i].parent >= 0) place(bones[i].parent);
-    order.push(i);
-  };
-  for (let i = 0; i < bones.length; i++) place(i);
-  let scaled = 0;
-  for (const i of order) {
-    const b = bones[i];
-    const s = b.node.getScale();
-    const unit = Math.abs(s[0] - 1) < 1e-6 && Math.abs(s[1] - 1) < 1e-6 && Math.abs(s[2] - 1) < 1e-6;
-    const parentNode = b.node.getParentNode();
-    const direct =
-      b.parent >= 0 ? parentNode === bones[b.parent].node : !parentNode || isTsoGroup(parentNode);
-    const parentWorld = b.parent >= 0 ? bones[b.parent].world : mat();
-    if (direct && unit) {
-      b.t = [...b.node.getTranslation()];
-      b.r = [...b.node.getRotation()];
-    } else {
-      b.baked = true;
-      const rel = mul(inv(parentWorld), nodeWorld(b.node));
-      const t = vec3.create();
-      const r = quat.create();
-      const sc = vec3.create();
-      mat4.getTranslation(t, rel);
-      mat4.getScaling(sc, rel);
-      mat4.getRotation(r, rel);
-      quat.normalize(r, r);
-      b.t = [t[0], t[1], t[2]];
-      b.r = [r[0], r[1], r[2], r[3]];
-      if (Math.abs(sc[0] - 1) > 1e-4 || Math.abs(sc[1] - 1) > 1e-4 || Math.abs(sc[2] - 1) > 1e-4) scaled++;
-    }
-    b.world = mul(parentWorld, trMatrix(b.t, b.r));
-  }
-  warnings.warn(
-    'BONE_SCALE_DROPPED',
-    'TSO bones have no scale: scaled nodes became unscaled bones (geometry is baked at rest)',
-    scaled,
-  );
-  const boneInv = bones.map((b) => inv(b.world));
+  const { meshNodes, boneNodes, boneIndex } = collectBoneNodes(doc);
+  const { bones, order, boneInv } = boneFrames(boneNodes, boneIndex, warnings);
 
   // ---- mesh
   const written = options.meshNodes ? meshNodes.filter((n) => options.meshNodes!.includes(n)) : meshNodes;

@@ -15,6 +15,7 @@ import {
 } from '@gltf-legacy/core';
 import { type TsoAnimation, readAnimation } from './anim.js';
 import { exportTso } from './export.js';
+import { TSO_LIMITS } from './limits.js';
 import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
@@ -36,6 +37,8 @@ import { outfitRoot } from './outfit-resolve.js';
 export * from './anim.js';
 export * from './export.js';
 export * from './import.js';
+export * from './limits.js';
+export { WARNING_CODES } from './warning-codes.js';
 export * from './mesh.js';
 export * from './props.js';
 export * from './skel.js';
@@ -360,6 +363,7 @@ export const legacyFormat: LegacyFormat = {
   mainExtension: '.mesh',
   mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     return detectTsoKind(bytes, name) !== undefined || detectOutfitKind(bytes, name) !== undefined;
   },

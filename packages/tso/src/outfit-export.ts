@@ -7,7 +7,7 @@ import {
   unchangedTextureSource,
 } from '@gltf-legacy/core';
 import type { Document, Node, Texture } from '@gltf-transform/core';
-import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, exportTso } from './export.js';
+import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
 import { readMesh } from './mesh.js';
 import {
   TSO_REF_WITH_IDS,
@@ -211,12 +211,13 @@ const u32 = (v: unknown): v is number =>
  * ```
  */
 export async function exportOutfit(
-  doc: Document,
+  source: Document,
   options: TsoOutfitExportOptions = {},
 ): Promise<{ files: FileSet; warnings: Warning[] }> {
   const name = cleanName(options.name ?? TSO_EXPORT_DEFAULTS.name, 'model');
   const fresh = options.freshIds ?? TSO_OUTFIT_EXPORT_DEFAULTS.freshIds;
-  const warnings = new WarningCollector();
+  // The shared stage once for every part (the caller's document itself when nothing must change).
+  const { document: doc, warnings } = await prepareTso(source, options);
   const files: FileSet = new Map();
   const root = doc.getRoot();
   const nodes = root.listNodes().filter(isMeshNode);
@@ -255,7 +256,7 @@ export async function exportOutfit(
     used.add(partName.toLowerCase());
 
     // ---- mesh
-    const part = exportTso(doc, {
+    const part = mapTso(doc, {
       ...options,
       name: 'part',
       meshNodes: [node],
@@ -384,8 +385,8 @@ export async function exportOutfit(
   files.set(`${OUTFIT_FOLDERS.appearances}/${aprBase}`, writeAppearance(apr));
 
   // ---- skeleton and animations, as the plain export writes them
-  const rest = exportTso(doc, { ...options, name, meshNodes: [], texturesWritten: true });
-  warnings.merge(rest.warnings.filter((w) => w.code !== 'PRIMITIVE_DROPPED'));
+  const rest = mapTso(doc, { ...options, name, meshNodes: [], texturesWritten: true });
+  warnings.merge(rest.warnings);
   for (const [file, bytes] of rest.files) {
     const folder = file.endsWith('.skel') ? OUTFIT_FOLDERS.skeletons : OUTFIT_FOLDERS.animations;
     files.set(`${folder}/${file}`, bytes);

@@ -1,12 +1,13 @@
 /**
  * The `.anim` files of the export: exact from `extras.tso` when the channels are unchanged, else
- * one key per frame for every animated bone.
+ * one key per frame for every animated bone (the keys the shared stage put on the frame grid).
  */
 import { ExportError, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
 import type { Animation, Node } from '@gltf-transform/core';
 import type { TsoAnimation, TsoMotion } from '../anim.js';
 import { bitsToFloats, convertRotations, convertVectors } from '../space.js';
 
+import { tsoAnimationFps } from '../limits.js';
 import { type BoneInfo, num } from './common.js';
 import type { TSO_EXPORT_DEFAULTS } from './options.js';
 
@@ -51,11 +52,11 @@ export function exportAnimation(
     if (exact) return { anim: exact, file: typeof x.file === 'string' ? x.file : undefined };
     warnings.warn(
       'EXTRAS_STALE',
-      `extras.tso of animation "${a.getName()}" no longer match its channels; resampled`,
+      `extras.tso of animation "${a.getName()}" no longer match its channels; written from the channels`,
     );
   }
-  // Generic: resample every bone's channels at o.fps.
-  const fps = o.fps;
+  // Generic: one key per frame for every animated bone, at the animation's rate.
+  const fps = tsoAnimationFps(a, o.fps);
   let end = 0;
   for (const ch of channels.values()) end = Math.max(end, ch.sampler.times[ch.sampler.times.length - 1] ?? 0);
   const frames = Math.max(1, Math.round(end * fps) + 1);
@@ -68,8 +69,6 @@ export function exportAnimation(
   const tPool: number[] = [];
   const rPool: number[] = [];
   const motions: TsoMotion[] = [];
-  const tmp = [0, 0, 0, 0];
-  let resampled = 0;
   let approximated = 0;
   const seconds = frames / fps;
   for (const b of bones) {
@@ -77,7 +76,7 @@ export function exportAnimation(
     const rc = channels.get(`${b.name.toLowerCase()}/rotation`);
     if (!tc && !rc) continue;
     if (b.baked) approximated++;
-    const motion: TsoMotion = {
+    motions.push({
       unknown: 0,
       boneName: b.name,
       frameCount: frames,
@@ -90,34 +89,10 @@ export function exportAnimation(
       props: [],
       hasTimeProps: 0,
       timeProps: [],
-    };
-    for (const [ch, pool, size] of [
-      [tc, tPool, 3],
-      [rc, rPool, 4],
-    ] as const) {
-      if (!ch) continue;
-      const onGrid =
-        ch.sampler.interpolation !== 'CUBICSPLINE' &&
-        ch.count === frames &&
-        Array.from(ch.sampler.times).every((t, k) => Math.abs(t - k / fps) < 1e-5);
-      if (!onGrid) resampled++;
-      const vals = new Float32Array(frames * size);
-      for (let k = 0; k < frames; k++) {
-        if (onGrid) for (let c = 0; c < size; c++) tmp[c] = ch.values[k * size + c];
-        else sampleAt(ch.sampler, k / fps, tmp);
-        for (let c = 0; c < size; c++) vals[k * size + c] = tmp[c];
-      }
-      if (size === 3) convertVectors(vals);
-      else convertRotations(vals);
-      for (const v of vals) pool.push(v);
-    }
-    motions.push(motion);
+    });
+    if (tc) for (const v of frameKeys(tc, frames, 3)) tPool.push(v);
+    if (rc) for (const v of frameKeys(rc, frames, 4)) rPool.push(v);
   }
-  warnings.warn(
-    'ANIMATION_RESAMPLED',
-    `TSO animations hold one key per frame; channels resampled at ${fps} fps`,
-    resampled,
-  );
   warnings.warn(
     'ANIMATION_APPROXIMATED',
     'a bone was animated through non-bone parents or scale; its keys were written as-is',
@@ -136,6 +111,23 @@ export function exportAnimation(
       trailing: new Uint8Array(0),
     },
   };
+}
+
+/**
+ * A channel's keys as `frames` TSO keys (TSO axes). The shared stage put every key on frame
+ * `k / fps` from 0, so key k is frame k; a channel that ends before the clip holds its last key
+ * (what glTF playback does after the last key).
+ */
+function frameKeys(ch: { values: Float32Array; count: number }, frames: number, size: 3 | 4): Float32Array {
+  const vals = new Float32Array(frames * size);
+  const last = Math.max(0, ch.count - 1);
+  for (let k = 0; k < frames; k++) {
+    const from = Math.min(k, last) * size;
+    for (let c = 0; c < size; c++) vals[k * size + c] = ch.values[from + c] ?? 0;
+  }
+  if (size === 3) convertVectors(vals);
+  else convertRotations(vals);
+  return vals;
 }
 
 export function restoreAnimation(

@@ -23,10 +23,9 @@ export function vertexCount(prim: Primitive): number {
   return Math.floor(prim.getAttribute('POSITION')?.getCount() ?? 0);
 }
 
-/** A primitive the mesh can hold: triangles (list, strip or fan) with at least one vertex. */
+/** A primitive the mesh can hold: a triangle list (after the shared stage) with at least one vertex. */
 export function storable(prim: Primitive): boolean {
-  const mode = prim.getMode();
-  return mode >= 4 && mode <= 6 && vertexCount(prim) > 0;
+  return prim.getMode() === 4 && vertexCount(prim) > 0;
 }
 
 /** Whether `readInfluences` finds a JOINTS_0/WEIGHTS_0 pair (else the primitive is rigid). */
@@ -34,8 +33,9 @@ export function hasInfluences(prim: Primitive): boolean {
   return !!prim.getAttribute('JOINTS_0') && !!prim.getAttribute('WEIGHTS_0');
 }
 
+/** The triangle list of a prepared primitive (mode TRIANGLES; the stage converted strips and fans). */
 export function triangles(prim: Primitive): Uint32Array | null {
-  const mode = prim.getMode();
+  if (prim.getMode() !== 4) return null;
   const count = vertexCount(prim);
   const idxAcc = prim.getIndices();
   let idx: Uint32Array;
@@ -44,18 +44,7 @@ export function triangles(prim: Primitive): Uint32Array | null {
     idx = new Uint32Array(count);
     for (let i = 0; i < count; i++) idx[i] = i;
   }
-  if (mode === 4) return idx.subarray(0, idx.length - (idx.length % 3));
-  if (mode === 5 || mode === 6) {
-    const out: number[] = [];
-    for (let i = 2; i < idx.length; i++) {
-      if (mode === 5) {
-        if (i % 2 === 0) out.push(idx[i - 2], idx[i - 1], idx[i]);
-        else out.push(idx[i - 1], idx[i - 2], idx[i]);
-      } else out.push(idx[0], idx[i - 1], idx[i]);
-    }
-    return Uint32Array.from(out);
-  }
-  return null; // points and lines: PRIMITIVE_DROPPED is warned once per primitive in exportTso
+  return idx.subarray(0, idx.length - (idx.length % 3));
 }
 
 /** Every exported vertex, struct-of-arrays (glTF space, already in bone space). */
@@ -173,11 +162,6 @@ export function exportMesh(
           return sameMatrix(w, bones[b].world) ? boneInv[b] : mul(boneInv[b], mul(w, restInv));
         return mul(boneInv[b], mul(w, m));
       });
-      warnings.warn(
-        'WEIGHTS_TRUNCATED',
-        'TSO vertices have at most 2 influences (a real and a blend vertex); the smallest dropped',
-        inf.truncated,
-      );
     } else {
       const b = boneIndex.get(node)!;
       jointBones = [b];
@@ -240,8 +224,9 @@ export function exportMesh(
 }
 
 /**
- * The two strongest influences of every vertex, renormalized: core's `readInfluences(prim, 2)`
- * (typed arrays, no per-vertex allocation), kept as a name for the export path and its tests.
+ * The influences of every vertex, strongest first (the real vertex's bone, then the blend
+ * vertex's): core's `readInfluences(prim, 2)`. After the shared stage no vertex has more than two
+ * (`limitInfluences` kept the largest, `WEIGHTS_TRUNCATED`), so `truncated` is 0 on export.
  */
 export function twoInfluences(
   prim: Primitive,
