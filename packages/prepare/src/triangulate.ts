@@ -69,7 +69,11 @@ export function triangulate(options: Partial<TriangulateOptions> = {}): Transfor
             prim.setIndices(createAccessor(document).setType('SCALAR').setArray(indices));
           }
           const from = MODE_NAMES[prim.getMode()];
-          convertPrimitiveToTriangles(prim);
+          if (prim.getIndices()!.getCount() < 3) {
+            // No triangle (convertPrimitiveToTriangles throws a RangeError below 2 indices).
+            prim.setIndices(createAccessor(document).setType('SCALAR').setArray(new Uint16Array(0)));
+            prim.setMode(Primitive.Mode.TRIANGLES);
+          } else convertPrimitiveToTriangles(prim);
           warnings?.warn('PRIMITIVE_TRIANGULATED', `${label}: a ${from} was rewritten as a triangle list`);
         } else if (action === 'drop') {
           const why = prim.getAttribute('POSITION')
