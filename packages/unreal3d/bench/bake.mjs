@@ -9,7 +9,12 @@ import { exportUnreal } from '../dist/index.js';
 
 const corpus = process.env.GLTF_LEGACY_CORPUS ?? '../../../shared/corpus';
 const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-for (const file of ['Fox.glb', 'CesiumMan/CesiumMan.gltf', 'AnimatedMorphSphere/AnimatedMorphSphere.gltf', 'BoxAnimated.glb']) {
+for (const file of [
+  'Fox.glb',
+  'CesiumMan/CesiumMan.gltf',
+  'AnimatedMorphSphere/AnimatedMorphSphere.gltf',
+  'BoxAnimated.glb',
+]) {
   let doc;
   try {
     doc = await io.read(`${corpus}/gltf/${file}`);

@@ -95,7 +95,7 @@ const read = median(() => {
 const files = { ...read.result, name: 'bench', fileBase: 'bench' };
 const imp = median(() => importUnreal(files));
 const impStatic = median(() => importUnreal(files, { frames: 'first' }));
-const exp = median(() => exportUnrealModel(imp.result, { name: 'bench' }));
+const exp = await medianAsync(() => exportUnrealModel(imp.result, { name: 'bench' }));
 const write = median(() => [writeData(exp.result.data), writeAniv(exp.result.aniv)]);
 const io = new NodeIO();
 const staticGlb = await medianAsync(async () => {

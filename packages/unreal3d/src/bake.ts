@@ -1,7 +1,8 @@
 /**
  * Poses a whole glTF scene on the CPU: node TRS animations, morph weights and skinning, giving
  * world-space positions of every triangle-mesh instance at any animation time. Used by export to
- * turn skinned / node / morph animation into Unreal vertex frames.
+ * turn skinned / node / morph animation into Unreal vertex frames, on a document the shared
+ * export stage has prepared (triangle lists, ≤ 8 influences, keys on the frame grid).
  */
 import type { Animation, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import {
@@ -12,6 +13,7 @@ import {
   type SamplerData,
   type WarningCollector,
 } from '@gltf-legacy/core';
+import { UNREAL3D_LIMITS } from './limits.js';
 import { composeTRS, type Mat4, mat4Det3, mat4Multiply } from '@gltf-legacy/core';
 
 /** One primitive of one node, flattened to triangles. */
@@ -38,44 +40,29 @@ export interface BakeItem {
   base: number;
 }
 
+/**
+ * The triangle list of a TRIANGLES primitive (a whole number of triangles), or null for any
+ * other mode: the shared export stage has already turned strips and fans into lists and left
+ * points and lines out (`PRIMITIVE_TRIANGULATED`, `PRIMITIVE_DROPPED`).
+ */
 function triangleIndices(prim: Primitive, count: number): Uint32Array | null {
+  if (prim.getMode() !== 4) return null;
   const idx = prim.getIndices();
   const src = idx ? accessorFloats(idx) : null;
   const n = src ? src.length : count;
-  const at = (i: number) => (src ? src[i] : i);
-  const mode = prim.getMode();
-  if (mode === 4) {
-    const out = new Uint32Array(n - (n % 3));
-    for (let i = 0; i < out.length; i++) out[i] = at(i);
-    return out;
-  }
-  if (mode === 5 || mode === 6) {
-    const tris = Math.max(0, n - 2);
-    const out = new Uint32Array(tris * 3);
-    for (let i = 0; i < tris; i++) {
-      if (mode === 6) {
-        out[i * 3] = at(0);
-        out[i * 3 + 1] = at(i + 1);
-        out[i * 3 + 2] = at(i + 2);
-      } else if (i % 2 === 0) {
-        out[i * 3] = at(i);
-        out[i * 3 + 1] = at(i + 1);
-        out[i * 3 + 2] = at(i + 2);
-      } else {
-        out[i * 3] = at(i + 1);
-        out[i * 3 + 1] = at(i);
-        out[i * 3 + 2] = at(i + 2);
-      }
-    }
-    return out;
-  }
-  return null;
+  const out = new Uint32Array(n - (n % 3));
+  for (let i = 0; i < out.length; i++) out[i] = src ? src[i] : i;
+  return out;
 }
 
-/** Collects the triangle primitives of every mesh node in the default scene (or all roots). */
+/**
+ * Collects the triangle primitives of every mesh node in the default scene (or all roots).
+ * Primitives of other modes are skipped: on a prepared document there are none. (`_warnings` is
+ * kept for callers; the steps that warned here are the shared stage's now.)
+ */
 export function collectItems(
   doc: Document,
-  warnings: WarningCollector,
+  _warnings: WarningCollector,
   skip?: (node: Node) => boolean,
 ): BakeItem[] {
   const root = doc.getRoot();
@@ -93,15 +80,7 @@ export function collectItems(
       if (!pos) continue;
       const count = pos.getCount();
       const indices = triangleIndices(prim, count);
-      if (!indices) {
-        warnings.warn(
-          'PRIMITIVE_DROPPED',
-          'points and lines primitives cannot be written (Unreal meshes hold triangles only)',
-        );
-        continue;
-      }
-      if (prim.getMode() !== 4)
-        warnings.warn('PRIMITIVE_CONVERTED', 'triangle strips/fans were converted to triangle lists');
+      if (!indices) continue;
       const targets: Float32Array[] = [];
       for (const t of prim.listTargets()) {
         const a = t.getAttribute('POSITION');
@@ -109,13 +88,8 @@ export function collectItems(
       }
       const uvAcc = prim.getAttribute('TEXCOORD_0');
       const skin = node.getSkin();
-      const inf = skin ? readInfluences(prim, 8) : null;
-      if (inf?.truncated)
-        warnings.warn(
-          'WEIGHTS_TRUNCATED',
-          'vertices with more than 8 influences kept the 8 largest for baking',
-          inf.truncated,
-        );
+      // The shared stage has limited influences to UNREAL3D_LIMITS.maxInfluences (8).
+      const inf = skin ? readInfluences(prim, UNREAL3D_LIMITS.maxInfluences) : null;
       items.push({
         node,
         mesh,

@@ -5,9 +5,11 @@
  * - native: a document this package imported (mesh extras `unreal3d`, `_UNREAL_VERTEX` attribute,
  *   unchanged node placement) is written back exactly: same triangle order, vertex numbering,
  *   frames, header fields and (when nothing changed) the same `.uc` text;
- * - baked: any other document. Every mesh instance is merged, every animation sampled at `fps`
- *   (node TRS, morph weights and skinning evaluated on the CPU) into vertex frames, and the
- *   MESHMAP SCALE / MESH ORIGIN chosen so the animated bounds fill the integer range.
+ * - baked: any other document. The shared export stage (`@gltf-legacy/prepare`, with
+ *   `UNREAL3D_LIMITS`) first makes triangle lists, limits influences, bakes static transforms and
+ *   puts keys on the `fps` grid; then every mesh instance is merged, every animation posed on the
+ *   CPU into vertex frames, and the MESHMAP SCALE / MESH ORIGIN chosen so the animated bounds fill
+ *   the integer range.
  */
 import type { Document } from '@gltf-transform/core';
 import {
@@ -30,24 +32,30 @@ import {
 import { exportBaked } from './export/baked.js';
 import { exportNative, findNativeMesh } from './export/native.js';
 import { writeSkins } from './skin-export.js';
+import { UNREAL3D_NATIVE_LIMITS } from './limits.js';
+import { prepare } from '@gltf-legacy/prepare';
 
 export * from './export/common.js';
+export { planFrames, sceneVertexCount, type FramePlan } from './export/frames.js';
 export { fitRange, weldFrames } from './export/baked.js';
 export { polyTypeFor } from './export/materials.js';
 
 /**
- * Converts a Document to the Unreal file model (see module doc for the two paths).
+ * Converts a Document to the Unreal file model (see module doc for the two paths). A document
+ * this package imported is checked with the shared stage (`UNREAL3D_NATIVE_LIMITS`) and, when it
+ * needs no step, written back exactly; any other runs the stage (`UNREAL3D_LIMITS` at `fps`) and
+ * is baked. The caller's document is never modified.
  *
  * ```ts
- * const model = exportUnrealModel(doc, { name: 'Fox', fps: 30 }, warnings);
+ * const model = await exportUnrealModel(doc, { name: 'Fox', fps: 30 }, warnings);
  * model.aniv.numFrames; // one frame per sample of every clip
  * ```
  */
-export function exportUnrealModel(
+export async function exportUnrealModel(
   doc: Document,
   options: UnrealExportOptions = {},
   warnings = new WarningCollector(),
-): UnrealExportModel {
+): Promise<UnrealExportModel> {
   assertNodeTrees(doc);
   assertWholeAccessors(doc);
   const native = options.bake ? null : findNativeMesh(doc);
@@ -61,7 +69,8 @@ export function exportUnrealModel(
   const layout = layoutOf(options.variant, E?.layout ?? 'packed');
   if (native) {
     const local = new WarningCollector();
-    const model = exportNative(doc, native, layout, name, local);
+    const prepared = await prepare(doc, UNREAL3D_NATIVE_LIMITS, { warnings: local });
+    const model = prepared.changed ? null : exportNative(doc, native, layout, name, local);
     if (model) {
       warnings.merge(local);
       return model;
@@ -80,7 +89,7 @@ export function exportUnrealModel(
  */
 export async function exportUnreal(doc: Document, options: UnrealExportOptions = {}): Promise<ExportResult> {
   const warnings = new WarningCollector();
-  const model = exportUnrealModel(doc, options, warnings);
+  const model = await exportUnrealModel(doc, options, warnings);
   const name =
     options.name ??
     (doc.getRoot().listMeshes()[0]?.getExtras() as { unreal3d?: { fileBase?: string } })?.unreal3d

@@ -21,6 +21,7 @@ import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions } from './export.js';
 import { classMeshFiles, findClassFiles, unrealPackageDir } from './discovery.js';
 import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
+import { UNREAL3D_LIMITS } from './limits.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
 import { parseUc, ucMesh, ucMeshNames } from './uc.js';
@@ -34,6 +35,7 @@ export * from './skin-import.js';
 export * from './skins.js';
 export * from './export.js';
 export * from './files.js';
+export * from './limits.js';
 export * from './import.js';
 export * from './transform.js';
 export * from './uc.js';
@@ -214,6 +216,7 @@ export const legacyFormat: LegacyFormat = {
   extensions: ['.3d', '.uc'],
   mainExtension: '_d.3d',
   capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
+  limits: UNREAL3D_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     if (/_a\.3d$/i.test(name)) {
       // Routed here so the importer can say it needs the _d.3d (or use one beside it).

@@ -3,8 +3,9 @@
  * (node TRS, morph weights and skinning evaluated on the CPU) into vertex frames, and the
  * MESHMAP SCALE / MESH ORIGIN chosen so the animated bounds fill the integer range.
  */
-import type { Animation, Document, Material, Node } from '@gltf-transform/core';
+import type { Document, Material } from '@gltf-transform/core';
 import { ExportError, type WarningCollector } from '@gltf-legacy/core';
+import { prepare } from '@gltf-legacy/prepare';
 import {
   decodeByteUV,
   encodeByteUV,
@@ -14,20 +15,20 @@ import {
   UNREAL_Z_MAX,
 } from '@gltf-legacy/quantize';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
-import { collectItems, poseAt, readTracks, restMirrored } from '../bake.js';
+import { type BakeItem, collectItems, restMirrored } from '../bake.js';
 import { createDataHeader, createPolys, isWeaponType, type UnrealData } from '../data.js';
+import { unreal3dLimits } from '../limits.js';
 import type { Placement } from '../transform.js';
-import { type UcMesh, type UcSequence, type UcTexture, ucNumber, writeUc } from '../uc.js';
+import { type UcMesh, type UcTexture, ucNumber, writeUc } from '../uc.js';
 import {
-  tooManyFrames,
   tooManyVertices,
   type UnrealExportModel,
   type UnrealExportOptions,
   UNREAL_EXPORT_DEFAULTS,
-  UNREAL_MAX_VERTEX_FRAMES,
   unrealName,
   vertexLimit,
 } from './common.js';
+import { bakeFrames, type FramePlan, planFrames, sceneVertexCount } from './frames.js';
 import { polyTypeFor, textureFor, uniqueSkinName } from './materials.js';
 
 function encodeFrames(
@@ -125,14 +126,104 @@ export function fitRange(min: number, max: number, lim: number): { scale: number
   return { scale, origin };
 }
 
-export function exportBaked(
+/**
+ * The baked path, whole: plans the frames on the caller's document (refusing absurd clips before
+ * any sampling), runs the shared stage (`prepare(document, unreal3dLimits(fps))`: triangle lists,
+ * ≤ 8 influences, static transforms baked, keys on the `fps` grid), then maps the prepared
+ * document: vertex frames, quantization, texture slots, triangles, weld.
+ *
+ * ```ts
+ * const model = await exportBaked(document, 'packed', 'Fox', 30, warnings);
+ * model.uc.sequences.map((s) => s.name); // [ 'Survey', 'Walk', 'Run' ]
+ * ```
+ */
+export async function exportBaked(
   doc: Document,
   layout: AnivLayout,
   name: string,
   fps: number,
   warnings: WarningCollector,
   options: UnrealExportOptions = {},
+): Promise<UnrealExportModel> {
+  const maxFrames = Math.min(0xffff, options.maxFrames ?? UNREAL_EXPORT_DEFAULTS.maxFrames);
+  const plan = planFrames(doc, fps, maxFrames, sceneVertexCount(doc), warnings);
+  const prepared = await prepare(doc, unreal3dLimits(fps), { warnings });
+  return mapBaked(prepared.document, plan, layout, name, fps, warnings, options);
+}
+
+/** The map layer of the baked path: a prepared document and its frame plan → the file model. */
+function mapBaked(
+  doc: Document,
+  plan: FramePlan,
+  layout: AnivLayout,
+  name: string,
+  fps: number,
+  warnings: WarningCollector,
+  options: UnrealExportOptions,
 ): UnrealExportModel {
+  const { items, vertices: nv } = bakeItems(doc, layout, warnings);
+  const world = bakeFrames(doc, items, nv, plan, fps, warnings);
+  const { raw, placement } = quantizePositions(world, layout, warnings);
+  const { slots, textures, slotMaterials } = textureSlots(items);
+  const polys = writeTriangles(items, slots, warnings);
+  reportDroppedAttributes(items, warnings);
+
+  // Weld vertices whose quantized positions agree in every frame (UVs live on the triangles).
+  const frameCount = plan.frameCount;
+  let outRaw: Float64Array = raw;
+  let outNv = nv;
+  if (options.weld !== false) {
+    const w = weldFrames(raw, frameCount, nv);
+    if (w.count < nv) {
+      for (let i = 0; i < polys.vertices.length; i++) polys.vertices[i] = w.remap[polys.vertices[i]];
+      outRaw = w.raw;
+      outNv = w.count;
+      warnings.warn(
+        'VERTICES_WELDED',
+        `${nv} glTF vertices became ${w.count} Unreal vertices (same position in every frame)`,
+      );
+    }
+  }
+  if (outNv > vertexLimit(layout)) throw tooManyVertices(outNv, layout);
+  const enc = encodeFrames(layout, outRaw);
+  const data: UnrealData = {
+    header: createDataHeader(polys.types.length, outNv),
+    polys,
+    trailing: new Uint8Array(0),
+  };
+  const aniv: UnrealAniv = {
+    numFrames: frameCount,
+    frameSize: outNv * vertexStride(layout),
+    layout,
+    numVertices: outNv,
+    frameCount,
+    packed: enc.packed,
+    words: enc.words,
+    frameExtra: new Uint8Array(0),
+    trailing: new Uint8Array(0),
+  };
+  const ucm: UcMesh = {
+    name: unrealName(name, 'model'),
+    unmirror: false,
+    zeroTex: false,
+    origin: placement.origin,
+    scale: placement.scale,
+    sequences: plan.sequences,
+    textures,
+    directives: [],
+  };
+  return { data, aniv, uc: ucm, ucText: writeUc(ucm, { fileBase: name }), slotMaterials };
+}
+
+/**
+ * The triangle primitives of every mesh node, checked: some geometry, every index below its
+ * primitive's vertex count (`INDEX_OUT_OF_RANGE`), not hopelessly many vertices before welding.
+ */
+function bakeItems(
+  doc: Document,
+  layout: AnivLayout,
+  warnings: WarningCollector,
+): { items: BakeItem[]; vertices: number } {
   const items = collectItems(doc, warnings, (n) => n.getName() === 'WeaponTriangle' && !n.getMesh());
   let nv = 0;
   for (const it of items) nv += it.positions.length / 3;
@@ -147,72 +238,25 @@ export function exportBaked(
           `mesh "${it.mesh.getName()}": index ${it.indices[k]} is not below the primitive's ${count} vertices`,
         );
   }
-  const limit = vertexLimit(layout);
   // Before welding, allow a few times the limit (glTF splits vertices at UV/normal seams).
-  if (nv > limit * 8) throw tooManyVertices(nv, layout);
+  if (nv > vertexLimit(layout) * 8) throw tooManyVertices(nv, layout);
   if (items.some((it) => it.skin))
     warnings.warn(
       'SKIN_BAKED',
       'skinned meshes were baked into vertex frames (Unreal 1 meshes have no bones)',
     );
+  return { items, vertices: nv };
+}
 
-  // Frames: one sequence per animation, sampled at fps.
-  const anims: Animation[] = doc.getRoot().listAnimations();
-  const samples: { tracks: ReturnType<typeof readTracks> | null; t: number }[] = [];
-  const sequences: UcSequence[] = [];
-  const usedNames = new Set<string>();
-  const maxFrames = Math.min(0xffff, options.maxFrames ?? UNREAL_EXPORT_DEFAULTS.maxFrames);
-  const budget = Math.min(maxFrames, Math.floor(UNREAL_MAX_VERTEX_FRAMES / nv));
-  for (const anim of anims) {
-    const tracks = readTracks(anim, warnings);
-    if (!tracks.channels.length) continue;
-    const n = Math.max(1, Math.round(tracks.duration * fps));
-    // Checked before any frame is listed or posed: a long clip must fail fast, not fill memory.
-    if (samples.length + n > budget) throw tooManyFrames(samples.length + n, nv, maxFrames, budget, fps);
-    let seqName = unrealName(anim.getName(), `Anim${sequences.length}`);
-    while (usedNames.has(seqName.toLowerCase())) seqName += '_';
-    usedNames.add(seqName.toLowerCase());
-    sequences.push({ name: seqName, startFrame: samples.length, numFrames: n, rate: fps, notifies: [] });
-    for (let i = 0; i < n; i++) samples.push({ tracks, t: i / fps });
-    const sampled = tracks.channels.some(
-      (c) =>
-        c.data.times.length > 1 &&
-        (c.data.interpolation !== 'LINEAR' || Math.abs((c.data.times[1] - c.data.times[0]) * fps - 1) > 1e-3),
-    );
-    if (sampled)
-      warnings.warn(
-        'ANIMATION_RESAMPLED',
-        `animations were resampled at ${fps} fps (Unreal vertex frames interpolate linearly)`,
-      );
-  }
-  if (!samples.length) {
-    samples.push({ tracks: null, t: 0 });
-    sequences.push({ name: 'All', startFrame: 0, numFrames: 1, rate: fps, notifies: [] });
-  }
-
-  const frameCount = samples.length;
-  const world = new Float64Array(frameCount * nv * 3); // Unreal axes, world units
-  const tmp = new Float64Array(nv * 3);
-  const parents = new Map<Node, Node | null>();
-  for (let f = 0; f < frameCount; f++) {
-    poseAt(items, samples[f].tracks, samples[f].t, tmp, parents);
-    const o = f * nv * 3;
-    for (let i = 0; i < nv; i++) {
-      world[o + i * 3] = tmp[i * 3];
-      world[o + i * 3 + 1] = tmp[i * 3 + 2];
-      world[o + i * 3 + 2] = tmp[i * 3 + 1];
-    }
-  }
-  let bad = 0;
-  for (let i = 0; i < world.length; i++) {
-    if (!Number.isFinite(world[i])) {
-      world[i] = 0;
-      bad++;
-    }
-  }
-  if (bad) warnings.warn('VALUE_INVALID', 'non-finite vertex coordinates were written as 0', bad);
-
-  // Bounds → scale and origin per axis.
+/**
+ * MESHMAP SCALE / MESH ORIGIN per axis so the animated bounds fill the layout's integer range,
+ * and the rounded integers (`VALUE_QUANTIZED` with the worst error).
+ */
+function quantizePositions(
+  world: Float64Array,
+  layout: AnivLayout,
+  warnings: WarningCollector,
+): { raw: Float64Array; placement: Placement } {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < world.length; i += 3) {
@@ -244,8 +288,15 @@ export function exportBaked(
     'VALUE_QUANTIZED',
     `positions were quantized to the ${layout === 'packed' ? '11/11/10-bit' : '16-bit'} grid (MESHMAP SCALE ${placement.scale.map((v) => ucNumber(v)).join(' ')}); worst error ${worst.toPrecision(3)} units`,
   );
+  return { raw, placement };
+}
 
-  // Materials → texture slots.
+/** Materials → texture slots (the `.uc` skins), in the order the primitives first draw them. */
+function textureSlots(items: BakeItem[]): {
+  slots: Map<Material | null, number>;
+  textures: UcTexture[];
+  slotMaterials: Map<number, Material | null>;
+} {
   const slots = new Map<Material | null, number>();
   const textures: UcTexture[] = [];
   const slotMaterials = new Map<number, Material | null>();
@@ -265,14 +316,23 @@ export function exportBaked(
       slotMaterials.set(num, m);
     }
   }
+  return { slots, textures, slotMaterials };
+}
 
-  // Triangles.
+/**
+ * The `_d.3d` triangles: merged vertex numbers (corners 1 and 2 swapped for the axis swap, unless
+ * the node mirrors), byte UVs (`VALUE_QUANTIZED`, `UV_CLAMPED`), poly type and texture slot.
+ */
+function writeTriangles(
+  items: BakeItem[],
+  slots: Map<Material | null, number>,
+  warnings: WarningCollector,
+): ReturnType<typeof createPolys> {
   let tris = 0;
   for (const it of items) tris += it.indices.length / 3;
   if (tris > 0xffff)
     throw new ExportError('TOO_MANY_TRIANGLES', `${tris} triangles exceed the 65535 a _d.3d can hold`);
-  // A _d.3d needs a rendered (non-weapon) triangle: degenerate strips/fans or lists shorter than
-  // 3 indices give none.
+  // A _d.3d needs a rendered (non-weapon) triangle: lists shorter than 3 indices give none.
   if (!items.some((it) => it.indices.length >= 3 && !isWeaponType(polyTypeFor(it.prim.getMaterial()))))
     throw new ExportError(
       'NO_GEOMETRY',
@@ -296,8 +356,6 @@ export function exportBaked(
     const m = it.prim.getMaterial();
     const type = polyTypeFor(m);
     const tex = slots.get(m) ?? 0;
-    const flagsByte =
-      ((m?.getExtras() as { unreal3d?: { flags?: number } } | undefined)?.unreal3d?.flags ?? 0) & 0xff;
     const mirrored = !it.skin && restMirrored(it.node);
     if (!it.uvs) noUv++;
     const idx = it.indices;
@@ -313,7 +371,6 @@ export function exportBaked(
       polys.textures[t] = tex;
       t++;
     }
-    void flagsByte;
   }
   if (uvErr > 0)
     warnings.warn(
@@ -327,50 +384,13 @@ export function exportBaked(
       uvClamped,
     );
   if (noUv) warnings.warn('ATTRIBUTE_DROPPED', 'primitives without TEXCOORD_0 got UV 0,0', noUv);
+  return polys;
+}
+
+/** Vertex attributes an Unreal mesh has no place for (`ATTRIBUTE_DROPPED`). */
+function reportDroppedAttributes(items: BakeItem[], warnings: WarningCollector): void {
   if (items.some((it) => it.prim.getAttribute('NORMAL')))
     warnings.warn('ATTRIBUTE_DROPPED', 'normals are not stored (the engine computes them)');
   if (items.some((it) => it.prim.getAttribute('COLOR_0')))
     warnings.warn('ATTRIBUTE_DROPPED', 'vertex colors cannot be stored');
-
-  // Weld vertices whose quantized positions agree in every frame (UVs live on the triangles).
-  let outRaw: Float64Array = raw;
-  let outNv = nv;
-  if (options.weld !== false) {
-    const w = weldFrames(raw, frameCount, nv);
-    if (w.count < nv) {
-      for (let i = 0; i < polys.vertices.length; i++) polys.vertices[i] = w.remap[polys.vertices[i]];
-      outRaw = w.raw;
-      outNv = w.count;
-      warnings.warn(
-        'VERTICES_WELDED',
-        `${nv} glTF vertices became ${w.count} Unreal vertices (same position in every frame)`,
-      );
-    }
-  }
-  if (outNv > limit) throw tooManyVertices(outNv, layout);
-  const enc = encodeFrames(layout, outRaw);
-  const data: UnrealData = { header: createDataHeader(t, outNv), polys, trailing: new Uint8Array(0) };
-  const aniv: UnrealAniv = {
-    numFrames: frameCount,
-    frameSize: outNv * vertexStride(layout),
-    layout,
-    numVertices: outNv,
-    frameCount,
-    packed: enc.packed,
-    words: enc.words,
-    frameExtra: new Uint8Array(0),
-    trailing: new Uint8Array(0),
-  };
-  const meshName = unrealName(name, 'model');
-  const ucm: UcMesh = {
-    name: meshName,
-    unmirror: false,
-    zeroTex: false,
-    origin: placement.origin,
-    scale: placement.scale,
-    sequences,
-    textures,
-    directives: [],
-  };
-  return { data, aniv, uc: ucm, ucText: writeUc(ucm, { fileBase: name }), slotMaterials };
 }
