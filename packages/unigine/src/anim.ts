@@ -6,6 +6,8 @@ import { ByteReader, ByteWriter } from '@gltf-legacy/core';
 import { type AnimationBlock, writeBlock } from './block.js';
 import { ANIM_MAGIC, type TextEncoding, TRS_FLOATS, type UnigineBone, readBindPose } from './common.js';
 import {
+  READ_DEFAULTS,
+  type ReadOptions,
   expectEnd,
   readAnimationBlocks,
   readFileHeader,
@@ -26,16 +28,25 @@ export interface AnimFile {
   bindPose: Float32Array;
   /** One quantized block per animation. */
   animations: AnimationBlock[];
+  /** Bytes after the closing magic (read only with `keepTrailing`; written back after it). */
+  trailing?: Uint8Array;
 }
 
-function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): AnimFile {
+function readAnimWith(
+  bytes: Uint8Array,
+  fileName: string | undefined,
+  encoding: TextEncoding,
+  options: ReadOptions,
+): AnimFile {
   const r = new ByteReader(bytes, { file: fileName });
   const { bounds, bones, animationNames } = readFileHeader(r, 'anim', encoding, fileName);
   r.expectMagic(ANIM_MAGIC, 'headerEndMagic');
   const bindPose = readBindPose(r, bones.length * TRS_FLOATS);
   const animations = readAnimationBlocks(r, animationNames.length, bones.length, true, fileName, 'file');
-  expectEnd(r, ANIM_MAGIC);
-  return { magic: 'an10', encoding, bounds, bones, animationNames, bindPose, animations };
+  const trailing = expectEnd(r, ANIM_MAGIC, options.keepTrailing);
+  const anim: AnimFile = { magic: 'an10', encoding, bounds, bones, animationNames, bindPose, animations };
+  if (trailing) anim.trailing = trailing;
+  return anim;
 }
 
 /**
@@ -46,8 +57,12 @@ function readAnimWith(bytes: Uint8Array, fileName: string | undefined, encoding:
  * anim.animations[0].numFrames;
  * ```
  */
-export function readAnim(bytes: Uint8Array, fileName?: string): AnimFile {
-  return readWithTextFallback((encoding) => readAnimWith(bytes, fileName, encoding));
+export function readAnim(
+  bytes: Uint8Array,
+  fileName?: string,
+  options: ReadOptions = READ_DEFAULTS,
+): AnimFile {
+  return readWithTextFallback((encoding) => readAnimWith(bytes, fileName, encoding, options));
 }
 
 /**
@@ -58,11 +73,12 @@ export function readAnim(bytes: Uint8Array, fileName?: string): AnimFile {
  * ```
  */
 export function writeAnim(anim: AnimFile): Uint8Array {
-  const w = new ByteWriter({ capacity: 1024 + anim.bindPose.byteLength });
+  const w = new ByteWriter({ capacity: 1024 + anim.bindPose.byteLength + (anim.trailing?.length ?? 0) });
   writeFileHeader(w, ANIM_MAGIC, anim, anim.encoding);
   w.string(ANIM_MAGIC);
   w.f32Array(anim.bindPose);
   for (const a of anim.animations) writeBlock(w, a);
   w.string(ANIM_MAGIC);
+  if (anim.trailing) w.bytes(anim.trailing);
   return w.finish();
 }

@@ -17,6 +17,7 @@ import { type AnimFile, writeAnim } from './anim.js';
 import type { AnimationBlock } from './block.js';
 import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
 import type { AnimFileExtras, UnigineRootExtras } from './extras.js';
+import { fromHex } from './extras.js';
 import { unpackF32 } from './jsonf32.js';
 import { UNIGINE_LIMITS } from './limits.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
@@ -224,7 +225,9 @@ function meshFile(
   }
   const computed = unionBounds(surfaces.map((s) => s.bounds));
   assertFiniteBindPose(bindPose, skel.bones, `${name}.mesh`);
+  const trailing = fromHex(rx.mesh?.trailing);
   return {
+    ...(trailing ? { trailing } : {}),
     magic: 'ms11',
     encoding: (rx.mesh?.encoding === 'latin1' ? 'latin1' : 'utf8') as TextEncoding,
     bounds: chooseBounds(computed, rx.mesh?.bounds),
@@ -276,7 +279,9 @@ function animFiles(
     rest.forEach((r, i) => {
       bindPose.set(r, i * TRS_FLOATS);
     });
+    const trailing = fromHex(header?.trailing);
     const animFile: AnimFile = {
+      ...(trailing ? { trailing } : {}),
       magic: 'an10',
       encoding: header?.encoding === 'latin1' ? 'latin1' : 'utf8',
       bounds:

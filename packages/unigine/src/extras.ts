@@ -17,7 +17,14 @@ export const ATTR_WVALUES = '_UNIGINE_WVALUES';
 
 /** What `extras.unigine` holds on the root (file-level fields glTF has no place for). */
 export interface UnigineRootExtras {
-  mesh?: { file: string; encoding: string; bounds: JsonF32; animationNames: string[] };
+  mesh?: {
+    file: string;
+    encoding: string;
+    bounds: JsonF32;
+    animationNames: string[];
+    /** Bytes after the closing magic (hex), a quirk import tolerated (`TRAILING_DATA`). */
+    trailing?: string;
+  };
   animFiles: AnimFileExtras[];
 }
 
@@ -29,6 +36,8 @@ export interface AnimFileExtras {
   animationNames: string[];
   /** Bind-pose entries (10 floats, file axes) that differ from the node of the same name. */
   bindPoseOverrides?: Record<string, JsonF32>;
+  /** Bytes after the closing magic (hex), a quirk import tolerated (`TRAILING_DATA`). */
+  trailing?: string;
 }
 
 /** `extras.unigine` of a glTF animation made from a UNIGINE block. */
@@ -58,4 +67,24 @@ export interface UnigineSurfaceExtras {
   targetNames: string[];
   numCoordVerts: number;
   numTriVerts: number;
+  /**
+   * The 1–2 indices after the last whole triangle (coordinate, triangle), a quirk import
+   * tolerated (`INDICES_NOT_TRIANGLES`); export writes them back.
+   */
+  extraIndices?: [number[], number[]];
+}
+
+/** Bytes as lower-case hex (for quirk bytes kept in extras). */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** The bytes of a hex string from extras; undefined when absent or not hex (hand-edited extras). */
+export function fromHex(hex: unknown): Uint8Array | undefined {
+  if (typeof hex !== 'string' || !hex.length || hex.length % 2 || !/^[0-9a-f]+$/i.test(hex)) return undefined;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
 }

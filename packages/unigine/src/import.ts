@@ -18,7 +18,7 @@ import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix } from './math.js';
 import { type MeshFile, readMesh } from './mesh.js';
-import type { AnimFileExtras, UnigineRootExtras } from './extras.js';
+import { type AnimFileExtras, type UnigineRootExtras, toHex } from './extras.js';
 import { type Ctx, accessor, f32 } from './import/context.js';
 import { bindPoseFloats, boneTRS, nearDefault, setTRS } from './import/bones.js';
 import { buildPrimitive } from './import/surface.js';
@@ -64,7 +64,7 @@ export function toDocument(
   mesh: MeshFile | null,
   meshName: string,
   anims: { file: string; anim: AnimFile }[],
-  options: Partial<UnigineImportOptions> = {},
+  options: Partial<UnigineImportOptions> & { strict?: boolean } = {},
   warnings = new WarningCollector(),
 ): ImportResult {
   const fps = options.fps ?? UNIGINE_IMPORT_DEFAULTS.fps;
@@ -73,7 +73,7 @@ export function toDocument(
   const doc = new Document();
   doc.createBuffer();
   const buffer = doc.getRoot().listBuffers()[0];
-  const ctx: Ctx = { doc, buffer, warnings, fps, shared: new Map() };
+  const ctx: Ctx = { doc, buffer, warnings, fps, strict: options.strict === true, shared: new Map() };
   const scene = doc.createScene(stem(meshName));
   doc.getRoot().setDefaultScene(scene);
   const rootExtras: UnigineRootExtras = { animFiles: [] };
@@ -130,6 +130,7 @@ export function toDocument(
       bounds: f32(mesh.bounds),
       animationNames: mesh.animationNames,
     };
+    keepTrailing(rootExtras.mesh, mesh);
     const boneNodes = addSkeleton(mesh.bones, mesh.bindPose, false);
     const gmesh = doc.createMesh(stem(meshName));
     const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
@@ -237,6 +238,7 @@ export function toDocument(
       animationNames: anim.animationNames,
     };
     if (Object.keys(overrides).length) fx.bindPoseOverrides = overrides;
+    keepTrailing(fx, anim);
     rootExtras.animFiles.push(fx);
     const base = mesh ? stem(meshName) : '';
     let suffix = stem(file);
@@ -259,6 +261,27 @@ export function toDocument(
   return { document: doc, warnings: warnings.list() };
 }
 
+/** Bytes after a file's closing magic, kept in `extras` (hex) so export writes them back. */
+function keepTrailing(extras: { trailing?: string }, model: MeshFile | AnimFile): void {
+  if (model.trailing) extras.trailing = toHex(model.trailing);
+}
+
+/** The `TRAILING_DATA` warning of a file read with its trailing bytes kept: file, offset, count. */
+function warnTrailing(
+  model: MeshFile | AnimFile,
+  file: string,
+  size: number,
+  warnings: WarningCollector,
+): void {
+  const t = model.trailing;
+  if (!t) return;
+  warnings.warn(
+    'TRAILING_DATA',
+    `${file}: ${t.length} byte(s) after the closing "${model.magic}" (offset ${size - t.length}) kept in extras; the engine stops reading at the closing magic`,
+    t.length,
+  );
+}
+
 /**
  * Imports a UNIGINE `.mesh` (ms11) with its `.anim` (an10) companions, or a lone `.anim`, into a
  * glTF-Transform Document.
@@ -275,12 +298,17 @@ export function importUnigine(
   const warnings = new WarningCollector();
   const [name, bytes] = mainFile(files, options);
   const kind = unigineMagic(bytes)?.kind;
+  // Quirks the engine tolerates are read with a warning unless `strict` (README, "Quirks").
+  const read = { keepTrailing: options.strict !== true };
   const anims: { file: string; anim: AnimFile }[] = [];
   let mesh: MeshFile | null = null;
   if (kind === 'anim') {
-    anims.push({ file: name, anim: readAnim(bytes, name) });
+    const anim = readAnim(bytes, name, read);
+    warnTrailing(anim, name, bytes.length, warnings);
+    anims.push({ file: name, anim });
   } else {
-    mesh = readMesh(bytes, name);
+    mesh = readMesh(bytes, name, read);
+    warnTrailing(mesh, name, bytes.length, warnings);
   }
   for (const [file, b] of files) {
     if (file === name) continue;
@@ -289,7 +317,9 @@ export function importUnigine(
       continue;
     }
     try {
-      anims.push({ file, anim: readAnim(b, file) });
+      const anim = readAnim(b, file, read);
+      warnTrailing(anim, file, b.length, warnings);
+      anims.push({ file, anim });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       warnings.warn('COMPANION_IGNORED', `${file} could not be read (${e.code}: ${e.detail}); ignored`);
@@ -300,7 +330,7 @@ export function importUnigine(
     mesh,
     name,
     anims,
-    { fps: options.fps === undefined ? undefined : Number(options.fps) },
+    { fps: options.fps === undefined ? undefined : Number(options.fps), strict: options.strict === true },
     warnings,
   );
 }

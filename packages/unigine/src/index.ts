@@ -76,6 +76,7 @@ export {
 } from './import.js';
 export { UNIGINE_DEFAULT_FPS, UNIGINE_LIMITS } from './limits.js';
 export { WARNING_CODES } from './warning-codes.js';
+export { READ_DEFAULTS, type ReadOptions } from './sections.js';
 export { INT2_MAX, decodeInt2, encodeInt2, int2Size } from './int2.js';
 export { type JsonF32, packF32, unpackF32 } from './jsonf32.js';
 export { type MeshFile, type MeshSurface, indexWidth, readMesh, writeMesh } from './mesh.js';

@@ -17,6 +17,8 @@ import {
 } from './common.js';
 import { CHUNK } from './kernels.js';
 import {
+  READ_DEFAULTS,
+  type ReadOptions,
   expectEnd,
   readAnimationBlocks,
   readFileHeader,
@@ -74,6 +76,8 @@ export interface MeshFile {
   bindPose: Float32Array;
   /** One float-variant block per embedded animation. */
   animations: AnimationBlock[];
+  /** Bytes after the closing magic (read only with `keepTrailing`; written back after it). */
+  trailing?: Uint8Array;
 }
 
 /**
@@ -210,7 +214,12 @@ function decodeRecords(
   return p;
 }
 
-function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding: TextEncoding): MeshFile {
+function readMeshWith(
+  bytes: Uint8Array,
+  fileName: string | undefined,
+  encoding: TextEncoding,
+  options: ReadOptions,
+): MeshFile {
   const r = new ByteReader(bytes, { file: fileName });
   const { bounds, bones, animationNames } = readFileHeader(r, 'mesh', encoding, fileName);
   const numSurfaces = readCount(r, 44, 'numSurfaces');
@@ -254,8 +263,19 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
       return { ...h, targets, tangents, ...weights, uv0, uv1, colors, coordIndices, triIndices };
     });
   }
-  expectEnd(r, MESH_MAGIC);
-  return { magic: 'ms11', encoding, bounds, bones, animationNames, surfaces, bindPose, animations };
+  const trailing = expectEnd(r, MESH_MAGIC, options.keepTrailing);
+  const mesh: MeshFile = {
+    magic: 'ms11',
+    encoding,
+    bounds,
+    bones,
+    animationNames,
+    surfaces,
+    bindPose,
+    animations,
+  };
+  if (trailing) mesh.trailing = trailing;
+  return mesh;
 }
 
 /**
@@ -267,8 +287,12 @@ function readMeshWith(bytes: Uint8Array, fileName: string | undefined, encoding:
  * mesh.surfaces[0].triIndices.length / 3; // triangles of the first surface
  * ```
  */
-export function readMesh(bytes: Uint8Array, fileName?: string): MeshFile {
-  return readWithTextFallback((encoding) => readMeshWith(bytes, fileName, encoding));
+export function readMesh(
+  bytes: Uint8Array,
+  fileName?: string,
+  options: ReadOptions = READ_DEFAULTS,
+): MeshFile {
+  return readWithTextFallback((encoding) => readMeshWith(bytes, fileName, encoding, options));
 }
 
 /** Weight records packed into one buffer (count byte, then int16 bone + u16 weight each). */
@@ -336,7 +360,7 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
   // An upper bound of the size (strings: ≤ 3 bytes per UTF-16 unit, counts: ≤ 5 bytes), so the
   // writer never grows (each growth copies everything written so far).
   const text = (s: string) => 5 + s.length * 3;
-  let size = 256 + mesh.bounds.byteLength + mesh.bindPose.byteLength;
+  let size = 256 + mesh.bounds.byteLength + mesh.bindPose.byteLength + (mesh.trailing?.length ?? 0);
   for (const b of mesh.bones) size += text(b.name) + 5;
   for (const n of mesh.animationNames) size += text(n);
   for (const a of mesh.animations)
@@ -394,5 +418,6 @@ export function writeMesh(mesh: MeshFile): Uint8Array {
     writeIndices(w, s.triIndices, s.tangents.length / 4);
   }
   w.string(MESH_MAGIC);
+  if (mesh.trailing) w.bytes(mesh.trailing);
   return w.finish();
 }

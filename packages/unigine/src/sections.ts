@@ -82,11 +82,28 @@ export function readAnimationBlocks(
   return animations;
 }
 
-/** The closing magic, and nothing after it (`TRAILING_DATA`). */
-export function expectEnd(r: ByteReader, magic: string): void {
+/** Options of `readMesh` / `readAnim`. */
+export interface ReadOptions {
+  /**
+   * Keep bytes after the closing magic as the file model's `trailing` (written back by the
+   * writer) instead of refusing them with `TRAILING_DATA`. Default false: the file model readers
+   * are strict; `importUnigine` keeps them unless `strict` (a quirk the tools tolerate, see the README).
+   */
+  keepTrailing?: boolean;
+}
+
+export const READ_DEFAULTS: ReadOptions = { keepTrailing: false };
+
+/**
+ * The closing magic, and nothing after it (`TRAILING_DATA`) — or, with `keepTrailing`, the bytes
+ * after it (undefined when there are none).
+ */
+export function expectEnd(r: ByteReader, magic: string, keepTrailing = false): Uint8Array | undefined {
   r.expectMagic(magic, 'endMagic');
-  if (!r.eof)
+  if (r.eof) return undefined;
+  if (!keepTrailing)
     throw r.error(`${r.remaining} unexpected byte(s) after the closing "${magic}"`, 'end', 'TRAILING_DATA');
+  return r.bytes.slice(r.offset);
 }
 
 /**

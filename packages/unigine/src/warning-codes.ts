@@ -14,6 +14,8 @@ import type { WarningCodeTable } from '@gltf-legacy/core';
  */
 export const WARNING_CODES: WarningCodeTable = {
   // import
+  TRAILING_DATA:
+    'Bytes after a file’s closing magic (the engine stops reading there) were kept in extras and are written back.',
   INDICES_NOT_TRIANGLES: 'A surface’s index count is not a multiple of 3; the extra indices were ignored.',
   VERTICES_SPLIT:
     'Triangle vertices shared by several coordinate vertices became several glTF vertices (the original pairing is kept in extras).',

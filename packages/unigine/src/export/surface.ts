@@ -292,6 +292,25 @@ function surfaceColors(
 }
 
 /**
+ * The indices after the last whole triangle that import kept in extras (`INDICES_NOT_TRIANGLES`),
+ * when they are still 1–2 pairs of vertices of this surface; else none.
+ */
+function extraIndices(
+  ex: Partial<UnigineSurfaceExtras>,
+  numCoord: number,
+  numTri: number,
+): [number[], number[]] {
+  const x = ex.extraIndices;
+  if (!Array.isArray(x) || x.length !== 2 || !Array.isArray(x[0]) || !Array.isArray(x[1])) return [[], []];
+  const [c, t] = x;
+  const ok = (a: unknown[], n: number) =>
+    a.every((v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < n);
+  if (c.length !== t.length || c.length < 1 || c.length > 2 || !ok(c, numCoord) || !ok(t, numTri))
+    return [[], []];
+  return [c, t];
+}
+
+/**
  * One prepared glTF primitive → a `.mesh` surface (null: left out, with a warning). Imported
  * surfaces come back exactly from their extras and raw attributes; others are welded, their
  * tangent frames computed and weights quantized.
@@ -357,9 +376,12 @@ export function buildSurface(
     n,
     warnings,
   );
-  const coordIndices = new Uint32Array(g.idx.length);
-  const triIndices = new Uint32Array(g.idx.length);
+  const [xc, xt] = extraIndices(ex, numCoord, numTri);
+  const coordIndices = new Uint32Array(g.idx.length + xc.length);
+  const triIndices = new Uint32Array(g.idx.length + xt.length);
   cornerIndices(g.idx, coordOf, tri.triOf, coordIndices, triIndices);
+  coordIndices.set(xc, g.idx.length);
+  triIndices.set(xt, g.idx.length);
   const name =
     typeof ex.surface === 'string' ? ex.surface : prim.getMaterial()?.getName() || input.defaultName;
   return {

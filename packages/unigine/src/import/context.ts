@@ -25,6 +25,8 @@ export interface Ctx {
   buffer: Buffer;
   warnings: WarningCollector;
   fps: number;
+  /** Refuse the quirks the engine tolerates (`ImportOptions.strict`). */
+  strict: boolean;
   /**
    * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`) and the
    * outputs of tracks holding one value (`v<size>:<float bits>`): most bones of a clip hold still,

@@ -40,10 +40,17 @@ export function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: 
       },
     );
   }
-  if (ni % 3 !== 0)
+  const extra = ni % 3;
+  if (extra && ctx.strict)
+    throw new FormatError(`surface "${s.name}" has ${ni} indices, not a multiple of 3`, {
+      code: 'INDICES_NOT_TRIANGLES',
+      field: `surfaces[${si}].triIndices`,
+    });
+  if (extra)
     warnings.warn(
       'INDICES_NOT_TRIANGLES',
-      `surface "${s.name}" has ${ni} indices, not a multiple of 3; the extra ones are ignored`,
+      `surface "${s.name}" (surfaces[${si}]) has ${ni} indices, not a multiple of 3; the last ${extra} are no triangle and are kept in extras`,
+      extra,
     );
   // glTF vertices: (coordinate, triangle) pairs. Normally each triangle vertex has one
   // coordinate vertex and glTF vertex k is triangle vertex k.
@@ -183,6 +190,11 @@ export function buildPrimitive(ctx: Ctx, s: MeshSurface, si: number, boneCount: 
     numCoordVerts: nc,
     numTriVerts: nt,
   };
+  if (extra)
+    extras.extraIndices = [
+      Array.from(s.coordIndices.subarray(ni - extra)),
+      Array.from(s.triIndices.subarray(ni - extra)),
+    ];
   prim.setExtras({ unigine: extras });
   return prim;
 }
