@@ -128,7 +128,7 @@ export function loadMeshFiles(
     const meshName = ucMeshForFile(parsed, baseName(mainName));
     if (meshName) ucSources.push({ file, text, meshName, parsed, inFileSet: true });
     else
-      warnings.warn('COMPANION_UNUSED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
+      warnings.warn('COMPANION_IGNORED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
   }
   for (const x of extraUcs) {
     const same = ucSources.some(

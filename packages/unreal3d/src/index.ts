@@ -36,6 +36,7 @@ export * from './skins.js';
 export * from './export.js';
 export * from './files.js';
 export * from './limits.js';
+export * from './warning-codes.js';
 export * from './import.js';
 export * from './transform.js';
 export * from './uc.js';
