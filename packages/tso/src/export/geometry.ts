@@ -83,39 +83,7 @@ export function exportMesh(
   o: typeof TSO_EXPORT_DEFAULTS,
   warnings: WarningCollector,
 ): TsoMesh {
-  // Pass 1: which primitives, how many vertices and triangles.
-  const parts: { node: Node; prim: Primitive; tri: Uint32Array; count: number }[] = [];
-  let total = 0;
-  let triTotal = 0;
-  for (const { node, prim } of prims) {
-    const tri = triangles(prim);
-    const posAcc = prim.getAttribute('POSITION');
-    if (!tri || !posAcc || !storable(prim)) continue;
-    for (const sem of prim.listSemantics()) {
-      if (!KEPT.has(sem))
-        warnings.warn(
-          'ATTRIBUTE_DROPPED',
-          `TSO meshes hold positions, normals and one UV set; ${sem} dropped`,
-        );
-    }
-    if (prim.listTargets().length)
-      warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
-    const count = vertexCount(prim);
-    for (let i = 0; i < tri.length; i++)
-      if (!(tri[i] < count))
-        throw new ExportError(
-          'INDEX_OUT_OF_RANGE',
-          `primitive of mesh "${
-            prim
-              .listParents()
-              .find((x) => x.propertyType === 'Mesh')
-              ?.getName() ?? ''
-          }": index ${tri[i]} is not below its ${count} vertices (invalid glTF)`,
-        );
-    parts.push({ node, prim, tri, count });
-    total += count;
-    triTotal += tri.length;
-  }
+  const { parts, total, triTotal } = meshParts(prims, warnings);
   const vs: Verts = {
     count: total,
     bone: new Int32Array(total),
@@ -141,39 +109,14 @@ export function exportMesh(
     if (uvAcc) vs.uv.set(accessorFloats(uvAcc).subarray(0, count * 2), base * 2);
     if (prims.length === 1 && prim.getAttribute('_TSO_NORMAL'))
       rawNormals = accessorFloats(prim.getAttribute('_TSO_NORMAL')!);
-    // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
-    const skin = node.getSkin();
-    const inf = skin ? twoInfluences(prim) : null;
-    let jointMats: Float64Array[];
-    let jointBones: number[];
-    if (skin && inf) {
-      const joints = skin.listJoints();
-      const ibmAcc = skin.getInverseBindMatrices();
-      const ibm = ibmAcc ? accessorFloats(ibmAcc) : new Float32Array(0);
-      jointBones = joints.map((j) => boneIndex.get(j)!);
-      jointMats = joints.map((j, k) => {
-        const b = boneIndex.get(j)!;
-        const m = ibm.length >= (k + 1) * 16 ? Float64Array.from(ibm.subarray(k * 16, k * 16 + 16)) : mat();
-        const w = nodeWorld(j);
-        // Bound at rest (IBM = float32 of the joint's inverse world, as our import writes it):
-        // use the exact inverse, so import → export does not pick up the float32 error of the IBM.
-        const restInv = inv(w);
-        if (restInv.every((x, i) => Math.fround(x) === m[i]))
-          return sameMatrix(w, bones[b].world) ? boneInv[b] : mul(boneInv[b], mul(w, restInv));
-        return mul(boneInv[b], mul(w, m));
-      });
-    } else {
-      const b = boneIndex.get(node)!;
-      jointBones = [b];
-      jointMats = [mul(boneInv[b], nodeWorld(node))];
-    }
-    const ident = jointMats.map((m) => isIdentity(m));
-    // Normals go through the inverse transpose (differs from the matrix only under scale).
-    const normalMats = jointMats.map((m) => {
-      const it = inv(m);
-      mat4.transpose(it, it);
-      return it;
-    });
+    const inf = node.getSkin() ? twoInfluences(prim) : null;
+    const { jointMats, jointBones, ident, normalMats } = jointMatrices(
+      node,
+      inf !== null,
+      bones,
+      boneIndex,
+      boneInv,
+    );
     quantized += moveVertices(
       vs,
       base,
@@ -209,10 +152,122 @@ export function exportMesh(
     flip(fromExtras);
     out = fromExtras;
   } else out = assemble(vs, tris, bones);
-  // Our import rejects non-finite vertices (NaN bits cannot survive the mirror, and an infinite
-  // coordinate turns into NaN through a rotated bone): refuse them here, so whatever export
-  // writes imports again. They come from NaN/±∞ in the glTF (invalid) or from positions beyond
-  // the float32 range once moved into bone space.
+  assertFinite(out);
+  return out;
+}
+
+/** A primitive to write: its triangles and whole vertex count. */
+interface MeshPart {
+  node: Node;
+  prim: Primitive;
+  tri: Uint32Array;
+  count: number;
+}
+
+/**
+ * Pass 1 of {@link exportMesh}: the triangle primitives and their totals; attributes TSO cannot
+ * hold are `ATTRIBUTE_DROPPED`, an index past the vertices is `INDEX_OUT_OF_RANGE`.
+ */
+function meshParts(
+  prims: { node: Node; mesh: Mesh; prim: Primitive }[],
+  warnings: WarningCollector,
+): { parts: MeshPart[]; total: number; triTotal: number } {
+  const parts: MeshPart[] = [];
+  let total = 0;
+  let triTotal = 0;
+  for (const { node, prim } of prims) {
+    const tri = triangles(prim);
+    const posAcc = prim.getAttribute('POSITION');
+    if (!tri || !posAcc || !storable(prim)) continue;
+    for (const sem of prim.listSemantics()) {
+      if (!KEPT.has(sem))
+        warnings.warn(
+          'ATTRIBUTE_DROPPED',
+          `TSO meshes hold positions, normals and one UV set; ${sem} dropped`,
+        );
+    }
+    if (prim.listTargets().length)
+      warnings.warn('ATTRIBUTE_DROPPED', 'TSO meshes have no morph targets; dropped');
+    const count = vertexCount(prim);
+    for (let i = 0; i < tri.length; i++)
+      if (!(tri[i] < count))
+        throw new ExportError(
+          'INDEX_OUT_OF_RANGE',
+          `primitive of mesh "${
+            prim
+              .listParents()
+              .find((x) => x.propertyType === 'Mesh')
+              ?.getName() ?? ''
+          }": index ${tri[i]} is not below its ${count} vertices (invalid glTF)`,
+        );
+    parts.push({ node, prim, tri, count });
+    total += count;
+    triTotal += tri.length;
+  }
+  return { parts, total, triTotal };
+}
+
+/** Per-joint matrices of one primitive: glTF mesh space to each joint's TSO bone space. */
+interface JointMatrices {
+  jointMats: Float64Array[];
+  jointBones: number[];
+  ident: boolean[];
+  normalMats: Float64Array[];
+}
+
+/**
+ * B⁻¹ · W_joint · IBM for every joint of the node's skin (`skinned`), else the node's own bone;
+ * normals through the inverse transpose.
+ */
+function jointMatrices(
+  node: Node,
+  skinned: boolean,
+  bones: BoneInfo[],
+  boneIndex: Map<Node, number>,
+  boneInv: Float64Array[],
+): JointMatrices {
+  // Per-joint matrix from glTF mesh space to TSO bone space: B⁻¹ · W_joint · IBM.
+  const skin = node.getSkin();
+  let jointMats: Float64Array[];
+  let jointBones: number[];
+  if (skin && skinned) {
+    const joints = skin.listJoints();
+    const ibmAcc = skin.getInverseBindMatrices();
+    const ibm = ibmAcc ? accessorFloats(ibmAcc) : new Float32Array(0);
+    jointBones = joints.map((j) => boneIndex.get(j)!);
+    jointMats = joints.map((j, k) => {
+      const b = boneIndex.get(j)!;
+      const m = ibm.length >= (k + 1) * 16 ? Float64Array.from(ibm.subarray(k * 16, k * 16 + 16)) : mat();
+      const w = nodeWorld(j);
+      // Bound at rest (IBM = float32 of the joint's inverse world, as our import writes it):
+      // use the exact inverse, so import → export does not pick up the float32 error of the IBM.
+      const restInv = inv(w);
+      if (restInv.every((x, i) => Math.fround(x) === m[i]))
+        return sameMatrix(w, bones[b].world) ? boneInv[b] : mul(boneInv[b], mul(w, restInv));
+      return mul(boneInv[b], mul(w, m));
+    });
+  } else {
+    const b = boneIndex.get(node)!;
+    jointBones = [b];
+    jointMats = [mul(boneInv[b], nodeWorld(node))];
+  }
+  const ident = jointMats.map((m) => isIdentity(m));
+  // Normals go through the inverse transpose (differs from the matrix only under scale).
+  const normalMats = jointMats.map((m) => {
+    const it = inv(m);
+    mat4.transpose(it, it);
+    return it;
+  });
+  return { jointMats, jointBones, ident, normalMats };
+}
+
+/**
+ * Our import rejects non-finite vertices (NaN bits cannot survive the mirror, and an infinite
+ * coordinate turns into NaN through a rotated bone): refuse them here, so whatever export
+ * writes imports again. They come from NaN/±∞ in the glTF (invalid) or from positions beyond
+ * the float32 range once moved into bone space.
+ */
+function assertFinite(out: TsoMesh): void {
   for (const a of [out.realVertices, out.blendVertices])
     for (let i = 0; i < a.length; i++)
       if (a[i] - a[i] !== 0)
@@ -220,7 +275,6 @@ export function exportMesh(
           'NAN_VERTEX',
           `vertex ${Math.floor(i / 6)}: a position or normal is ${a[i]} in bone space (NaN or ±∞ in the glTF, or beyond float32 range); TSO meshes cannot hold it`,
         );
-  return out;
 }
 
 /**
