@@ -18,15 +18,16 @@ export { parseGltfJson, type ReadGltfOptions, readGlbFile, readGltfJson } from '
 export { unpackInput } from './containers.js';
 export { createNodeIO, toGlb } from './node-io.js';
 export { describeDocument, type InspectOptions, type InspectReport, inspectFile } from './inspect.js';
+export { EXIT, type Runtime, UsageError } from './command.js';
+export { main, simpleConvertArgs } from './main.js';
+export { printRecord, printWarnings } from './run-convert.js';
+export { lodStats, type LodStats } from './lod-stats.js';
 export {
-  EXIT,
-  main,
-  printRecord,
-  printWarnings,
-  type Runtime,
-  simpleConvertArgs,
-  UsageError,
-} from './main.js';
+  CLI_WARNING_CODES,
+  type WarningCodeRow,
+  warningCodeRows,
+  warningCodesMarkdown,
+} from './warning-table.js';
 export { buildProgram } from './program.js';
 export {
   FORMATS,

@@ -15,6 +15,7 @@ import { gatherFiles } from './convert.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
+import { lodStats } from './lod-stats.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 
@@ -22,6 +23,10 @@ import { readGlbFile, readGltfJson } from './gltf-input.js';
 export interface InspectOptions {
   /** The folder textures and material files are read from (`--resource-dir`); see convert. */
   resourceDir?: string;
+  /** Extra companion files (`--with`), as convert takes them. */
+  with?: string[];
+  /** Discover companion files beside the input (default true), as convert does. */
+  companions?: boolean;
 }
 
 /** What `gltf-legacy inspect` shows: sections of facts and tables. */
@@ -37,6 +42,8 @@ export function describeDocument(doc: Document, title = 'glTF'): InspectSection[
   const stats = documentStats(doc);
   const root = doc.getRoot();
   const sections: InspectSection[] = [{ title, facts: { ...stats } }];
+  const lod = lodStats(doc);
+  if (lod) Object.assign(sections[0].facts!, lod);
   const meshes = root.listMeshes();
   if (meshes.length) {
     sections.push({
@@ -136,16 +143,20 @@ export async function inspectFile(
     return report;
   }
   const name = basename(path);
-  const files = new Map([[name, bytes]]);
+  // the companions beside the file (and --with), as convert finds them: an Unreal _d.3d needs its _a.3d
+  const files = kind.capabilities.container
+    ? new Map([[name, bytes]])
+    : await gatherFiles(path, kind, bytes, {
+        companions: options.companions ?? true,
+        with: options.with,
+      });
   report.sections.push({ title: 'File', facts: { format: kind.label, size: formatBytes(bytes.length) } });
   const { resources, resourcePath } = inputResources(path, kind, options.resourceDir);
   if (kind.inspect) report.sections.push(...kind.inspect(files, { main: name, resources, resourcePath }));
   if (!kind.capabilities.container) {
     const warnings = new WarningCollector();
     try {
-      // the import sees the companions beside the file, as convert does (an Unreal _d.3d needs its _a.3d)
-      const withCompanions = await gatherFiles(path, kind, bytes, { companions: true });
-      const result = await kind.import(withCompanions, { main: name, resources, resourcePath });
+      const result = await kind.import(files, { main: name, resources, resourcePath });
       warnings.merge(result.warnings);
       report.sections.push(
         ...describeDocument(result.document, 'As glTF'),

@@ -3,10 +3,10 @@ import type { LegacyFormat } from '@gltf-legacy/core';
 import { availableParallelism } from 'node:os';
 import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
 import { expandInputs } from './inputs.js';
-import { inspectFile } from './inspect.js';
-import { defaultOutput, EXIT, type Output, positiveNumber, runConvert, type Runtime } from './main.js';
-import { formatBytes, renderTable } from './table.js';
-import { validateFile } from './validate.js';
+import { addInspectCommand, addValidateCommand, addWarningsCommand } from './commands.js';
+import { defaultOutput, EXIT, type Output, positiveNumber, type Runtime } from './command.js';
+import { runConvert } from './run-convert.js';
+import { renderTable } from './table.js';
 
 /** Help text of `--resource-dir` (convert, inspect, view, preview). */
 const RESOURCE_DIR_HELP =
@@ -97,6 +97,14 @@ export function buildProgram(
       'Urho3D export: write re-encoded textures as PNG (default) or DDS (BC1/BC3 with mips)',
     )
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
+    .option(
+      '--strict',
+      'refuse the quirks the original tools tolerated (short _a.3d, an index one past the end, trailing bytes…) with the error each would be, instead of converting with a warning',
+    )
+    .option(
+      '--scale <n>',
+      'glTF metres per game unit, for formats with their own unit (unreal3d; see its README for the default); applied on import, inverted on export',
+    )
     .option('--fps <n>', 'frames per second for animation import/resampling (formats that use it)')
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
     .option(
@@ -154,59 +162,10 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
       runConvert(inputs, opts, { io, formats, setExit, runtime }),
     );
 
-  program
-    .command('inspect')
-    .description(
-      'Summarize a file of any supported format (legacy or glTF): version, counts, names, bounds, and what it becomes in glTF.',
-    )
-    .argument('<file>', 'file to inspect')
-    .option('--json', 'print JSON instead of tables')
-    .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
-    .action(async (file: string, opts: { json?: boolean; resourceDir?: string }) => {
-      const report = await inspectFile(file, formats, { resourceDir: opts.resourceDir });
-      if (opts.json) {
-        io.out(JSON.stringify(report, null, 2));
-        return;
-      }
-      io.out(`${report.file}: ${report.format}, ${formatBytes(report.bytes)}`);
-      for (const s of report.sections) {
-        io.out(`\n${s.title}`);
-        if (s.facts)
-          io.out(
-            renderTable(
-              ['', ''],
-              Object.entries(s.facts).map(([k, v]) => [k, String(v)]),
-            )
-              .split('\n')
-              .slice(2)
-              .join('\n'),
-          );
-        if (s.columns && s.rows) io.out(renderTable(s.columns, s.rows));
-      }
-    });
-
-  program
-    .command('validate')
-    .description(
-      'Run the Khronos glTF-Validator on a .glb or .gltf file; exit code 1 when it reports errors.',
-    )
-    .argument('<file>', '.glb or .gltf file')
-    .option('--json', 'print the summary as JSON')
-    .option('--max <n>', 'messages to list', '20')
-    .action(async (file: string, opts: { json?: boolean; max: string }) => {
-      const s = await validateFile(file);
-      if (opts.json) io.out(JSON.stringify(s, null, 2));
-      else {
-        io.out(
-          `${file}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s), ${s.hints} hint(s) (glTF-Validator ${s.validatorVersion})`,
-        );
-        for (const m of s.messages.slice(0, Number(opts.max) || 20))
-          io.out(`  ${m.severity} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
-        if (s.messages.length > (Number(opts.max) || 20))
-          io.out(`  … ${s.messages.length - (Number(opts.max) || 20)} more (--max)`);
-      }
-      setExit(s.errors > 0 ? EXIT.FAILED : EXIT.OK);
-    });
+  const ctx = { io, formats, setExit, resourceDirHelp: RESOURCE_DIR_HELP };
+  addInspectCommand(program, ctx);
+  addValidateCommand(program, ctx);
+  addWarningsCommand(program, ctx);
 
   program
     .command('view')
