@@ -21,7 +21,7 @@ import {
 } from '@gltf-legacy/core';
 import { writeAniv } from './aniv.js';
 import { writeData } from './data.js';
-import type { UnrealMeshExtras } from './import.js';
+import type { UnrealMeshExtras } from './extras.js';
 import {
   layoutOf,
   type UnrealExportModel,

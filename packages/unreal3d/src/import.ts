@@ -3,11 +3,16 @@
  */
 import { type Accessor, Document, type Material, type Node, type Primitive } from '@gltf-transform/core';
 import { KHRMaterialsUnlit } from '@gltf-transform/extensions';
-import { accumulateFaceNormals, encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
+import { encodeBase64, FormatError, WarningCollector } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, anivVertex, type UnrealAniv } from './aniv.js';
 import { isWeaponType, PolyStyle, PolyTypeFlag, type UnrealData } from './data.js';
 import { placementTRS, placeUnreal, weaponFrame, type Placement } from './transform.js';
+import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from './extras.js';
+import { frameNormals, framesAllSame, swizzledDelta } from './import/frames.js';
+
+export * from './extras.js';
+export { frameNormals, smoothNormals } from './import/frames.js';
 import type { UcMesh, UcSequence } from './uc.js';
 
 /** Options of {@link importUnreal}. */
@@ -32,121 +37,6 @@ export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
   textures: true,
 };
 
-/**
- * Area-weighted smooth normals of ONE frame per file vertex, in glTF axes, unit length
- * ((0, 1, 0) for vertices without area). `pos` holds the frame's raw Unreal positions (`nv·3`);
- * `rendered[i]` non-zero marks the triangles that count (null: all). Writes into `out`.
- *
- * ```ts
- * const n0 = frameNormals(anivFrame(aniv, 0), nv, data.polys.vertices, null);
- * ```
- */
-export function frameNormals(
-  pos: Float32Array,
-  nv: number,
-  tris: Uint16Array,
-  rendered: Uint8Array | null,
-  out = new Float32Array(nv * 3),
-): Float32Array {
-  out.fill(0, 0, nv * 3);
-  // Summed in Unreal axes on the raw positions (core's loop): bit for bit the glTF-axes sums of
-  // the corners (a, c, b) with Y and Z swapped, so only the normalization swaps them back.
-  accumulateFaceNormals(pos, tris, out, rendered);
-  for (let i = 0; i < nv * 3; i += 3) {
-    const x = out[i];
-    const y = out[i + 2];
-    const z = out[i + 1];
-    const l = Math.sqrt(x * x + y * y + z * z);
-    if (l > 0) {
-      out[i] = x / l;
-      out[i + 1] = y / l;
-      out[i + 2] = z / l;
-    } else {
-      out[i] = 0;
-      out[i + 1] = 1;
-      out[i + 2] = 0;
-    }
-  }
-  return out;
-}
-
-/**
- * {@link frameNormals} for every frame: `all` holds raw Unreal positions, `frameCount·nv·3`.
- *
- * ```ts
- * const normals = smoothNormals(anivPositions(aniv), aniv.frameCount, nv, tris, () => true);
- * ```
- */
-export function smoothNormals(
-  all: Float32Array,
-  frameCount: number,
-  nv: number,
-  tris: Uint16Array,
-  rendered: (i: number) => boolean,
-): Float32Array {
-  const out = new Float32Array(frameCount * nv * 3);
-  const mask = new Uint8Array(tris.length / 3);
-  for (let i = 0; i < mask.length; i++) mask[i] = rendered(i) ? 1 : 0;
-  for (let f = 0; f < frameCount; f++) {
-    const P = f * nv * 3;
-    frameNormals(all.subarray(P, P + nv * 3), nv, tris, mask, out.subarray(P, P + nv * 3));
-  }
-  return out;
-}
-
-/**
- * `out[j] = a[orig[j]] − b[orig[j]]` per glTF vertex j (X, Z, Y order when `swizzle`: raw Unreal
- * axes to glTF). Returns whether any component is not zero.
- */
-function swizzledDelta(
-  a: Float32Array,
-  b: Float32Array,
-  orig: Uint16Array,
-  vcount: number,
-  out: Float32Array,
-  swizzle: boolean,
-): boolean {
-  const y = swizzle ? 2 : 1;
-  const z = swizzle ? 1 : 2;
-  let any = 0;
-  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-    const o = orig[j] * 3;
-    const dx = a[o] - b[o];
-    const dy = a[o + y] - b[o + y];
-    const dz = a[o + z] - b[o + z];
-    out[k] = dx;
-    out[k + 1] = dy;
-    out[k + 2] = dz;
-    any |= +(dx !== 0) | +(dy !== 0) | +(dz !== 0);
-  }
-  return any !== 0;
-}
-
-/** True when frames 1‥frameCount−1 hold the same X, Y, Z as frame 0 for every vertex. */
-function framesAllSame(aniv: UnrealAniv, frameCount: number): boolean {
-  const nv = aniv.numVertices;
-  if (aniv.layout === 'packed' && aniv.packed) {
-    const p = aniv.packed;
-    for (let f = 1; f < frameCount; f++) {
-      const o = f * nv;
-      for (let v = 0; v < nv; v++) if (p[o + v] !== p[v]) return false;
-    }
-    return true;
-  }
-  const w = aniv.words;
-  if (!w) return false;
-  for (let f = 1; f < frameCount; f++) {
-    const o = f * nv * 4;
-    for (let i = 0; i < nv * 4; i += 4) {
-      if (w[o + i] !== w[i] || w[o + i + 1] !== w[i + 1] || w[o + i + 2] !== w[i + 2]) return false;
-    }
-  }
-  return true;
-}
-
-/** Name of the custom vertex attribute holding each glTF vertex's `_d.3d` vertex index. */
-export const VERTEX_ATTRIBUTE = '_UNREAL_VERTEX';
-
 /** What {@link importUnreal} needs: the parsed files. */
 export interface UnrealMeshFiles {
   data: UnrealData;
@@ -165,64 +55,6 @@ export interface UnrealMeshFiles {
   anivFile?: string;
   /** Base name of the files (`mar_rifle` for `mar_rifle_d.3d`), the default export name. */
   fileBase?: string;
-}
-
-/** Extras stored on the glTF mesh (`mesh.extras.unreal3d`), enough for a byte-exact export. */
-export interface UnrealMeshExtras {
-  meshName: string;
-  fileBase?: string;
-  /** Primitive index per run of triangles (−1 = weapon triangle), and run lengths: [g, n, g, n, …]. */
-  runs: number[];
-  /** Raw weapon triangles in file order. */
-  weapons: {
-    vertices: number[];
-    type: number;
-    color: number;
-    uvs: number[];
-    texture: number;
-    flags: number;
-  }[];
-  /** Vertices no rendered triangle uses: indices and their raw X, Y, Z per frame. */
-  orphans?: { indices: number[]; frames: number[][] };
-  /** Header fields the engine ignores, when not zero. */
-  header?: {
-    bogusRot: number;
-    bogusFrame: number;
-    bogusNorm: number[];
-    fixScale: number;
-    unused: number[];
-    padding: number[];
-  };
-  /** Header count fields when they differ from the data present (truncated files). */
-  numPolys?: number;
-  numFrames?: number;
-  /**
-   * Set when every frame of the `_a.3d` equals frame 0 (static props are often saved with 30
-   * identical frames): the mesh then has no morph targets and export repeats frame 0 this many
-   * times.
-   */
-  sameFrames?: number;
-  layout: 'packed' | 'deusex';
-  frameSize?: number;
-  /** Base64 of bytes the files carried beyond their data (rare). */
-  dataTrailing?: string;
-  anivTrailing?: string;
-  frameExtra?: string;
-  /** Deus Ex pad words when any is not zero. */
-  pads?: number[];
-  numVertices: number;
-  placement: Placement;
-  /** `.uc`: the mesh's directives (raw lines) and the full text it came from. */
-  uc?: {
-    text?: string;
-    encoding?: 'latin1';
-    /** File name of the class file the text came from (written back under it when unchanged). */
-    file?: string;
-    directives: string[];
-    unmirror: boolean;
-    zeroTex: boolean;
-    textures: { num: number; name: string; file?: string }[];
-  };
 }
 
 const b64 = (u: Uint8Array) => encodeBase64(u);

@@ -8,7 +8,7 @@ import { accessorFloats, type WarningCollector } from '@gltf-legacy/core';
 import { encodeByteUV, encodeDeusExArray, encodeUnrealPackedArray } from '@gltf-legacy/quantize';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
 import { createDataHeader, createPolys, isWeaponType, type UnrealData } from '../data.js';
-import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from '../import.js';
+import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from '../extras.js';
 import { placementTRS } from '../transform.js';
 import {
   parseUc,
