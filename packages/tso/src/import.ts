@@ -7,41 +7,16 @@ import { Document, type Node } from '@gltf-transform/core';
 import type { TsoAnimation } from './anim.js';
 import type { TsoMesh } from './mesh.js';
 import type { TsoSkeleton } from './skel.js';
-import { skeletonParents } from './skel.js';
-import {
-  convertRotations,
-  convertVectors,
-  floatJson,
-  floatsToBits,
-  hasNegativeZero,
-  mat,
-  mul,
-  positiveZeros,
-  trMatrix,
-} from './space.js';
+import { mat } from './space.js';
 import { buildMesh } from './import/mesh.js';
+import type { TsoImportOptions } from './import/options.js';
+import { BONE_GROUP_NAME, boneTable, importSkeleton } from './import/skeleton.js';
 import { importAnimation } from './import/animation.js';
 
 export { animationFps } from './import/animation.js';
 export { BLEND_ATTRIBUTES, RAW_POSITION_ATTRIBUTE } from './extras.js';
 
-/** Options of {@link importTso}. */
-export interface TsoImportOptions {
-  /**
-   * Unit of `.anim` durations: `auto` reads seconds when the duration is smaller than the frame
-   * count (FreeSO-made files), else milliseconds (original files).
-   */
-  durationUnit?: 'auto' | 'ms' | 's';
-  /** Frame rate used when an animation's duration is unusable. */
-  fallbackFps?: number;
-  /** Name of the mesh node (default: the mesh file's stem or `mesh`). */
-  meshName?: string;
-}
-
-export const TSO_IMPORT_DEFAULTS: Required<Omit<TsoImportOptions, 'meshName'>> = {
-  durationUnit: 'auto',
-  fallbackFps: 36,
-};
+export { TSO_IMPORT_DEFAULTS, type TsoImportOptions } from './import/options.js';
 
 /** What {@link importTso} turns into a Document: any of a mesh, a skeleton and animations. */
 export interface TsoImportInput {
@@ -52,8 +27,7 @@ export interface TsoImportInput {
   animations?: { name: string; animation: TsoAnimation }[];
 }
 
-/** The name of the helper node that parents mesh bones when no skeleton is given. */
-export const BONE_GROUP_NAME = 'TSO_BONES';
+export { BONE_GROUP_NAME } from './import/skeleton.js';
 
 /** Warning codes emitted by import. */
 export const TSO_IMPORT_WARNINGS = {
@@ -69,8 +43,6 @@ export const TSO_IMPORT_WARNINGS = {
   ANIM_DURATION_INVALID: 'ANIM_DURATION_INVALID',
   WEIGHTS_TRUNCATED: 'WEIGHTS_TRUNCATED',
 } as const;
-
-const q = (v: number) => Math.fround(v);
 
 /**
  * Builds a glTF Document from a TSO mesh and/or skeleton and animations (see README for the
@@ -94,85 +66,11 @@ export function importTso(
   const { mesh, skeleton } = input;
 
   // ---- bones
-  const nodes: Node[] = [];
-  const worlds: Float64Array[] = [];
-  const byName = new Map<string, number>();
-  const lookup = (name: string) => byName.get(name) ?? byName.get(name.toLowerCase());
-  const register = (name: string, i: number) => {
-    if (!byName.has(name)) byName.set(name, i);
-    if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), i);
-  };
+  const table = boneTable();
+  const { nodes, worlds, lookup, register } = table;
   let rootNode: Node | undefined;
   let skinRoot: Node | undefined;
-  if (skeleton) {
-    const parents = skeletonParents(skeleton);
-    const bones = skeleton.bones;
-    for (let i = 0; i < bones.length; i++) {
-      const b = bones[i];
-      const t = Array.from(b.translation);
-      const r = Array.from(b.rotation);
-      convertVectors(t);
-      convertRotations(r);
-      const extras: Record<string, unknown> = {
-        unknown: b.unknown,
-        hasProps: b.hasProps,
-        props: b.props,
-        canTranslate: b.canTranslate,
-        canRotate: b.canRotate,
-        canBlend: b.canBlend,
-        wiggleValue: floatJson(b.wiggleValue),
-        wigglePower: floatJson(b.wigglePower),
-        parentName: b.parentName,
-      };
-      // Node values go through JSON, which has no −0: keep such raw values as bits.
-      positiveZeros(t);
-      positiveZeros(r);
-      if (hasNegativeZero(b.translation) || !t.every(Number.isFinite)) {
-        extras.rawTranslation = floatsToBits(b.translation);
-        for (let k = 0; k < 3; k++) if (!Number.isFinite(t[k])) t[k] = 0;
-      }
-      if (hasNegativeZero(b.rotation)) extras.rawRotation = floatsToBits(b.rotation);
-      const len = Math.hypot(r[0], r[1], r[2], r[3]);
-      if (!(Math.abs(len - 1) <= 1e-6)) {
-        extras.rawRotation = floatsToBits(b.rotation);
-        if (len > 0 && Number.isFinite(len)) for (let k = 0; k < 4; k++) r[k] = q(r[k] / len);
-        else r.splice(0, 4, 0, 0, 0, 1);
-        warnings.warn(
-          'VALUE_NORMALIZED',
-          'a bone rotation was not a unit quaternion; normalized (raw value kept in extras)',
-        );
-      }
-      const node = doc
-        .createNode(b.name)
-        .setTranslation(t as [number, number, number])
-        .setRotation(r as [number, number, number, number])
-        .setExtras({ tso: extras });
-      nodes.push(node);
-      register(b.name, i);
-    }
-    const locals = nodes.map((n) => trMatrix(n.getTranslation(), n.getRotation()));
-    const done: (Float64Array | undefined)[] = new Array(bones.length);
-    const world = (i: number): Float64Array => {
-      let w = done[i];
-      if (w) return w;
-      const p = parents[i];
-      w = p < 0 ? locals[i] : mul(world(p), locals[i]);
-      done[i] = w;
-      return w;
-    };
-    const roots = nodes.filter((_, i) => parents[i] < 0);
-    // Several roots: an identity group node above them gives the joints a common root.
-    const top =
-      roots.length > 1 ? doc.createNode(BONE_GROUP_NAME).setExtras({ tso: { group: true } }) : scene;
-    if (top !== scene) scene.addChild(top as Node);
-    for (let i = 0; i < bones.length; i++) {
-      worlds.push(world(i));
-      if (parents[i] < 0) top.addChild(nodes[i]);
-      else nodes[parents[i]].addChild(nodes[i]);
-    }
-    rootNode = roots[0];
-    skinRoot = top === scene ? rootNode : (top as Node);
-  }
+  if (skeleton) ({ rootNode, skinRoot } = importSkeleton(doc, scene, skeleton, table, warnings));
 
   // ---- meshes (one, or the several parts of an outfit; bones are shared by name)
   const meshList = input.meshes ?? (mesh ? [{ mesh, name: options.meshName ?? 'mesh' }] : []);

@@ -1,11 +1,4 @@
-import {
-  ExportError,
-  type FileSet,
-  type Warning,
-  WarningCollector,
-  baseName,
-  unchangedTextureSource,
-} from '@gltf-legacy/core';
+import { ExportError, type FileSet, type Warning, baseName, unchangedTextureSource } from '@gltf-legacy/core';
 import type { Document, Node, Texture } from '@gltf-transform/core';
 import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
 import { readMesh } from './mesh.js';

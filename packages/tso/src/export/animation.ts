@@ -2,7 +2,7 @@
  * The `.anim` files of the export: exact from `extras.tso` when the channels are unchanged, else
  * one key per frame for every animated bone (the keys the shared stage put on the frame grid).
  */
-import { ExportError, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
+import { ExportError, type WarningCollector, readSampler } from '@gltf-legacy/core';
 import type { Animation, Node } from '@gltf-transform/core';
 import type { TsoAnimation, TsoMotion } from '../anim.js';
 import { bitsToFloats, convertRotations, convertVectors } from '../space.js';

@@ -3,8 +3,7 @@ import type { WarningCollector } from '@gltf-legacy/core';
 import type { Accessor, Document, Node } from '@gltf-transform/core';
 import type { TsoAnimation } from '../anim.js';
 import { convertRotations, convertVectors, floatJson, floatsToBits } from '../space.js';
-import type { TsoImportOptions } from '../import.js';
-import { TSO_IMPORT_DEFAULTS } from '../import.js';
+import { TSO_IMPORT_DEFAULTS, type TsoImportOptions } from './options.js';
 
 /**
  * Frames per second of an animation, from its duration and largest frame count.
