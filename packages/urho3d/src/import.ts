@@ -14,6 +14,7 @@ import {
 import type { AniAnimation } from './ani.js';
 import { attributeFor, rawAttributeName, readElement, sanitizeAttribute } from './attributes.js';
 import { type MdlModel, PrimitiveType } from './mdl.js';
+import type { UrhoModelExtras } from './extras.js';
 import { MSFT_LOD, MSFTLod } from './msft-lod.js';
 import {
   flipTriangles,
@@ -40,36 +41,7 @@ export interface UrhoAnimationInput {
   animation: AniAnimation;
 }
 
-/** Top-node `extras.urho3d.model`: what the .mdl holds that glTF cannot. */
-export interface UrhoModelExtras {
-  magic: 'UMDL' | 'UMD2';
-  vertexBuffers: {
-    vertexCount: number;
-    elementMask: number;
-    descriptors: number[] | null;
-    morphRangeStart: number;
-    morphRangeCount: number;
-    /** Names of accessors holding file values (as u16 pairs of float bits) that were fixed for glTF. */
-    raw?: Record<string, string>;
-  }[];
-  indexBuffers: { indexCount: number; indexSize: number }[];
-  geometries: {
-    boneMapping: number[];
-    lods: {
-      distance: number | string;
-      primitiveType: number;
-      vertexBuffer: number;
-      indexBuffer: number;
-      indexStart: number;
-      indexCount: number;
-    }[];
-  }[];
-  morphs: { name: string; buffers: { vertexBuffer: number; elementMask: number; vertexCount: number }[] }[];
-  /** Floats as written by `floatToJson` (-0 / NaN / Infinity as strings). */
-  bounds: (number | string)[];
-  geometryCenters: (number | string)[];
-  trailing?: number[];
-}
+export type { UrhoModelExtras } from './extras.js';
 
 const fround = Math.fround;
 

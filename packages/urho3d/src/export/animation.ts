@@ -1,0 +1,224 @@
+/**
+ * glTF animations → `.ani` files: one track per animated node (position / rotation / scale keys at
+ * the union of its channels' key times), in Urho space, named after the bone; an imported file's
+ * name, track order, channel masks, empty tracks, length and trailing bytes come back from
+ * `extras.urho3d`.
+ */
+import { readSampler, sampleAt, type WarningCollector } from '@gltf-legacy/core';
+import type { Accessor, Animation, Node, Root } from '@gltf-transform/core';
+import type { AniAnimation, AniTrack } from '../ani.js';
+import { floatFromJson, mirrorQuat, mirrorVec3 } from '../space.js';
+import { sameFloats } from './common.js';
+
+/** An exported animation file. */
+export interface ExportedAnimation {
+  fileName: string;
+  animation: AniAnimation;
+}
+
+/**
+ * Every animation of `root` that has keys, with its file stem: the imported file's (its model
+ * prefix `oldBase` replaced by `name`), else `NAME_<animation>`.
+ */
+export function exportAnimations(
+  root: Root,
+  name: string,
+  oldBase: string | undefined,
+  fps: number,
+  warnings: WarningCollector,
+  nameOf: Map<Node, string>,
+): ExportedAnimation[] {
+  const animations: ExportedAnimation[] = [];
+  const usedFiles = new Set<string>();
+  for (const anim of root.listAnimations()) {
+    const a = exportAnimation(anim, fps, warnings, nameOf);
+    if (!a) continue;
+    const ae = (anim.getExtras() as any)?.urho3d;
+    let file: string;
+    if (typeof ae?.file === 'string' && ae.file) {
+      file = oldBase && ae.file.startsWith(oldBase) ? name + ae.file.slice(oldBase.length) : ae.file;
+    } else file = `${name}_${(anim.getName() || `Animation${animations.length}`).replace(/[^\w.-]+/g, '_')}`;
+    while (usedFiles.has(file)) file += '_';
+    usedFiles.add(file);
+    animations.push({ fileName: file, animation: a });
+  }
+  return animations;
+}
+
+export function exportAnimation(
+  anim: Animation,
+  fps: number,
+  warnings: WarningCollector,
+  nameOf: Map<Node, string>,
+): AniAnimation | null {
+  const ae = (anim.getExtras() as any)?.urho3d;
+  const byNode = new Map<
+    Node,
+    {
+      translation?: ReturnType<typeof readSampler>;
+      rotation?: ReturnType<typeof readSampler>;
+      scale?: ReturnType<typeof readSampler>;
+      inputs: Accessor[];
+    }
+  >();
+  for (const ch of anim.listChannels()) {
+    const node = ch.getTargetNode();
+    const path = ch.getTargetPath();
+    const sampler = ch.getSampler();
+    if (!node || !sampler?.getInput() || !sampler.getOutput()) continue;
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') {
+      warnings.warn(
+        'ANIMATION_CHANNEL_DROPPED',
+        `.ani tracks hold only position/rotation/scale; a "${path}" channel was dropped`,
+      );
+      continue;
+    }
+    let entry = byNode.get(node);
+    if (!entry) byNode.set(node, (entry = { inputs: [] }));
+    entry[path] = readSampler(sampler, path === 'rotation');
+    entry.inputs.push(sampler.getInput()!);
+  }
+  if (!byNode.size) return null;
+  const tracks: AniTrack[] = [];
+  let maxTime = 0;
+  let resampled = 0;
+  for (const [node, e] of byNode) {
+    const samplers = [e.translation, e.rotation, e.scale].filter(Boolean) as ReturnType<typeof readSampler>[];
+    const allLinear = samplers.every((s) => (s.interpolation ?? 'LINEAR') === 'LINEAR');
+    const first = samplers[0].times;
+    const shared = samplers.every((s) => sameFloats(s.times, first));
+    let times: Float32Array;
+    if (allLinear && shared) times = first.slice();
+    else {
+      const set = new Set<number>();
+      for (const s of samplers) for (const t of s.times) set.add(t);
+      if (!allLinear) {
+        resampled++;
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (const s of samplers) {
+          if (s.times.length) {
+            lo = Math.min(lo, s.times[0]);
+            hi = Math.max(hi, s.times[s.times.length - 1]);
+          }
+        }
+        lo = Math.max(0, lo);
+        // Bounded: at most 100 000 resampled keys per track (hostile key ranges).
+        const steps = Number.isFinite(hi - lo) ? Math.min(100000, Math.ceil((hi - lo) * fps)) : 0;
+        for (let i = 0; i < steps; i++) set.add(Math.fround(lo + i / fps));
+      }
+      times = Float32Array.from([...set].sort((a, b) => a - b));
+    }
+    // .ani keys need finite, strictly increasing times (invalid glTF can have others): keep those.
+    let ordered = true;
+    for (let k = 0; k < times.length && ordered; k++) {
+      ordered = Number.isFinite(times[k]) && times[k] >= 0 && (k === 0 || times[k] > times[k - 1]);
+    }
+    if (!ordered) {
+      times = Float32Array.from(
+        [...new Set(times)].filter((t) => Number.isFinite(t) && t >= 0).sort((a, b) => a - b),
+      );
+      warnings.warn(
+        'ANIMATION_KEYS_DROPPED',
+        'animation key times that were negative, not finite or not increasing were dropped or sorted',
+      );
+    }
+    const n = times.length;
+    if (n) maxTime = Math.max(maxTime, times[n - 1]);
+    const tmp = [0, 0, 0, 0];
+    const sample = (
+      s: ReturnType<typeof readSampler> | undefined,
+      size: number,
+      direct: boolean,
+    ): Float32Array | null => {
+      if (!s) return null;
+      if (direct) return s.values.slice(0, n * size);
+      const out = new Float32Array(n * size);
+      for (let k = 0; k < n; k++) {
+        sampleAt(s, times[k], tmp);
+        for (let c = 0; c < size; c++) out[k * size + c] = tmp[c];
+      }
+      return out;
+    };
+    const direct = allLinear && shared && ordered;
+    const positions = sample(e.translation, 3, direct);
+    if (positions) mirrorVec3(positions);
+    const q = sample(e.rotation, 4, direct);
+    let rotations: Float32Array | null = null;
+    if (q) {
+      mirrorQuat(q);
+      // Unit quaternions, as import makes them (keys within 1e-6 of unit length stay as they are).
+      for (let k = 0; k < n; k++) {
+        const len = Math.hypot(q[k * 4], q[k * 4 + 1], q[k * 4 + 2], q[k * 4 + 3]);
+        if (Math.abs(len - 1) > 1e-6) {
+          for (let c = 0; c < 4; c++)
+            q[k * 4 + c] = len > 1e-12 ? Math.fround(q[k * 4 + c] / len) : c === 3 ? 1 : 0;
+        }
+      }
+      rotations = new Float32Array(n * 4);
+      for (let k = 0; k < n; k++) {
+        rotations[k * 4] = q[k * 4 + 3];
+        rotations[k * 4 + 1] = q[k * 4];
+        rotations[k * 4 + 2] = q[k * 4 + 1];
+        rotations[k * 4 + 3] = q[k * 4 + 2];
+      }
+    }
+    const scales = sample(e.scale, 3, direct);
+    tracks.push({
+      name: nameOf.get(node) ?? node.getName(),
+      channelMask: (positions ? 1 : 0) | (rotations ? 2 : 0) | (scales ? 4 : 0),
+      keyCount: n,
+      times,
+      positions,
+      rotations,
+      scales,
+    });
+  }
+  // An animation without a single key cannot come back: import makes no channel for an empty
+  // track and drops an animation without channels (glTF needs ≥ 1). Its empty tracks would be
+  // written, then the whole .ani lost on re-import, so it is not written at all.
+  if (!tracks.some((t) => t.keyCount > 0)) {
+    warnings.warn(
+      'ANIMATION_DROPPED',
+      `animation "${anim.getName()}" has no keys left (empty or invalid sampler inputs); not written`,
+    );
+    return null;
+  }
+  if (resampled) {
+    warnings.warn(
+      'ANIMATION_RESAMPLED',
+      `STEP / CUBICSPLINE channels were resampled to linear keys at ${fps} fps plus the original key times`,
+      resampled,
+    );
+  }
+  // Restore the file's track order, channel masks and empty tracks.
+  if (Array.isArray(ae?.tracks)) {
+    const ordered: AniTrack[] = [];
+    for (const [tn, mask, count] of ae.tracks as [string, number, number][]) {
+      const t = tracks.find((x) => x.name === tn && !ordered.includes(x));
+      if (t) {
+        if ((mask & 7) === t.channelMask) t.channelMask = mask;
+        ordered.push(t);
+      } else if (count === 0) {
+        ordered.push({
+          name: tn,
+          channelMask: mask,
+          keyCount: 0,
+          times: new Float32Array(0),
+          positions: null,
+          rotations: null,
+          scales: null,
+        });
+      }
+    }
+    for (const t of tracks) if (!ordered.includes(t)) ordered.push(t);
+    tracks.splice(0, tracks.length, ...ordered);
+  }
+  const length = ae?.length !== undefined ? floatFromJson(ae.length) : maxTime;
+  return {
+    name: anim.getName(),
+    length,
+    tracks,
+    ...(Array.isArray(ae?.trailing) ? { trailing: Uint8Array.from(ae.trailing) } : {}),
+  };
+}
