@@ -8,6 +8,7 @@ import {
   type ImportOptions,
   type ImportResult,
   WarningCollector,
+  clipNameFromFile,
   extName,
   mainFile,
   stem,
@@ -241,9 +242,8 @@ export function toDocument(
     keepTrailing(fx, anim);
     rootExtras.animFiles.push(fx);
     const base = mesh ? stem(meshName) : '';
-    let suffix = stem(file);
-    if (base && suffix.toLowerCase().startsWith(`${base.toLowerCase()}_`))
-      suffix = suffix.slice(base.length + 1);
+    // core's one naming rule: `actor_00_idle.anim` beside `actor_00.mesh` is the clip `idle`
+    const suffix = clipNameFromFile(file, base);
     anim.animations.forEach((block, a) => {
       const animName = anim.animationNames[a];
       const glName = anim.animations.length === 1 && suffix !== base ? suffix : `${suffix}/${animName}`;

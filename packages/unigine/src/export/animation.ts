@@ -2,7 +2,7 @@
  * Export of glTF animations: the limits the shared stage gets (keys on frames need no step), the
  * guard against absurd clips, `.anim` file names and per-file rest poses.
  */
-import { type AnimationLimits, ExportError, type WarningCollector } from '@gltf-legacy/core';
+import { type AnimationLimits, ExportError, type WarningCollector, clipFileName } from '@gltf-legacy/core';
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationBlock } from '../block.js';
 import type { UnigineBone } from '../common.js';
@@ -131,7 +131,13 @@ export function groupAnimations(
         file = name + file.slice(meshStem.length);
       else if (!meshStem && (rx.animFiles?.length ?? 0) === 1) file = `${name}.anim`;
     } else {
-      file = `${name}_${sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`)}.anim`;
+      // core's one rule for clip files (no doubled model prefix), on this package's own clip
+      // names (`anim<i>` when unnamed, [A-Za-z0-9_.-] only): earlier exports' names stay.
+      file = clipFileName(
+        name,
+        sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`),
+        '.anim',
+      );
     }
     const g = fileGroups.get(file) ?? [];
     g.push({ anim, ex });
