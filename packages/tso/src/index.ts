@@ -17,6 +17,7 @@ import { type TsoAnimation, readAnimation } from './anim.js';
 import { exportTso } from './export.js';
 import { TSO_LIMITS } from './limits.js';
 import { rejectNonFinite } from './finite.js';
+import { noteTrailingBytes } from './quirks.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
@@ -113,6 +114,8 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
     mesh = found?.kind === 'mesh' ? found.model : readMesh(mainBytes, mainName);
     rejectNonFinite(mesh, mainBytes.length, mainName);
   }
+  const mainModel = mesh ?? skels[0]?.skel ?? animations[0]?.animation;
+  noteTrailingBytes(mainModel?.trailing, mainBytes.length, mainName, options, warnings);
 
   if (options.skeleton && typeof options.skeleton !== 'string') {
     const s =
@@ -135,9 +138,11 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       );
       continue;
     }
+    let companion: { trailing: Uint8Array } | undefined;
     try {
-      if (ext === '.skel') skels.push({ name, skel: readSkeleton(bytes, name) });
-      else if (ext === '.anim') animations.push({ name: stem(name), animation: readAnimation(bytes, name) });
+      if (ext === '.skel') skels.push({ name, skel: (companion = readSkeleton(bytes, name)) });
+      else if (ext === '.anim')
+        animations.push({ name: stem(name), animation: (companion = readAnimation(bytes, name)) });
       else warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO companion (.skel or .anim); ignored`);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
@@ -146,6 +151,7 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
         `"${name}" is not a TSO ${ext.slice(1)} file (${e.detail}); ignored`,
       );
     }
+    noteTrailingBytes(companion?.trailing, bytes.length, name, options, warnings);
   }
   let chosen: { name: string; skel: TsoSkeleton } | undefined =
     options.skeleton && typeof options.skeleton !== 'string'
@@ -203,9 +209,11 @@ async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
     for (const [name, bytes] of files) {
       const e = extName(name);
       if (name === mainName || (e !== '.anim' && e !== '.skel')) continue;
+      let companion: { trailing: Uint8Array } | undefined;
       try {
-        if (e === '.anim') animations.push({ name: stem(name), animation: readAnimation(bytes, name) });
-        else if (!skel) skel = readSkeleton(bytes, name);
+        if (e === '.anim')
+          animations.push({ name: stem(name), animation: (companion = readAnimation(bytes, name)) });
+        else if (!skel) skel = companion = readSkeleton(bytes, name);
       } catch (err) {
         if (!(err instanceof FormatError)) throw err;
         warnings.warn(
@@ -213,6 +221,7 @@ async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
           `"${name}" is not a TSO ${e.slice(1)} file (${err.detail}); ignored`,
         );
       }
+      noteTrailingBytes(companion?.trailing, bytes.length, name, options, warnings);
     }
     const document = await importOutfit(
       outfitKind,

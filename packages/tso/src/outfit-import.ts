@@ -11,6 +11,7 @@ import type { Document, Node } from '@gltf-transform/core';
 import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
+import { noteTrailingBytes } from './quirks.js';
 import {
   TSO_REF_WITH_IDS,
   type TsoAppearance,
@@ -94,6 +95,7 @@ async function resolvePart(
   resources: ResourceReader,
   warnings: WarningCollector,
   cache: FolderIndex,
+  strict?: boolean,
 ): Promise<Part | undefined> {
   const record = bindingRecord(binding, bindingPath);
   const m = binding.mesh;
@@ -123,6 +125,7 @@ async function resolvePart(
     );
     return undefined;
   }
+  noteTrailingBytes(mesh.trailing, meshFile.bytes.length, meshFile.path, { strict }, warnings);
   record.meshFile = meshFile.path;
   const part: Part = { mesh, name: parseContentName(meshFile.path)?.name ?? baseName(meshFile.path), record };
   const t = binding.texture;
@@ -191,6 +194,8 @@ export async function applyBinding(
 
 /** Options of {@link importOutfit}. */
 export interface OutfitImportOptions extends TsoImportOptions {
+  /** Refuse quirks (`TRAILING_BYTES`) with a FormatError instead of reading them with a warning. */
+  strict?: boolean;
   /** Root-relative path of the main file below the resource root. */
   resourcePath: string;
   resources: ResourceReader;
@@ -224,6 +229,7 @@ export async function importOutfit(
   const cache: FolderIndex = new Map();
   if (kind === 'apr') {
     appearance = readAppearance(bytes, from);
+    noteTrailingBytes(appearance.trailing, bytes.length, from, options, warnings);
     const folders = searchFolders(from, OUTFIT_FOLDERS.bindings);
     // Each binding once: an appearance naming one binding many times is one part.
     const seen = new Set<string>();
@@ -249,22 +255,30 @@ export async function importOutfit(
         );
         continue;
       }
+      let binding: TsoBindingFile;
       try {
-        bindings.push({ binding: readBinding(found.bytes, found.path), path: found.path, entry });
+        binding = readBinding(found.bytes, found.path);
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         warnings.warn(
           'BINDING_UNREADABLE',
           `"${found.path}" is not a readable .bnd (${e.message}); part left out`,
         );
+        continue;
       }
+      noteTrailingBytes(binding.trailing, found.bytes.length, found.path, options, warnings);
+      bindings.push({ binding, path: found.path, entry });
     }
-  } else bindings.push({ binding: readBinding(bytes, from), path: from });
+  } else {
+    const binding = readBinding(bytes, from);
+    noteTrailingBytes(binding.trailing, bytes.length, from, options, warnings);
+    bindings.push({ binding, path: from });
+  }
 
   const parts: Part[] = [];
   const imported: number[][] = [];
   for (const { binding, path, entry } of bindings) {
-    const part = await resolvePart(binding, path, from, resources, warnings, cache);
+    const part = await resolvePart(binding, path, from, resources, warnings, cache, options.strict);
     if (part) parts.push(part);
     if (part && entry) imported.push([entry.fileId, entry.typeId]);
   }

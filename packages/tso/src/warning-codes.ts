@@ -28,6 +28,8 @@ export const WARNING_CODES: WarningCodeTable = {
     'An animation moves a bone twice; the later motion is kept in extras only (written back on export).',
   ANIM_BONE_MISSING:
     'Motions naming bones that are not loaded were skipped; their keys are kept in extras (written back on export).',
+  TRAILING_BYTES:
+    'Bytes after the last record of a file (FreeSO and Niotso never read them) were kept in extras and are written back (strict: FormatError).',
   // import: outfits (.apr / .bnd)
   MESH_MISSING: 'A binding names a mesh that was not found; its part was left out.',
   MESH_UNREADABLE: 'A linked .mesh does not parse; its part was left out.',
