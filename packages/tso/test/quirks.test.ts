@@ -1,0 +1,103 @@
+/**
+ * Quirks of real files (issue 18.1), on the hand-made samples of test-assets/tso/quirks (made by
+ * its make.mjs from the twobone files): a trailing pad is read with TRAILING_BYTES (file, offset,
+ * count) and the same values as the clean file, refused under strict, and comes back byte-exact
+ * through a .glb; an index one past the end and a short last frame stay refused (BAD_INDEX).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FormatError } from '@gltf-legacy/core';
+import { TEST_ASSETS } from '@gltf-legacy/test-utils';
+import { type Document, NodeIO } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { legacyFormat } from '../src/index.js';
+
+const DIR = join(TEST_ASSETS, 'tso');
+const file = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
+const io = new NodeIO();
+
+/** The twobone set with `name` (a quirk sample) standing in for the clean file `clean`. */
+function set(clean: string, name?: string): Map<string, Uint8Array> {
+  const names = ['twobone.mesh', 'twobone.skel', 'twobone-wave.anim'];
+  return new Map(names.map((n) => (n === clean && name ? [name, file(`quirks/${name}`)] : [n, file(n)])));
+}
+
+function values(doc: Document) {
+  const root = doc.getRoot();
+  return {
+    positions: Array.from(root.listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!.getArray()!),
+    translations: root.listNodes().map((n) => [...n.getTranslation()]),
+    keys: root
+      .listAnimations()
+      .flatMap((a) => a.listSamplers().map((s) => Array.from(s.getOutput()!.getArray()!))),
+  };
+}
+
+const PADS = [
+  { clean: 'twobone.mesh', name: 'twobone-pad.mesh', count: 3 },
+  { clean: 'twobone.skel', name: 'twobone-pad.skel', count: 2 },
+  { clean: 'twobone-wave.anim', name: 'twobone-wave-pad.anim', count: 4 },
+];
+
+describe('quirks', () => {
+  for (const { clean, name, count } of PADS) {
+    const main = name.endsWith('.mesh') ? name : 'twobone.mesh';
+    it(`${name}: read with TRAILING_BYTES naming file, offset and count; same values as ${clean}`, async () => {
+      const bytes = file(`quirks/${name}`);
+      const { document, warnings } = await legacyFormat.import!(set(clean, name), { main });
+      const w = warnings.filter((x) => x.code === 'TRAILING_BYTES');
+      expect(w.length).toBe(1);
+      expect(w[0].message).toContain(`"${name}"`);
+      expect(w[0].message).toContain(`${count} bytes`);
+      expect(w[0].message).toContain(`offset ${bytes.length - count}`);
+      const reference = await legacyFormat.import!(set(clean), { main: 'twobone.mesh' });
+      expect(values(document)).toEqual(values(reference.document));
+    });
+
+    it(`${name}: strict refuses it (FormatError TRAILING_BYTES at the pad)`, async () => {
+      const bytes = file(`quirks/${name}`);
+      const error = await legacyFormat.import!(set(clean, name), { main, strict: true }).catch((e) => e);
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error.code).toBe('TRAILING_BYTES');
+      expect(error.file).toBe(name);
+      expect(error.offset).toBe(bytes.length - count);
+    });
+
+    it(`${name}: legacy → glb → legacy gives the original bytes back`, async () => {
+      const { document } = await legacyFormat.import!(set(clean, name), { main });
+      const glb = await io.writeBinary(document);
+      const back = await io.readBinary(glb);
+      const { files } = await legacyFormat.export!(back, { name: 'twobone' });
+      const written = name.endsWith('.anim') ? files.get(name) : files.get(`twobone${name.slice(-5)}`);
+      expect(written, [...files.keys()].join(', ')).toBeDefined();
+      expect(Buffer.compare(Buffer.from(written!), Buffer.from(file(`quirks/${name}`)))).toBe(0);
+    });
+  }
+
+  it('the pad warning survives the round trip: the re-exported file imports with the same warning', async () => {
+    const { document } = await legacyFormat.import!(set('twobone.mesh', 'twobone-pad.mesh'), {
+      main: 'twobone-pad.mesh',
+    });
+    const { files } = await legacyFormat.export!(await io.readBinary(await io.writeBinary(document)), {
+      name: 'again',
+    });
+    const again = await legacyFormat.import!(files, { main: 'again.mesh' });
+    expect(again.warnings.filter((w) => w.code === 'TRAILING_BYTES').map((w) => w.count)).toEqual([1]);
+  });
+
+  for (const [clean, name, field] of [
+    ['twobone.mesh', 'twobone-index-past-end.mesh', 'indices[0]'],
+    ['twobone-wave.anim', 'twobone-wave-short.anim', undefined],
+  ] as const) {
+    it(`${name}: refused with BAD_INDEX, strict or not (FreeSO would index past its arrays)`, async () => {
+      const main = name;
+      for (const strict of [false, true]) {
+        const error = await legacyFormat.import!(set(clean, name), { main, strict }).catch((e) => e);
+        expect(error).toBeInstanceOf(FormatError);
+        expect(error.code).toBe('BAD_INDEX');
+        expect(error.file).toBe(name);
+        if (field) expect(error.field).toBe(field);
+      }
+    });
+  }
+});
