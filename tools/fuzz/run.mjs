@@ -2,8 +2,10 @@
 // pnpm fuzz [--iterations N] [--format id[,id]] [--seed S] [--workers N] [--json out.json]
 //           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--glb-share 0.25] [--no-minimise] [--no-write]
 //           [--replay] [--preset test] [--minutes M]
+//           [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-corpus]
 // Mutation fuzzer over every built gltf-legacy format. See tools/fuzz/README.md.
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -14,6 +16,7 @@ import {
   CI_CAMPAIGN,
   TEST_CAMPAIGN,
 } from './src/campaign.mjs';
+import { FAST_CI, fastSummary, runFast } from './src/fast.mjs';
 import { POOL_DEFAULTS } from './src/pool.mjs';
 
 const { values } = parseArgs({
@@ -33,13 +36,17 @@ const { values } = parseArgs({
     preset: { type: 'string' },
     minutes: { type: 'string' },
     report: { type: 'boolean' },
+    tier: { type: 'string' },
+    'sample-every': { type: 'string' },
+    'no-coverage': { type: 'boolean' },
+    'no-corpus': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
   console.log(
-    'usage: pnpm fuzz [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test|ci] [--minutes M]',
+    'usage: pnpm fuzz [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-corpus] [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test|ci] [--minutes M]',
   );
   process.exit(0);
 }
@@ -94,6 +101,50 @@ if (values.replay) {
   }
   console.log(`${results.length} regression files replayed`);
   process.exit(bad ? 1 : 0);
+}
+
+// the fast tier (issue 20): file-model read/write in-process, coverage-guided; `--preset ci`
+// runs its short fixed-seed part before the whole-chain campaign
+const tier = values.tier ?? 'chain';
+if (!['fast', 'chain'].includes(tier)) throw new Error(`unknown tier ${tier} (known: fast, chain)`);
+if (tier === 'fast' || values.preset === 'ci') {
+  const fastOptions = {
+    ...(values.preset === 'ci' ? FAST_CI : {}),
+    ...(values.iterations && tier === 'fast' ? { iterations: Number(values.iterations) } : {}),
+    ...(values.seed ? { seed: Number(values.seed) } : {}),
+    ...(values['sample-every'] ? { sampleEvery: Number(values['sample-every']) } : {}),
+    ...(values['no-coverage'] ? { coverage: false } : {}),
+    ...(values.minutes && tier === 'fast' ? { minutes: Number(values.minutes) } : {}),
+    ...(values['no-write'] ? { write: false } : {}),
+    ...(values['no-corpus'] ? { writeCorpus: false } : {}),
+    ...(values['no-minimise'] ? { minimise: false } : {}),
+    formats,
+    log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
+  };
+  const t0 = Date.now();
+  const load0 = loadavg()[0];
+  const fast = await runFast(fastOptions);
+  const load1 = loadavg()[0];
+  console.log('\nfast tier summary');
+  for (const [id, st] of Object.entries(fast.stats)) console.log(`  ${id.padEnd(9)} ${fastSummary(st)}`);
+  console.log(
+    `load average ${load0.toFixed(1)} → ${load1.toFixed(1)}, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  console.log(`${fast.findings.length} new distinct finding(s)`);
+  for (const f of fast.findings) {
+    console.log(`  ${f.signature}`);
+    if (f.note) console.log(`    → ${relative(process.cwd(), f.note.path)}`);
+  }
+  if (values.json && tier === 'fast')
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ started: started.toISOString(), finished: new Date().toISOString(), load: [load0, load1], options: { ...fastOptions, log: undefined }, stats: fast.stats, findings: fast.findings.map(({ note, ...f }) => ({ ...f, regression: note ? `${f.format}/${note.hash}.json` : undefined })) }, null, 2)}\n`,
+    );
+  if (tier === 'fast') process.exit(0);
+  if (fast.findings.some((f) => f.finding.kind !== 'TIMEOUT')) {
+    console.log('\nFAIL: the fast tier found something new; reproduce with pnpm fuzz --preset ci');
+    process.exit(1);
+  }
 }
 
 const PRESETS = { test: TEST_CAMPAIGN, ci: CI_CAMPAIGN };

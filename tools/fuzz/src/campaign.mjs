@@ -8,6 +8,9 @@ import { corpusRoot, formatSeeds, gltfCorpusPaths, loadFormats, ROOT } from './f
 import { mutate, OPERATORS } from './mutate.mjs';
 import { gltfSeedGlb, makePatch, noteInput, rebuild, refOf } from './stored-input.mjs';
 import { WorkerPool } from './pool.mjs';
+import { signature } from './signature.mjs';
+
+export { signature };
 import { hashString, Rng } from './rng.mjs';
 
 /** Where regression files live. */
@@ -50,21 +53,9 @@ export const CAMPAIGN_DEFAULTS = {
   glbShare: 0.25,
   /** glTF corpus files larger than this (bytes, as GLB) are not used as seeds. */
   maxGltfBytes: 16 << 20,
+  /** Add the fast tier's corpus (tools/fuzz/corpus/<format>/) to the seeds (issue 20). */
+  fastCorpus: true,
 };
-
-/** Stable signature of a finding (kind, stage, error type, message shape, first stack frame). */
-export function signature(format, f) {
-  const msg = (f.error?.message ?? f.detail ?? '')
-    .replace(/\bfuzz[^\s,:]*?((_[ad])?\.[A-Za-z0-9]+)(?=[\s,:]|$)/g, 'fuzz*$1')
-    .replace(/\d+(\.\d+)?/g, 'N')
-    .slice(0, 120);
-  const frame = (f.error?.stack ?? []).find((l) => l.includes('/packages/')) ?? '';
-  // function name + package only: bundle line numbers change with every build
-  const where = frame
-    .replace(/^at\s+/, '')
-    .replace(/\(?file:\/\/\S*\/packages\/([^/]+)\/\S*?\)?$/, 'packages/$1');
-  return [format, f.kind, f.stage, f.error?.name ?? '', msg, where].join(' | ');
-}
 
 function sha(bytes) {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
@@ -292,7 +283,16 @@ export async function loadRegressions(only) {
       const job =
         note.direction === 'gltf-to-legacy'
           ? { kind: 'gltf', format, source: note.replay === 'gen' ? 'gen' : 'glb', seed: note.genSeed, bytes }
-          : { kind: 'legacy', format, name: note.name, bytes, companions, allPairs: note.allPairs };
+          : {
+              kind: 'legacy',
+              format,
+              name: note.name,
+              bytes,
+              companions,
+              allPairs: note.allPairs,
+              // a fast-tier finding replays the file-model stage only (what the fast tier ran)
+              fileModelOnly: note.tier === 'fast' || undefined,
+            };
       out.push({ note, job, path: join(dir, f) });
     }
   }
@@ -371,6 +371,14 @@ export async function runCampaign(options = {}) {
       // time-boxed campaigns share what is left equally among the formats still to run
       const stopAt = o.minutes ? t0 + (endAt - t0) / remaining-- : Number.POSITIVE_INFINITY;
       const seeds = formatSeeds(id);
+      // the fast tier's inputs that reached new blocks (tools/fuzz/corpus/<format>): each runs
+      // once unmutated through the whole chain, then is mutated like any seed
+      if (o.fastCorpus) {
+        const { fastCorpusSeeds } = await import('./fast.mjs');
+        const extra = await fastCorpusSeeds(id, seeds);
+        seeds.push(...extra);
+        st.fastCorpusSeeds = extra.length;
+      }
       if (!seeds.some((s) => 'corpus' in refOf(s.path))) {
         const n = `${id}: no corpus seed files under ${corpusRoot()} (${seeds.length} from test-assets only)`;
         notices.push(n);
@@ -485,11 +493,18 @@ export async function runCampaign(options = {}) {
         const companions = companionsOf(fmt.legacy, seed);
         let job = { kind: 'legacy', format: id, name: seed.name, bytes: seed.bytes, companions };
         const inRepo = !relative(ROOT, seed.path).startsWith('..');
-        const seedRef = inRepo
-          ? { repo: relative(ROOT, seed.path) }
-          : { corpus: relative(corpusRoot(), seed.path) };
+        // a fast-corpus seed is itself a patch over seeds: notes name those seeds (`roots`)
+        const seedRef = seed.roots
+          ? undefined
+          : inRepo
+            ? { repo: relative(ROOT, seed.path) }
+            : { corpus: relative(corpusRoot(), seed.path) };
         const meta = {
-          seedFile: inRepo ? relative(ROOT, seed.path) : relative(corpusRoot(), seed.path),
+          seedFile: seed.corpusFile
+            ? `fast corpus ${seed.corpusFile}`
+            : inRepo
+              ? relative(ROOT, seed.path)
+              : relative(corpusRoot(), seed.path),
           seedRef,
           seedBytes: seed.bytes,
           campaignSeed: o.seed,
@@ -497,14 +512,13 @@ export async function runCampaign(options = {}) {
           seedDir: seed.dir,
           companionNames: companions.map(([n]) => n),
         };
+        const sourcesOf = (s) => s.roots ?? [{ ref: refOf(s.path), bytes: s.bytes }];
+        if (seed.roots) meta.sources = sourcesOf(seed);
         if (!plain) {
           const otherSeed = seeds[rng.int(seeds.length)];
           const other = otherSeed.bytes;
           // what a regression note may copy from instead of storing bytes (splices included)
-          meta.sources = [
-            { ref: seedRef, bytes: seed.bytes },
-            { ref: refOf(otherSeed.path), bytes: other },
-          ];
+          meta.sources = [...sourcesOf(seed), ...sourcesOf(otherSeed)];
           if (companions.length && rng.chance(0.2)) {
             const t = rng.int(companions.length);
             meta.sources.push({ ref: refOf(join(seed.dir, companions[t][0])), bytes: companions[t][1] });
@@ -625,6 +639,8 @@ export const TEST_CAMPAIGN = {
   glbTrip: false,
   workers: 1,
   minimise: false,
+  // the test's campaign stays the same whatever the fast tier's corpus holds
+  fastCorpus: false,
 };
 
 /**
