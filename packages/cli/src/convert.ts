@@ -23,7 +23,9 @@ import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js
 import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO, createWriterNodeIO, encodeGlb } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
-import { type OptimizeOptions, optimizeTransform } from './optimize.js';
+import { type OptimizeOptions, optimizeFlags, optimizeTransform } from './optimize.js';
+import { WarningLogger } from './library-log.js';
+import { checkSizes, noteSteps, recordSourceSizes } from './size-check.js';
 import { modelBaseName, sniffFormat } from '@gltf-legacy/core';
 
 /** Options of {@link convertFile}. */
@@ -110,6 +112,7 @@ async function importLegacy(
     resourcePath: resources.resourcePath,
   });
   warnings.merge(result.warnings);
+  recordSourceSizes(result.document, format.id, main, files);
   return result.document;
 }
 
@@ -361,7 +364,9 @@ export async function prepareConversion(
     const targetId = options.to?.toLowerCase();
 
     for (const { document, format: sourceFormat, base } of docs) {
+      document.setLogger(new WarningLogger(warnings));
       if (transform) await transform(document);
+      noteSteps(document, optimizeFlags(options.optimize));
       const stats = documentStats(document);
       record.stats = record.stats
         ? {
@@ -425,6 +430,14 @@ export async function prepareConversion(
         const name = single ? outputBase(options.output!, target) : basename(base);
         const result = await target.export(document, { ...options.formatOptions, name });
         warnings.merge(result.warnings);
+        checkSizes(
+          document,
+          target.id,
+          [...result.files.keys()].find((f) => f.toLowerCase().endsWith(target.mainExtension.toLowerCase())),
+          result.files,
+          warnings,
+          optimizeFlags(options.optimize),
+        );
         // file keys may have subfolders (Textures/NAME.pcx) but never leave the output folder
         for (const [file, data] of result.files)
           addOutput(outputs, outputPath(dir, file, `${target.id} export`), data, basename(input));

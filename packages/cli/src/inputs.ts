@@ -24,6 +24,9 @@ export interface ExpandedInputs {
   skipped: SkippedFile[];
 }
 
+/** Extensions that always name a model to convert, whatever the bytes say (besides main extensions). */
+const MODEL_EXTENSIONS = new Set(['.glb', '.gltf', '.pak']);
+
 /** Bytes read to sniff a file found in a folder: whole files up to this size. */
 const SNIFF_LIMIT = 64 * 1024 * 1024;
 
@@ -83,7 +86,14 @@ export async function expandInputs(
       const lower = file.toLowerCase();
       if (!known.has(extName(file)) && !mains.some((m) => lower.endsWith(m))) continue;
       formats ??= await loadAllFormats();
-      if (mainFormatOf(await readHead(file), file, formats)) add(file, relative(base, dirname(file)));
+      // a file named like a model (a main extension, glTF, a package) that no reader accepts is an
+      // input too: its record fails with the code the conversion gives (UNKNOWN_FORMAT, BAD_MAGIC…)
+      if (
+        mainFormatOf(await readHead(file), file, formats) ||
+        MODEL_EXTENSIONS.has(extName(file)) ||
+        mains.some((m) => lower.endsWith(m))
+      )
+        add(file, relative(base, dirname(file)));
       else skipped.push({ path: file, reason: 'companion-or-unknown' });
     }
   };

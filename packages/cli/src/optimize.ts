@@ -1,4 +1,5 @@
 import { type Document, Logger, type Transform } from '@gltf-transform/core';
+import { WarningLogger } from './library-log.js';
 import { LegacyError } from '@gltf-legacy/core';
 
 /**
@@ -106,8 +107,9 @@ export function optimizeTransform(
   if (!options || !hasOptimize(options)) return undefined;
   checkOptimize(options);
   return async (doc) => {
-    // glTF-Transform logs each step at INFO on stdout; keep the CLI's output ours
-    doc.setLogger(new Logger(Logger.Verbosity.WARN));
+    // glTF-Transform logs each step at INFO on stdout; keep the CLI's output ours (convert has
+    // already routed warnings into the record: WarningLogger)
+    if (!(doc.getLogger() instanceof WarningLogger)) doc.setLogger(new Logger(Logger.Verbosity.WARN));
     // a new compression replaces the input's (decoded on read; re-encoding twice is lossy)
     if (options.meshopt)
       doc
@@ -133,4 +135,18 @@ export function optimizeTransform(
       }
     }
   };
+}
+
+/**
+ * The optimize flags that are set, as typed on the command line (for messages).
+ *
+ * ```ts
+ * optimizeFlags({ optimize: true, meshopt: true }); // ['--optimize', '--meshopt']
+ * ```
+ */
+export function optimizeFlags(options: OptimizeOptions | undefined): string[] {
+  if (!options) return [];
+  return Object.entries(options)
+    .filter(([, v]) => v !== undefined && v !== false)
+    .map(([k, v]) => (typeof v === 'number' ? `--${k} ${v}` : `--${k}`));
 }

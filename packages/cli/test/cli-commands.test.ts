@@ -1,0 +1,309 @@
+// Issue 21/18 command-line behaviours: a model-named file no reader accepts is a failed record,
+// validate over many files and folders, inspect with companions and --with, --strict/--scale/
+// --option reaching the format, the warnings table, MSFT_lod vertex counts.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { type LegacyFormat, SHARED_WARNING_CODES, WarningCollector } from '@gltf-legacy/core';
+import { Lod, MSFTLod } from '@gltf-legacy/urho3d';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type BatchReport, CLI_WARNING_CODES, lodStats, main, type WarningCodeRow } from '../src/index.js';
+import { checkSizes, noteSteps, recordSourceSizes } from '../src/size-check.js';
+import { fakeBytes, fakeFormat } from './fake-format.js';
+
+const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
+
+let dir: string;
+
+/** Runs the CLI with the fake format, or with every registered format (`'all'`). */
+async function run(args: string[], only: readonly LegacyFormat[] | 'all' = [fakeFormat]) {
+  const formats = only === 'all' ? undefined : only;
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    ['node', 'gltf-legacy', ...args],
+    { out: (s) => out.push(s), err: (s) => err.push(s) },
+    formats,
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-cmds-'));
+});
+
+/** A format that writes the options it was given into the document / the exported file. */
+const optsFormat: LegacyFormat = {
+  ...fakeFormat,
+  id: 'opts',
+  async import(files, options = {}) {
+    const result = await fakeFormat.import(files, options);
+    const { resources: _r, ...plain } = options;
+    result.document.getRoot().setExtras({ options: plain });
+    return result;
+  },
+  async export(_doc, options = {}) {
+    return {
+      files: new Map([[`${options.name}.fake`, new TextEncoder().encode(JSON.stringify(options))]]),
+      warnings: [],
+    };
+  },
+};
+
+describe('batch', () => {
+  it('a file with a model extension that no reader accepts is a failed record with its code, not a skip', async () => {
+    mkdirSync(join(dir, 'game'));
+    writeFileSync(join(dir, 'game', 'good.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    writeFileSync(
+      join(dir, 'game', 'broken.fake'),
+      Uint8Array.from({ length: 64 }, (_, i) => (i * 37 + 11) & 255),
+    );
+    writeFileSync(join(dir, 'game', 'notes.txt'), 'not a model');
+    const r = await run([
+      'convert',
+      join(dir, 'game'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--jobs',
+      '0',
+      '--report',
+      join(dir, 'r.json'),
+    ]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as BatchReport;
+    expect(report.summary).toMatchObject({ total: 2, ok: 1, failed: 1, errorsByCode: { UNKNOWN_FORMAT: 1 } });
+    const broken = report.records.find((x) => x.input.endsWith('broken.fake'))!;
+    expect(broken).toMatchObject({ status: 'error', outputs: [], error: { code: 'UNKNOWN_FORMAT' } });
+    expect(r.err).toMatch(/error UNKNOWN_FORMAT: .*broken\.fake/);
+  });
+});
+
+describe('validate', () => {
+  it('takes several files and folders, prints one line per file and a total, exit 1 when any has errors', async () => {
+    mkdirSync(join(dir, 'a'));
+    for (const n of ['x', 'y']) {
+      writeFileSync(join(dir, 'a', `${n}.fake`), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+      expect(
+        (await run(['convert', join(dir, 'a', `${n}.fake`), '-o', join(dir, 'a', `${n}.glb`)])).code,
+      ).toBe(0);
+    }
+    writeFileSync(join(dir, 'one.glb'), readFileSync(join(dir, 'a', 'x.glb')));
+    const ok = await run(['validate', join(dir, 'one.glb'), join(dir, 'a')]);
+    expect(ok.code).toBe(0);
+    expect(ok.out.match(/: 0 error\(s\)/g)).toHaveLength(3);
+    expect(ok.out).toContain('3 file(s) validated, 0 with errors');
+    const json = await run(['validate', join(dir, 'one.glb'), join(dir, 'a', 'y.glb'), '--json']);
+    expect((JSON.parse(json.out) as { file: string }[]).map((s) => s.file)).toEqual([
+      join(dir, 'one.glb'),
+      join(dir, 'a', 'y.glb'),
+    ]);
+    writeFileSync(join(dir, 'bad.glb'), 'glTF not really');
+    const bad = await run(['validate', join(dir, 'one.glb'), join(dir, 'bad.glb'), join(dir, 'missing.glb')]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('3 file(s) validated, 2 with errors');
+    expect(bad.err).toMatch(/missing\.glb: error FILE_NOT_FOUND/);
+  });
+});
+
+describe('inspect', () => {
+  it('reads the companions beside the file as convert does, adds --with files, and --no-companions turns that off', async () => {
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    writeFileSync(join(dir, 'tri.note'), 'x');
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'elsewhere', 'extra.note'), 'x');
+    const seen = async (...args: string[]) => {
+      const r = await run(['inspect', join(dir, 'tri.fake'), '--json', ...args]);
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.out) as { sections: { title: string; rows?: unknown[][] }[] };
+      return (report.sections.find((s) => s.title === 'Import warnings')?.rows ?? [])
+        .map((row) => row[2])
+        .sort();
+    };
+    expect(await seen()).toEqual(['companion tri.note read']);
+    expect(await seen('--with', join(dir, 'elsewhere', 'extra.note'))).toEqual([
+      'companion extra.note read',
+      'companion tri.note read',
+    ]);
+    expect(await seen('--no-companions')).toEqual([]);
+  });
+});
+
+describe('format flags', () => {
+  it('--strict, --scale and --option axes=assetimporter reach import and export options', async () => {
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const flags = ['--strict', '--scale', '0.0254', '--option', 'axes=assetimporter'];
+    const r = await run(
+      ['convert', join(dir, 'tri.fake'), '-o', join(dir, 'tri.glb'), ...flags],
+      [optsFormat],
+    );
+    expect(r.code, r.err).toBe(0);
+    const doc = await new NodeIO().read(join(dir, 'tri.glb'));
+    expect(doc.getRoot().getExtras().options).toMatchObject({
+      strict: true,
+      scale: 0.0254,
+      axes: 'assetimporter',
+    });
+    const back = await run(
+      ['convert', join(dir, 'tri.glb'), '--to', 'opts', '-o', join(dir, 'back', 'tri.fake'), ...flags],
+      [optsFormat],
+    );
+    expect(back.code, back.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'back', 'tri.fake'), 'utf8'))).toMatchObject({
+      strict: true,
+      scale: 0.0254,
+      axes: 'assetimporter',
+    });
+    expect(
+      (await run(['convert', join(dir, 'tri.fake'), '-o', join(dir, 'z.glb'), '--scale', '-1'])).code,
+    ).toBe(2);
+  });
+});
+
+describe('warnings', () => {
+  it("lists every code of core's shared table, of each format package and of the CLI, with its meaning", async () => {
+    const r = await run(['warnings', '--json'], 'all');
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.out) as WarningCodeRow[];
+    for (const [code, meaning] of Object.entries(SHARED_WARNING_CODES))
+      expect(rows).toContainEqual({ code, source: 'core', meaning });
+    for (const [code, meaning] of Object.entries(CLI_WARNING_CODES))
+      expect(rows).toContainEqual({ code, source: 'cli', meaning });
+    for (const id of ['unreal3d', 'urho3d', 'grimrock', 'tso', 'unigine'])
+      expect(
+        rows.some((row) => row.source === id),
+        id,
+      ).toBe(true);
+    for (const id of ['unreal3d', 'grimrock', 'tso', 'unigine']) {
+      const mod = (await import(`@gltf-legacy/${id}`)) as { WARNING_CODES?: Record<string, string> };
+      for (const [code, meaning] of Object.entries(mod.WARNING_CODES ?? {}))
+        expect(rows).toContainEqual({ code, source: id, meaning });
+    }
+  });
+
+  it('the cli README lists exactly the codes of that table', async () => {
+    const r = await run(['warnings', '--markdown'], 'all');
+    const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    const section = /<!-- warning-codes:start -->\n([\s\S]*?)\n<!-- warning-codes:end -->/.exec(readme)?.[1];
+    expect(section, 'regenerate with: pnpm gltf-legacy warnings --markdown').toBe(r.out);
+  });
+});
+
+describe('MSFT_lod', () => {
+  it('inspect counts the vertices of LOD 0 and of all levels separately', async () => {
+    const doc = new Document();
+    doc.createExtension(MSFTLod);
+    const buf = doc.createBuffer();
+    const mesh = (n: number) =>
+      doc.createMesh().addPrimitive(
+        doc.createPrimitive().setAttribute(
+          'POSITION',
+          doc
+            .createAccessor()
+            .setType('VEC3')
+            .setArray(new Float32Array(n * 3))
+            .setBuffer(buf),
+        ),
+      );
+    const lod1 = doc.createNode('LOD1').setMesh(mesh(5));
+    const lod2 = doc.createNode('LOD2').setMesh(mesh(2));
+    const lod = new Lod(doc.getGraph()).addLod(lod1).addLod(lod2);
+    const main = doc.createNode('LOD0').setMesh(mesh(10)).setExtension('MSFT_lod', lod);
+    doc.createScene().addChild(doc.createNode('root').addChild(main));
+    expect(lodStats(doc)).toEqual({ levels: 3, verticesLod0: 10, verticesAllLods: 17 });
+    const path = join(dir, 'lod.glb');
+    await new NodeIO().registerExtensions([MSFTLod]).write(path, doc);
+    const r = await run(['inspect', path, '--json'], 'all');
+    const facts = (JSON.parse(r.out) as { sections: { facts?: Record<string, unknown> }[] }).sections[0]
+      .facts;
+    expect(facts).toMatchObject({ vertices: 17, levels: 3, verticesLod0: 10, verticesAllLods: 17 });
+    const plain = new Document();
+    plain.createScene().addChild(plain.createNode().setMesh(mesh(1) && plain.createMesh()));
+    expect(lodStats(plain)).toBeUndefined();
+  });
+});
+
+describe('size check and library logs', () => {
+  it('a re-export that changes a file by more than 10 % says so once, with the steps that explain it', () => {
+    const doc = new Document();
+    recordSourceSizes(
+      doc,
+      'urho3d',
+      'Jack.mdl',
+      new Map([
+        ['Jack.mdl', new Uint8Array(1000)],
+        ['Jack_Walk.ani', new Uint8Array(100)],
+      ]),
+    );
+    noteSteps(doc, ['--meshopt']);
+    const warnings = new WarningCollector();
+    warnings.warn('ATTRIBUTE_DEQUANTIZED', 'POSITION widened');
+    const written = new Map([
+      ['Hero.mdl', new Uint8Array(1820)],
+      ['Jack_Walk.ani', new Uint8Array(105)],
+    ]);
+    checkSizes(doc, 'urho3d', 'Hero.mdl', written, warnings, ['--weld']);
+    const size = warnings.list().filter((w) => w.code === 'SIZE_CHANGED');
+    expect(size).toEqual([
+      {
+        code: 'SIZE_CHANGED',
+        count: 1,
+        message:
+          'Hero.mdl 1000 → 1820 bytes (+82 %) compared with the imported file; steps of this conversion that explain it: --meshopt, --weld, ATTRIBUTE_DEQUANTIZED',
+      },
+    ]);
+    const other = new WarningCollector();
+    checkSizes(doc, 'grimrock', 'Hero.model', written, other); // another format: nothing to compare
+    checkSizes(doc, 'urho3d', 'Hero.mdl', new Map([['Hero.mdl', new Uint8Array(1090)]]), other); // within 10 %
+    expect(other.list()).toEqual([]);
+  });
+
+  it.runIf(existsSync(join(corpus, 'urho/Jack.mdl')))(
+    'Jack.mdl --optimize --meshopt: the quantizer lines become one LIBRARY_LOG warning; converting back names the growth',
+    async () => {
+      const glb = join(dir, 'jack.glb');
+      const r = await run(
+        [
+          'convert',
+          join(corpus, 'urho/Jack.mdl'),
+          '-o',
+          glb,
+          '--optimize',
+          '--meshopt',
+          '--report',
+          join(dir, 'a.json'),
+        ],
+        'all',
+      );
+      expect(r.code, r.err).toBe(0);
+      const a = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as BatchReport;
+      expect(a.records[0].warnings).toContainEqual({
+        code: 'LIBRARY_LOG',
+        message: 'quantize: Skipping _URHO_BLENDINDICES; out of [-1,1] range.',
+        count: 14,
+      });
+      const back = await run(
+        [
+          'convert',
+          glb,
+          '--to',
+          'urho3d',
+          '-o',
+          join(dir, 'back', 'Jack.mdl'),
+          '--report',
+          join(dir, 'b.json'),
+        ],
+        'all',
+      );
+      expect(back.code, back.err).toBe(0);
+      const b = JSON.parse(readFileSync(join(dir, 'b.json'), 'utf8')) as BatchReport;
+      const size = b.records[0].warnings.filter((w) => w.code === 'SIZE_CHANGED');
+      expect(size).toHaveLength(1);
+      expect(size[0].message).toContain(
+        `Jack.mdl 359420 → ${statSync(join(dir, 'back', 'Jack.mdl')).size} bytes`,
+      );
+      for (const why of ['--optimize', '--meshopt', 'ATTRIBUTE_DEQUANTIZED'])
+        expect(size[0].message).toContain(why);
+    },
+  );
+});
