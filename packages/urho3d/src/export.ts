@@ -17,6 +17,7 @@ import {
   WarningCollector,
   assertNodeTrees,
 } from '@gltf-legacy/core';
+import { prepare } from '@gltf-legacy/prepare';
 import type { Document, Material, Root } from '@gltf-transform/core';
 import { writeAni } from './ani.js';
 import { modelExtrasOf } from './extras.js';
@@ -31,6 +32,7 @@ import { buildMorphs, setMorphRanges } from './export/morphs.js';
 import { primitiveContext } from './export/primitives.js';
 import { collectSkeleton, meshNodesOf, rigidBoneOf, skinJointToBone } from './export/skeleton.js';
 import { buildVertexBuffers } from './export/vertex-layout.js';
+import { urhoLimits } from './limits.js';
 import { createPak, writePak } from './pak.js';
 import { exportUrhoScene } from './prefab-export.js';
 import { type MdlModel, writeMdl } from './mdl.js';
@@ -100,26 +102,59 @@ function materialsOfGeometries(vprims: VPrim[]): (Material | null)[] {
   return geometryMaterials;
 }
 
-/**
- * Converts a document to an Urho3D model and animations (file models).
- *
- * ```ts
- * const { model, animations, warnings } = exportUrhoModel(document, { name: 'Jack' });
- * const mdl = writeMdl(model!);
- * ```
- */
-export function exportUrhoModel(
-  doc: Document,
-  options: ExportUrhoOptions = {},
-): {
+/** What {@link exportUrhoModel} and {@link mapUrhoModel} return: file models, not bytes yet. */
+export interface UrhoModelExport {
   model: MdlModel | null;
   animations: ExportedAnimation[];
   warnings: Warning[];
   /** The glTF material of each geometry of `model` (its LOD 0), in geometry order. */
   geometryMaterials: (Material | null)[];
-} {
+}
+
+/**
+ * Converts a document to an Urho3D model and animations (file models): the shared export stage
+ * (`prepare(doc, urhoLimits(fps))`: strips/fans triangulated, 4 influences, linear keys) and then
+ * {@link mapUrhoModel}. `doc` is not modified; the materials returned are `doc`'s own.
+ *
+ * ```ts
+ * const { model, animations, warnings } = await exportUrhoModel(document, { name: 'Jack' });
+ * const mdl = writeMdl(model!);
+ * ```
+ */
+export async function exportUrhoModel(
+  doc: Document,
+  options: ExportUrhoOptions = {},
+): Promise<UrhoModelExport> {
   assertNodeTrees(doc);
   const warnings = new WarningCollector();
+  const fps = options.fps ?? EXPORT_URHO_DEFAULTS.fps;
+  const { document: prepared, changed } = await prepare(doc, urhoLimits(fps), { warnings });
+  const out = mapUrhoModel(prepared, options, warnings);
+  if (changed) {
+    // The clone lists its materials in the same order as `doc`: hand back the caller's own.
+    const own = doc.getRoot().listMaterials();
+    const cloned = prepared.getRoot().listMaterials();
+    out.geometryMaterials = out.geometryMaterials.map((m) => (m ? (own[cloned.indexOf(m)] ?? null) : null));
+  }
+  return out;
+}
+
+/**
+ * The map layer: a prepared document (see {@link urhoLimits}; any document {@link importUrho}
+ * made is one) → Urho3D file models, in named steps. Warnings go to `warnings`, and all of them
+ * (the stage's too) are returned.
+ *
+ * ```ts
+ * const { document: prepared } = await prepare(document, urhoLimits(30));
+ * const { model } = mapUrhoModel(prepared, { name: 'Jack' });
+ * ```
+ */
+export function mapUrhoModel(
+  doc: Document,
+  options: ExportUrhoOptions = {},
+  warnings = new WarningCollector(),
+): UrhoModelExport {
+  assertNodeTrees(doc);
   const root = doc.getRoot();
   const maxBones = Math.max(4, Math.min(256, options.maxBones ?? EXPORT_URHO_DEFAULTS.maxBones));
   const hint = modelExtrasOf(doc);
@@ -180,8 +215,7 @@ export function exportUrhoModel(
       }
     : null;
 
-  const fps = options.fps ?? EXPORT_URHO_DEFAULTS.fps;
-  const animations = exportAnimations(root, name, hint?.top.getName(), fps, warnings, nameOf);
+  const animations = exportAnimations(root, name, hint?.top.getName(), warnings, nameOf);
   return { model, animations, warnings: warnings.list(), geometryMaterials: materialsOfGeometries(vprims) };
 }
 
@@ -212,7 +246,7 @@ export async function exportUrho(doc: Document, options: ExportUrhoOptions = {})
   }
   if (wantsMaterials(doc, options.materials ?? EXPORT_URHO_DEFAULTS.materials))
     return exportUrhoScene(doc, options);
-  const { model, animations, warnings } = exportUrhoModel(doc, options);
+  const { model, animations, warnings } = await exportUrhoModel(doc, options);
   const name = options.name ?? modelExtrasOf(doc)?.top.getName() ?? 'model';
   const files: FileSet = new Map();
   if (model) files.set(`${name}.mdl`, writeMdl(model));

@@ -25,6 +25,7 @@ import { assignGeometryMaterials, isMaterialFile, loneModelMaterial } from './mo
 import { importUrhoPrefab } from './prefab-import.js';
 import { isPrefabXml } from './prefab-xml.js';
 import { UrhoResourceDirs, urhoResourceRoot } from './resource-dirs.js';
+import { URHO3D_LIMITS } from './limits.js';
 import { readMdl } from './mdl.js';
 import { MSFTLod } from './msft-lod.js';
 import { extractPak, readPak } from './pak.js';
@@ -35,6 +36,7 @@ export * from './export.js';
 export * from './import.js';
 export * from './inspect.js';
 export * from './inspect-xml.js';
+export * from './limits.js';
 export * from './lz4.js';
 export * from './material-export.js';
 export * from './material-import.js';
@@ -50,6 +52,8 @@ export * from './msft-lod.js';
 export * from './pak.js';
 export * from './space.js';
 export * from './xml.js';
+export * from './extras.js';
+export { WARNING_CODES } from './warning-codes.js';
 
 function magicOf(bytes: Uint8Array): string {
   return bytes.length >= 4 ? String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) : '';
@@ -145,6 +149,7 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   // prefabs and scenes (`<node>`/`<scene>` XML) convert on their own; material XML is read through them
   mainExtensions: ['.mdl', '.xml'],
   gltfExtensions: [MSFTLod],
+  limits: URHO3D_LIMITS,
   capabilities: {
     import: true,
     export: true,

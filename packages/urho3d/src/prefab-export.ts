@@ -144,7 +144,7 @@ export async function exportUrhoScene(
       : undefined;
 
   const exportOne = async (source: Document, top: Node | null, modelName: string, path: string) => {
-    const r = exportUrhoModel(source, { ...options, name: modelName });
+    const r = await exportUrhoModel(source, { ...options, name: modelName });
     r.warnings.forEach(keepWarning);
     const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const at = (f: string) => (dir ? `${dir}/${f}` : f);

@@ -83,7 +83,7 @@ function quads(n: number, opts: { uvSets?: number; skinBones?: number; morph?: b
 
 describe('export rules', () => {
   it('morph targets become sparse Urho morphs (changed vertices only), mirrored, and re-import densely', async () => {
-    const { model } = exportUrhoModel(quads(3, { morph: true }));
+    const { model } = await exportUrhoModel(quads(3, { morph: true }));
     const m = model!.morphs[0];
     expect(m.name).toBe('Bulge');
     expect(m.buffers[0].vertexCount).toBe(1);
@@ -100,7 +100,7 @@ describe('export rules', () => {
   });
 
   it('more than 64 bones: bone mappings per geometry, a geometry using more is split', async () => {
-    const out = exportUrhoModel(quads(100, { skinBones: 100 }));
+    const out = await exportUrhoModel(quads(100, { skinBones: 100 }));
     const model = out.model!;
     expect(model.bones.length).toBe(100);
     expect(model.geometries.length).toBe(2);
@@ -125,7 +125,7 @@ describe('export rules', () => {
     expect(checked).toBe(600);
   });
 
-  it('more than 4 influences: keeps the 4 largest, renormalizes, warns', () => {
+  it('more than 4 influences: keeps the 4 largest, renormalizes, warns', async () => {
     const doc = quads(1, { skinBones: 8 });
     const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
     const buf = doc.getRoot().listBuffers()[0];
@@ -137,7 +137,7 @@ describe('export rules', () => {
     prim.setAttribute('WEIGHTS_0', doc.createAccessor().setType('VEC4').setArray(w0).setBuffer(buf));
     prim.setAttribute('JOINTS_1', doc.createAccessor().setType('VEC4').setArray(j1).setBuffer(buf));
     prim.setAttribute('WEIGHTS_1', doc.createAccessor().setType('VEC4').setArray(w1).setBuffer(buf));
-    const { model, warnings } = exportUrhoModel(doc);
+    const { model, warnings } = await exportUrhoModel(doc);
     expect(warnings.find((w) => w.code === 'WEIGHTS_TRUNCATED')?.count).toBe(4);
     const vb = model!.vertexBuffers[0];
     const we = vb.elements.find((e) => e.semantic === 6)!;
@@ -147,32 +147,32 @@ describe('export rules', () => {
     expect(w[0]).toBeCloseTo(0.3 / 0.7, 6); // 0.3 + 0.2 + 0.1 + 0.1 kept, renormalized
   });
 
-  it('index size by vertex count: 16-bit up to 65536 vertices, else 32-bit', () => {
-    expect(exportUrhoModel(quads(10)).model!.indexBuffers[0].indexSize).toBe(2);
-    expect(exportUrhoModel(quads(16385)).model!.indexBuffers[0].indexSize).toBe(4);
+  it('index size by vertex count: 16-bit up to 65536 vertices, else 32-bit', async () => {
+    expect((await exportUrhoModel(quads(10))).model!.indexBuffers[0].indexSize).toBe(2);
+    expect((await exportUrhoModel(quads(16385))).model!.indexBuffers[0].indexSize).toBe(4);
   });
 
-  it('UMDL when the layout fits the legacy mask, UMD2 otherwise', () => {
-    expect(exportUrhoModel(quads(2, { uvSets: 2 })).model!.magic).toBe('UMDL');
-    const umd2 = exportUrhoModel(quads(2, { uvSets: 3 })).model!;
+  it('UMDL when the layout fits the legacy mask, UMD2 otherwise', async () => {
+    expect((await exportUrhoModel(quads(2, { uvSets: 2 }))).model!.magic).toBe('UMDL');
+    const umd2 = (await exportUrhoModel(quads(2, { uvSets: 3 }))).model!;
     expect(umd2.magic).toBe('UMD2');
     expect(umd2.vertexBuffers[0].elements.map((e) => e.index)).toEqual([0, 0, 1, 2]);
   });
 
-  it('cameras, lights and textures are dropped with warnings', () => {
+  it('cameras, lights and textures are dropped with warnings', async () => {
     const doc = quads(1);
     doc.createNode('cam').setCamera(doc.createCamera('c'));
     const lights = doc.createExtension(KHRLightsPunctual);
     doc.getRoot().listNodes()[0].setExtension('KHR_lights_punctual', lights.createLight('sun'));
     doc.createTexture('t').setImage(new Uint8Array(8)).setMimeType('image/png');
-    const codes = exportUrhoModel(doc).warnings.map((w) => w.code);
+    const codes = (await exportUrhoModel(doc)).warnings.map((w) => w.code);
     expect(codes).toEqual(expect.arrayContaining(['CAMERA_DROPPED', 'LIGHT_DROPPED', 'TEXTURE_DROPPED']));
   });
 
   it('STEP and CUBICSPLINE channels are resampled to linear keys (InterpolationTest)', async () => {
     const f = corpusFiles('gltf', ['.gltf']).find((x) => x.endsWith('InterpolationTest.gltf'))!;
     const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
-    const { animations, warnings } = exportUrhoModel(doc, { fps: 30 });
+    const { animations, warnings } = await exportUrhoModel(doc, { fps: 30 });
     expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
     let checked = 0;
     for (const anim of doc.getRoot().listAnimations()) {
@@ -239,7 +239,7 @@ describe('LOD levels', () => {
       { geometry: 0, lod: 1 },
       { geometry: 1, lod: 1 },
     ]);
-    const { model } = exportUrhoModel(document);
+    const { model } = await exportUrhoModel(document);
     expect(model!.geometries.map((g) => g.lods.map((l) => l.distance))).toEqual(
       orig.geometries.map((g) => g.lods.map((l) => l.distance)),
     );
@@ -274,7 +274,7 @@ describe('edited documents fall back to fresh layouts', () => {
     const arr = pos.getArray()!.slice();
     for (let i = 0; i < arr.length; i++) arr[i] *= 2;
     pos.setArray(arr);
-    const out = exportUrhoModel(document, { name: 'Jack2' });
+    const out = await exportUrhoModel(document, { name: 'Jack2' });
     const model = out.model!;
     expect(model.geometries.map((g) => g.lods.length)).toEqual([1, 1]);
     expect(model.bones.length).toBe(67);
@@ -291,8 +291,8 @@ describe('edited documents fall back to fresh layouts', () => {
 });
 
 describe('bone collision shapes', () => {
-  it('foreign skins get a bone-space sphere and box around the vertices each bone moves', () => {
-    const { model } = exportUrhoModel(quads(3, { skinBones: 3 }));
+  it('foreign skins get a bone-space sphere and box around the vertices each bone moves', async () => {
+    const { model } = await exportUrhoModel(quads(3, { skinBones: 3 }));
     // Quad i (x in [i, i+0.5], y in [0, 1]) is bound to bone i whose offset matrix moves x by -i.
     for (let b = 0; b < 3; b++) {
       const bone = model!.bones[b];
@@ -322,13 +322,13 @@ describe('MSFT_lod through a .glb and prune()', () => {
 });
 
 describe('invalid or degenerate glTF input (fuzz findings)', () => {
-  it('an index past the vertices is an ExportError, not a broken .mdl', () => {
+  it('an index past the vertices is an ExportError, not a broken .mdl', async () => {
     const doc = quads(1);
     const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
     prim.getIndices()!.setArray(new Uint32Array([0, 1, 99]));
-    expect(() => exportUrhoModel(doc)).toThrow(expect.objectContaining({ code: 'BAD_INDEX' }));
+    await expect(exportUrhoModel(doc)).rejects.toThrow(expect.objectContaining({ code: 'BAD_INDEX' }));
   });
-  it('primitives without a complete triangle are dropped, incomplete tails cut, both with warnings', () => {
+  it('primitives without a complete triangle are dropped, incomplete tails cut, both with warnings', async () => {
     const doc = quads(2);
     const mesh = doc.getRoot().listMeshes()[0];
     const buf = doc.getRoot().listBuffers()[0];
@@ -347,7 +347,7 @@ describe('invalid or degenerate glTF input (fuzz findings)', () => {
       .listPrimitives()[0]
       .getIndices()!
       .setArray(new Uint32Array([0, 1, 2, 0, 2, 3, 4, 5]));
-    const { model, warnings } = exportUrhoModel(doc);
+    const { model, warnings } = await exportUrhoModel(doc);
     expect(model!.geometries.length).toBe(1);
     expect(model!.geometries[0].lods[0].indexCount).toBe(6);
     expect(warnings.map((w) => w.code)).toEqual(

@@ -287,7 +287,7 @@ describe('property: random valid file models', () => {
           expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
         }
         const back = await io.readBinary(glb);
-        const out = exportUrhoModel(back, { name: 'r' });
+        const out = await exportUrhoModel(back, { name: 'r' });
         expect(firstByteDiff(writeMdl(out.model!), bytes)).toBe(-1);
       }),
       { numRuns: 60 },

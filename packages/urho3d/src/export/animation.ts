@@ -24,14 +24,13 @@ export function exportAnimations(
   root: Root,
   name: string,
   oldBase: string | undefined,
-  fps: number,
   warnings: WarningCollector,
   nameOf: Map<Node, string>,
 ): ExportedAnimation[] {
   const animations: ExportedAnimation[] = [];
   const usedFiles = new Set<string>();
   for (const anim of root.listAnimations()) {
-    const a = exportAnimation(anim, fps, warnings, nameOf);
+    const a = exportAnimation(anim, warnings, nameOf);
     if (!a) continue;
     const ae = (anim.getExtras() as any)?.urho3d;
     let file: string;
@@ -47,7 +46,6 @@ export function exportAnimations(
 
 export function exportAnimation(
   anim: Animation,
-  fps: number,
   warnings: WarningCollector,
   nameOf: Map<Node, string>,
 ): AniAnimation | null {
@@ -81,32 +79,17 @@ export function exportAnimation(
   if (!byNode.size) return null;
   const tracks: AniTrack[] = [];
   let maxTime = 0;
-  let resampled = 0;
   for (const [node, e] of byNode) {
     const samplers = [e.translation, e.rotation, e.scale].filter(Boolean) as ReturnType<typeof readSampler>[];
-    const allLinear = samplers.every((s) => (s.interpolation ?? 'LINEAR') === 'LINEAR');
+    // The shared stage made every channel LINEAR; a node's channels may still have their own key
+    // times, and a .ani track has one time list: sample each at the union (exact for linear keys).
     const first = samplers[0].times;
     const shared = samplers.every((s) => sameFloats(s.times, first));
     let times: Float32Array;
-    if (allLinear && shared) times = first.slice();
+    if (shared) times = first.slice();
     else {
       const set = new Set<number>();
       for (const s of samplers) for (const t of s.times) set.add(t);
-      if (!allLinear) {
-        resampled++;
-        let lo = Infinity;
-        let hi = -Infinity;
-        for (const s of samplers) {
-          if (s.times.length) {
-            lo = Math.min(lo, s.times[0]);
-            hi = Math.max(hi, s.times[s.times.length - 1]);
-          }
-        }
-        lo = Math.max(0, lo);
-        // Bounded: at most 100 000 resampled keys per track (hostile key ranges).
-        const steps = Number.isFinite(hi - lo) ? Math.min(100000, Math.ceil((hi - lo) * fps)) : 0;
-        for (let i = 0; i < steps; i++) set.add(Math.fround(lo + i / fps));
-      }
       times = Float32Array.from([...set].sort((a, b) => a - b));
     }
     // .ani keys need finite, strictly increasing times (invalid glTF can have others): keep those.
@@ -140,7 +123,7 @@ export function exportAnimation(
       }
       return out;
     };
-    const direct = allLinear && shared && ordered;
+    const direct = shared && ordered;
     const positions = sample(e.translation, 3, direct);
     if (positions) mirrorVec3(positions);
     const q = sample(e.rotation, 4, direct);
@@ -183,13 +166,6 @@ export function exportAnimation(
       `animation "${anim.getName()}" has no keys left (empty or invalid sampler inputs); not written`,
     );
     return null;
-  }
-  if (resampled) {
-    warnings.warn(
-      'ANIMATION_RESAMPLED',
-      `STEP / CUBICSPLINE channels were resampled to linear keys at ${fps} fps plus the original key times`,
-      resampled,
-    );
   }
   // Restore the file's track order, channel masks and empty tracks.
   if (Array.isArray(ae?.tracks)) {

@@ -197,17 +197,12 @@ export function makeVPrim(
     );
   }
   let primitiveType: number;
-  if (mode === 4 || mode === 5 || mode === 6) {
-    if (mode !== 4) {
-      const tris = Math.max(0, n - 2);
-      const list = new Uint32Array(tris * 3);
-      for (let i = 0; i < tris; i++) {
-        if (mode === 6) list.set([idx[0], idx[i + 1], idx[i + 2]], i * 3);
-        else if (i % 2 === 0) list.set([idx[i], idx[i + 1], idx[i + 2]], i * 3);
-        else list.set([idx[i + 1], idx[i], idx[i + 2]], i * 3);
-      }
-      idx = list;
-    }
+  if (mode === 5 || mode === 6) {
+    // The shared stage (urhoLimits) makes strips and fans triangle lists before this map.
+    warnings.warn('PRIMITIVE_DROPPED', 'a triangle strip / fan reached the map without prepare(); dropped');
+    return null;
+  }
+  if (mode === 4) {
     if (!flipDet) flipTriangles(idx);
     primitiveType = PrimitiveType.TRIANGLE_LIST;
   } else if (mode === 2) {
