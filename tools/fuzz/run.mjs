@@ -2,7 +2,7 @@
 // pnpm fuzz [--iterations N] [--format id[,id]] [--seed S] [--workers N] [--json out.json]
 //           [--deadline ms] [--memory-mb MB] [--gltf-share 0.25] [--glb-share 0.25] [--no-minimise] [--no-write]
 //           [--replay] [--preset test] [--minutes M]
-//           [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-corpus]
+//           [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-guide] [--no-corpus]
 // Mutation fuzzer over every built gltf-legacy format. See tools/fuzz/README.md.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     tier: { type: 'string' },
     'sample-every': { type: 'string' },
     'no-coverage': { type: 'boolean' },
+    'no-guide': { type: 'boolean' },
     'no-corpus': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -46,7 +47,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'usage: pnpm fuzz [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-corpus] [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test|ci] [--minutes M]',
+    'usage: pnpm fuzz [--tier fast|chain] [--sample-every N] [--no-coverage] [--no-guide] [--no-corpus] [--iterations N] [--format id] [--seed S] [--workers N] [--json out.json] [--deadline ms] [--memory-mb MB] [--gltf-share F] [--glb-share F] [--no-minimise] [--no-write] [--replay] [--preset test|ci] [--minutes M]',
   );
   process.exit(0);
 }
@@ -114,6 +115,7 @@ if (tier === 'fast' || values.preset === 'ci') {
     ...(values.seed ? { seed: Number(values.seed) } : {}),
     ...(values['sample-every'] ? { sampleEvery: Number(values['sample-every']) } : {}),
     ...(values['no-coverage'] ? { coverage: false } : {}),
+    ...(values['no-guide'] ? { guide: false } : {}),
     ...(values.minutes && tier === 'fast' ? { minutes: Number(values.minutes) } : {}),
     ...(values['no-write'] ? { write: false } : {}),
     ...(values['no-corpus'] ? { writeCorpus: false } : {}),

@@ -111,7 +111,8 @@ function account(job, out, meta) {
 function pickEntry(rng) {
   // half of the inputs start from an entry that reached new blocks (when there are any)
   const n = pool.length;
-  if (n > w.seedCount && rng.chance(0.5)) return pool[w.seedCount + rng.int(n - w.seedCount)];
+  if (w.guide !== false && n > w.seedCount && rng.chance(0.5))
+    return pool[w.seedCount + rng.int(n - w.seedCount)];
   for (let k = 0; k < 4; k++) {
     const s = pool[rng.int(w.seedCount)];
     if (s.bytes.length < 64 << 10 || rng.chance(0.1)) return s;

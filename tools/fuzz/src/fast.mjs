@@ -23,6 +23,11 @@ export const FAST_DEFAULTS = {
   /** Take V8 block coverage every this many inputs (0 or `coverage: false`: no guidance). */
   sampleEvery: 256,
   coverage: true,
+  /**
+   * Mutate the inputs that reached new blocks (false: coverage is measured, but inputs come from
+   * the seeds only — the unguided baseline guidance is compared with).
+   */
+  guide: true,
   /** Share of mutations that write a dictionary token (src/dictionary.mjs). */
   dictShare: 0.3,
   /** Seeds larger than this are left out: the fast tier is for corpus-sized files. */
@@ -278,6 +283,7 @@ export async function runFast(options = {}) {
           sab,
           epoch,
           dist: o.dist?.[format],
+          guide: o.guide,
           stopAt: o.minutes ? t0 + o.minutes * 60_000 : 0,
         },
         resourceLimits: { maxOldGenerationSizeMb: o.heapMb },
