@@ -2,7 +2,16 @@
 // Run `npx tsup` first; `pnpm bench` runs this against dist/.
 import { performance } from 'node:perf_hooks';
 import { NodeIO } from '@gltf-transform/core';
-import { exportUnigine, importUnigine, readAnim, readMesh, writeAnim, writeMesh } from '../dist/index.js';
+import { prepare } from '@gltf-legacy/prepare';
+import {
+  UNIGINE_LIMITS,
+  exportUnigine,
+  importUnigine,
+  readAnim,
+  readMesh,
+  writeAnim,
+  writeMesh,
+} from '../dist/index.js';
 
 const GRID = 320; // 320 × 320 = 102 400 vertices, 203 522 triangles (int32 triangle indices)
 const BONES = 64;
@@ -162,6 +171,9 @@ const imp = await median(() => importUnigine(files, { main: 'bench.mesh' }));
 report('import (bytes → glTF Document)', imp);
 const exp = await median(() => exportUnigine(imp.out.document, { name: 'bench' }));
 report('export (Document → bytes)', exp);
+// The shared stage's check on a document that needs no step (every document our importer makes).
+const anyKeys = { ...UNIGINE_LIMITS, animation: { ...UNIGINE_LIMITS.animation, sampling: 'any' } };
+report('  of which prepare() check', await median(() => prepare(imp.out.document, anyKeys)));
 const io = new NodeIO();
 const glb = await median(() => io.writeBinary(imp.out.document));
 report('NodeIO.writeBinary (baseline)', glb);
