@@ -193,21 +193,34 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .argument('<inputs...>', 'files, folders or globs')
     .requiredOption('--out-dir <dir>', 'folder for the PNGs')
     .option('--size <px>', 'width and height in pixels', '512')
+    .option(
+      '--timeout <seconds>',
+      'per input: Chromium that does not render it in time is restarted and tried once more, then PREVIEW_TIMEOUT (default 60; Chromium start: 30)',
+    )
     .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
-    .action(async (inputs: string[], opts: { outDir: string; size: string; resourceDir?: string }) => {
-      const { previewFiles } = await import('@gltf-legacy/viewer');
-      const files = (await expandInputs(inputs, formats)).items.map((i) => i.input);
-      const results = await previewFiles(files, {
-        outDir: opts.outDir,
-        size: positiveNumber('--size', opts.size, true, 16),
-        resourceDir: opts.resourceDir,
-        onResult: (r) =>
-          r.error
-            ? io.err(`${r.input}: error ${r.error.code}: ${r.error.message}`)
-            : io.out(`${r.input} → ${r.outputs.join(', ')}`),
-      });
-      setExit(results.some((r) => r.error) ? EXIT.FAILED : EXIT.OK);
-    });
+    .action(
+      async (
+        inputs: string[],
+        opts: { outDir: string; size: string; timeout?: string; resourceDir?: string },
+      ) => {
+        const { previewFiles } = await import('@gltf-legacy/viewer');
+        const files = (await expandInputs(inputs, formats)).items.map((i) => i.input);
+        const results = await previewFiles(files, {
+          outDir: opts.outDir,
+          size: positiveNumber('--size', opts.size, true, 16),
+          timeoutMs:
+            opts.timeout === undefined
+              ? undefined
+              : positiveNumber('--timeout', opts.timeout, false, 0.001) * 1000,
+          resourceDir: opts.resourceDir,
+          onResult: (r) =>
+            r.error
+              ? io.err(`${r.input}: error ${r.error.code}: ${r.error.message}`)
+              : io.out(`${r.input} → ${r.outputs.join(', ')}`),
+        });
+        setExit(results.some((r) => r.error) ? EXIT.FAILED : EXIT.OK);
+      },
+    );
 
   program
     .command('formats')

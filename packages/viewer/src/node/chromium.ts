@@ -37,8 +37,11 @@ export const CHROMIUM_MISSING_MESSAGE =
   'Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu), or set GLTF_LEGACY_CHROMIUM=/path/to/chrome. ' +
   '(`npx playwright install` is not needed.)';
 
-/** Launches headless Chromium with playwright-core; LegacyError CHROMIUM_MISSING when there is none. */
-export async function launchChromium(executablePath?: string): Promise<Browser> {
+/**
+ * Launches headless Chromium with playwright-core; LegacyError CHROMIUM_MISSING when there is none.
+ * `timeoutMs` bounds the start (Playwright stops the process when it does not answer in time).
+ */
+export async function launchChromium(executablePath?: string, timeoutMs = 30_000): Promise<Browser> {
   const exe = findChromium(executablePath);
   const chosen = executablePath ?? process.env.GLTF_LEGACY_CHROMIUM;
   if (!exe)
@@ -47,5 +50,5 @@ export async function launchChromium(executablePath?: string): Promise<Browser> 
       chosen ? `${CHROMIUM_MISSING_MESSAGE} (${chosen} does not exist)` : CHROMIUM_MISSING_MESSAGE,
     );
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS, timeout: timeoutMs });
 }
