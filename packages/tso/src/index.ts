@@ -21,7 +21,7 @@ import { noteTrailingBytes } from './quirks.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { type TsoSkeleton, readSkeleton } from './skel.js';
-import { MAX_VERSION, detectTsoKind, readTsoFile } from './sniff.js';
+import { MAX_VERSION, detectTsoKind, readTsoFile, sniffPadded } from './sniff.js';
 import {
   TSO_REF_WITH_IDS,
   type TsoFileRef,
@@ -374,7 +374,11 @@ export const legacyFormat: LegacyFormat = {
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
   limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
-    return detectTsoKind(bytes, name) !== undefined || detectOutfitKind(bytes, name) !== undefined;
+    return (
+      detectTsoKind(bytes, name) !== undefined ||
+      detectOutfitKind(bytes, name) !== undefined ||
+      sniffPadded(bytes, name) !== undefined
+    );
   },
   resourceRoot: outfitRoot,
   companions(name: string, siblings: string[]): string[] {

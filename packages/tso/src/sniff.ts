@@ -20,7 +20,8 @@ function beU32(b: Uint8Array, at: number): number {
 }
 
 // Layout walkers: the offset just past each structure, or -1 when it runs past the end. They
-// allocate nothing and throw nothing; a file fits a kind when its walk ends exactly at its end.
+// allocate nothing and throw nothing; a file fits a kind when its walk ends exactly at its end
+// (or, for `sniffPadded`, before it: a trailing pad).
 // Every structure consumes at least one byte per element, so hostile counts end the walk early.
 
 function skipProps(b: Uint8Array, o: number): number {
@@ -40,93 +41,100 @@ function skipProps(b: Uint8Array, o: number): number {
   return o > n ? -1 : o;
 }
 
-function meshFits(b: Uint8Array): boolean {
+function meshEnd(b: Uint8Array): number {
   const n = b.length;
   let o = 8;
-  if (n < 8) return false;
+  if (n < 8) return -1;
   const bones = beU32(b, 4);
   for (let i = 0; i < bones; i++) {
-    if (o >= n) return false;
+    if (o >= n) return -1;
     o += 1 + b[o];
   }
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   o += 4 + beU32(b, o) * 12; // faces
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   o += 4 + beU32(b, o) * 20; // bindings
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   const real = beU32(b, o);
   o += 4 + real * 8; // uvs
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   const blend = beU32(b, o);
   o += 4 + blend * 8 + 4; // blend data, vertexCount2
-  return o + (real + blend) * 24 === n;
+  const end = o + (real + blend) * 24;
+  return end <= n ? end : -1;
 }
 
-function skelFits(b: Uint8Array): boolean {
+const meshFits = (b: Uint8Array): boolean => meshEnd(b) === b.length;
+
+function skelEnd(b: Uint8Array): number {
   const n = b.length;
   let o = 4;
-  if (o >= n) return false;
+  if (o >= n) return -1;
   o += 1 + b[o]; // name
-  if (o + 2 > n) return false;
+  if (o + 2 > n) return -1;
   const bones = (b[o] << 8) | b[o + 1];
   o += 2;
   for (let i = 0; i < bones; i++) {
     o += 4; // unknown
     for (let s = 0; s < 2; s++) {
-      if (o >= n) return false;
+      if (o >= n) return -1;
       o += 1 + b[o];
     }
-    if (o >= n) return false;
+    if (o >= n) return -1;
     const hasProps = b[o++];
     if (hasProps) {
       o = skipProps(b, o);
-      if (o < 0) return false;
+      if (o < 0) return -1;
     }
     o += 28 + 12 + 8; // translation, rotation, can*, wiggle
-    if (o > n) return false;
+    if (o > n) return -1;
   }
-  return o === n;
+  return o <= n ? o : -1;
 }
 
-function animFits(b: Uint8Array): boolean {
+const skelFits = (b: Uint8Array): boolean => skelEnd(b) === b.length;
+
+function animEnd(b: Uint8Array): number {
   const n = b.length;
   let o = 4;
-  if (o + 2 > n) return false;
+  if (o + 2 > n) return -1;
   o += 2 + ((b[o] << 8) | b[o + 1]) + 9; // name, duration, distance, isMoving
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   o += 4 + beU32(b, o) * 12;
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   o += 4 + beU32(b, o) * 16;
-  if (o + 4 > n) return false;
+  if (o + 4 > n) return -1;
   const motions = beU32(b, o);
   o += 4;
   for (let i = 0; i < motions; i++) {
     o += 4; // unknown
-    if (o >= n) return false;
+    if (o >= n) return -1;
     o += 1 + b[o] + 18; // bone name, frameCount … firstRotation
-    if (o >= n) return false;
+    if (o >= n) return -1;
     if (b[o++] === 1) {
-      if (o + 4 > n) return false;
+      if (o + 4 > n) return -1;
       const lists = beU32(b, o);
       o += 4;
-      for (let k = 0; k < lists; k++) if ((o = skipProps(b, o)) < 0) return false;
+      for (let k = 0; k < lists; k++) if ((o = skipProps(b, o)) < 0) return -1;
     }
-    if (o >= n) return false;
+    if (o >= n) return -1;
     if (b[o++] === 1) {
-      if (o + 4 > n) return false;
+      if (o + 4 > n) return -1;
       const lists = beU32(b, o);
       o += 4;
       for (let k = 0; k < lists; k++) {
-        if (o + 4 > n) return false;
+        if (o + 4 > n) return -1;
         const items = beU32(b, o);
         o += 4;
-        for (let j = 0; j < items; j++) if ((o = skipProps(b, o + 4)) < 0) return false;
+        for (let j = 0; j < items; j++) if ((o = skipProps(b, o + 4)) < 0) return -1;
       }
     }
-    if (o > n) return false;
+    if (o > n) return -1;
   }
-  return o === n;
+  return o <= n ? o : -1;
 }
+
+const animFits = (b: Uint8Array): boolean => animEnd(b) === b.length;
 
 const FITS: Record<TsoFileKind, (b: Uint8Array) => boolean> = {
   mesh: meshFits,
@@ -178,4 +186,34 @@ export function readTsoFile(bytes: Uint8Array, name = ''): TsoFile | undefined {
  */
 export function detectTsoKind(bytes: Uint8Array, name = ''): TsoFileKind | undefined {
   return readTsoFile(bytes, name)?.kind;
+}
+
+const ENDS: Record<TsoFileKind, (b: Uint8Array) => number> = { mesh: meshEnd, skel: skelEnd, anim: animEnd };
+
+/**
+ * A file whose extension names its kind (`.mesh`, `.skel`, `.anim`) and whose layout ends before
+ * its last byte: the trailing-pad quirk (`TRAILING_BYTES`), which {@link detectTsoKind} leaves out
+ * (for magic-less files "nothing left over" is what tells the kinds apart). The walk must end
+ * inside the file and the reader must accept it.
+ *
+ * ```ts
+ * sniffPadded(padded, 'twobone-pad.mesh'); // 'mesh'
+ * ```
+ */
+export function sniffPadded(bytes: Uint8Array, name: string): TsoFileKind | undefined {
+  const kind = (/\.(mesh|skel|anim)$/i.exec(name)?.[1]?.toLowerCase() ?? '') as TsoFileKind | '';
+  if (!kind || bytes.length < 8) return undefined;
+  const version = beU32(bytes, 0);
+  if (version === 0 || version > MAX_VERSION) return undefined;
+  const end = ENDS[kind](bytes);
+  if (end < 0 || end >= bytes.length) return undefined;
+  try {
+    if (kind === 'mesh') readMesh(bytes, name);
+    else if (kind === 'skel') readSkeleton(bytes, name);
+    else readAnimation(bytes, name);
+    return kind;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return undefined;
+  }
 }

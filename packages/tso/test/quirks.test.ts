@@ -10,7 +10,7 @@ import { FormatError } from '@gltf-legacy/core';
 import { TEST_ASSETS } from '@gltf-legacy/test-utils';
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { legacyFormat } from '../src/index.js';
+import { detectTsoKind, legacyFormat } from '../src/index.js';
 
 const DIR = join(TEST_ASSETS, 'tso');
 const file = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
@@ -73,6 +73,15 @@ describe('quirks', () => {
       expect(Buffer.compare(Buffer.from(written!), Buffer.from(file(`quirks/${name}`)))).toBe(0);
     });
   }
+
+  it('a padded file is sniffed as TSO by its extension only (the strict layout walk stays exact)', () => {
+    for (const { name } of PADS) {
+      const bytes = file(`quirks/${name}`);
+      expect(legacyFormat.sniff(bytes, name), name).toBe(true);
+      expect(detectTsoKind(bytes, name), name).toBeUndefined();
+      expect(legacyFormat.sniff(bytes, 'x.bin'), name).toBe(false);
+    }
+  });
 
   it('the pad warning survives the round trip: the re-exported file imports with the same warning', async () => {
     const { document } = await legacyFormat.import!(set('twobone.mesh', 'twobone-pad.mesh'), {
