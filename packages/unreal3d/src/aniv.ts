@@ -2,7 +2,7 @@
  * The `NAME_a.3d` aniv file: `u16 numFrames, u16 frameSize`, then frames of vertices, either the
  * packed 11/11/10 u32 layout or the Deus Ex layout of four i16 (formats/unreal3d.md §2).
  */
-import { ByteReader, ByteWriter, type WarningCollector } from '@gltf-legacy/core';
+import { ByteReader, ByteWriter, FormatError, type WarningCollector } from '@gltf-legacy/core';
 import { decodeDeusExArray, decodeUnrealPackedArray } from '@gltf-legacy/quantize';
 
 export type AnivLayout = 'packed' | 'deusex';
@@ -29,6 +29,12 @@ export interface UnrealAniv {
   frameExtra: Uint8Array;
   /** Bytes after the last whole frame. */
   trailing: Uint8Array;
+  /**
+   * Bytes the last frame lacked in the file (a quirk UCC and the game accepted): the reader padded
+   * them from the previous frame (`ANIV_TRUNCATED`); the writer leaves them out again. 0 or absent
+   * for whole files.
+   */
+  missingBytes?: number;
 }
 
 /** Options of {@link readAniv}. */
@@ -38,6 +44,11 @@ export interface ReadAnivOptions {
   /** Force a layout; default: `deusex` when `frameSize == 8·numVertices`, else `packed`. */
   layout?: AnivLayout;
   warnings?: WarningCollector;
+  /**
+   * Refuse a short file (`TRUNCATED`) and bytes after the last frame (`TRAILING_BYTES`) instead
+   * of reading them with a warning (`ANIV_TRUNCATED`, `FILE_TRUNCATED`, `FILE_TOO_LONG`).
+   */
+  strict?: boolean;
 }
 
 /** Bytes per vertex of a layout. */
@@ -56,7 +67,8 @@ export function vertexStride(layout: AnivLayout): number {
  * ```
  */
 export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAnivOptions = {}): UnrealAniv {
-  const r = new ByteReader(bytes, { file: fileName });
+  const padded = padLastFrame(bytes, fileName, options);
+  const r = new ByteReader(padded?.bytes ?? bytes, { file: fileName });
   const numFrames = r.u16('header.numFrames');
   const frameSize = r.u16('header.frameSize');
   let nv = options.numVertices;
@@ -79,9 +91,11 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
   if (frameSize > 0) {
     const available = Math.floor(r.remaining / frameSize);
     if (available < numFrames) {
-      if (available === 0) {
+      if (available === 0 || options.strict) {
         throw r.error(
-          `header says ${numFrames} frame(s) of ${frameSize} bytes but not even one is present`,
+          available === 0
+            ? `header says ${numFrames} frame(s) of ${frameSize} bytes but not even one is present`
+            : `header says ${numFrames} frame(s) of ${frameSize} bytes but only ${available} are whole (strict)`,
           'frames',
           'TRUNCATED',
         );
@@ -114,6 +128,8 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
       });
     }
   }
+  if (options.strict && r.remaining && frameCount === numFrames)
+    throw r.error(`${r.remaining} byte(s) after the last frame (strict)`, 'trailing', 'TRAILING_BYTES');
   const trailing = r.bytesCopy(r.remaining, 'trailing');
   if (trailing.length && frameCount === numFrames) {
     options.warnings?.warn(
@@ -127,7 +143,59 @@ export function readAniv(bytes: Uint8Array, fileName?: string, options: ReadAniv
       `${fileName ?? '_a.3d'}: every frame carries ${extra} extra byte(s) after its vertices (kept, not used)`,
     );
   }
-  return { numFrames, frameSize, layout, numVertices: nv, frameCount, packed, words, frameExtra, trailing };
+  const aniv: UnrealAniv = {
+    numFrames,
+    frameSize,
+    layout,
+    numVertices: nv,
+    frameCount,
+    packed,
+    words,
+    frameExtra,
+    trailing,
+  };
+  if (padded) {
+    // Views over the padded copy are fine: it is ours.
+    aniv.missingBytes = padded.missing;
+    options.warnings?.warn('ANIV_TRUNCATED', padded.message);
+  }
+  return aniv;
+}
+
+/**
+ * A copy of an `_a.3d` whose last frame is a few bytes short (every other frame whole), the
+ * missing bytes taken from the same place in the previous frame — so the vertices the file lacks
+ * stand where they stood one frame before (UCC read such files and the game plays them). Null when
+ * the file is not of that shape. Strict: the `TRUNCATED` FormatError instead.
+ */
+function padLastFrame(
+  bytes: Uint8Array,
+  fileName: string | undefined,
+  options: ReadAnivOptions,
+): { bytes: Uint8Array; missing: number; message: string } | null {
+  if (bytes.length < 4) return null;
+  const numFrames = bytes[0] | (bytes[1] << 8);
+  const frameSize = bytes[2] | (bytes[3] << 8);
+  const want = 4 + numFrames * frameSize;
+  const missing = want - bytes.length;
+  // Only the last frame short, and a whole frame before it to copy from.
+  if (numFrames < 2 || frameSize === 0 || missing <= 0 || missing >= frameSize) return null;
+  const name = fileName ?? '_a.3d';
+  const last = numFrames - 1;
+  const at = 4 + last * frameSize + (frameSize - missing);
+  if (options.strict)
+    throw new FormatError(
+      `frame ${last} ends ${missing} byte(s) short: the file has ${bytes.length} bytes, numFrames × frameSize needs ${want} (strict)`,
+      { code: 'TRUNCATED', file: fileName, offset: bytes.length, field: `frames[${last}]` },
+    );
+  const out = new Uint8Array(want);
+  out.set(bytes);
+  out.set(bytes.subarray(at - frameSize, 4 + last * frameSize), at);
+  return {
+    bytes: out,
+    missing,
+    message: `${name}: frame ${last} ends ${missing} byte(s) short at offset ${bytes.length} (numFrames × frameSize needs ${want}); the missing bytes were taken from frame ${last - 1}`,
+  };
 }
 
 /**
@@ -154,7 +222,12 @@ export function writeAniv(model: UnrealAniv): Uint8Array {
     }
   }
   w.bytes(model.trailing);
-  return w.finish();
+  const out = w.finish();
+  // A file read with a short last frame is written short again.
+  const missing = model.missingBytes ?? 0;
+  return missing > 0 && missing < frameSize && !model.trailing.length
+    ? out.subarray(0, out.length - missing)
+    : out;
 }
 
 /**

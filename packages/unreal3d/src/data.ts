@@ -73,8 +73,13 @@ export interface UnrealData {
 
 /** Options of {@link readData}. */
 export interface ReadDataOptions {
-  /** Receives `FILE_TOO_LONG` / `FILE_TRUNCATED` when the size disagrees with the header. */
+  /**
+   * Receives `FILE_TOO_LONG` / `FILE_TRUNCATED` when the size disagrees with the header, and
+   * `INDEX_OUT_OF_RANGE` for triangles naming vertex `numVertices` (one past the end).
+   */
   warnings?: WarningCollector;
+  /** Refuse those quirks (`TRUNCATED`, `TRAILING_BYTES`, `BAD_INDEX`) instead of warning. */
+  strict?: boolean;
 }
 
 /** Creates an empty poly table of `n` triangles. */
@@ -123,6 +128,12 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
   let n = header.numPolys;
   const available = Math.floor(r.remaining / POLY_SIZE);
   if (available < n) {
+    if (options.strict)
+      throw r.error(
+        `header says ${n} triangles but only ${available} are present (strict)`,
+        'polys',
+        'TRUNCATED',
+      );
     options.warnings?.warn(
       'FILE_TRUNCATED',
       `${fileName ?? '_d.3d'}: header says ${n} triangles but only ${available} are present; read those`,
@@ -135,10 +146,18 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
   const b = bytes;
   const nv = header.numVertices;
   let o = r.offset;
+  let pastEnd = 0;
+  let firstPastEnd = -1;
   for (let i = 0; i < n; i++, o += POLY_SIZE) {
+    let past = false;
     for (let c = 0; c < 3; c++) {
       const v = b[o + c * 2] | (b[o + c * 2 + 1] << 8);
-      if (v >= nv) {
+      // One past the end: UCC compiled such files and the game draws them (read; the importer
+      // keeps the triangle in extras). Further out, or strict: the error it is.
+      if (v === nv && nv > 0 && !options.strict) {
+        if (firstPastEnd < 0) firstPastEnd = o + c * 2;
+        past = true;
+      } else if (v >= nv) {
         throw new FormatError(`vertex index ${v} is not below numVertices ${nv}`, {
           code: 'BAD_INDEX',
           file: fileName,
@@ -148,13 +167,22 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
       }
       vertices[i * 3 + c] = v;
     }
+    if (past) pastEnd++;
     types[i] = b[o + 6];
     colors[i] = b[o + 7];
     for (let k = 0; k < 6; k++) uvs[i * 6 + k] = b[o + 8 + k];
     textures[i] = b[o + 14];
     flags[i] = b[o + 15];
   }
+  if (pastEnd)
+    options.warnings?.warn(
+      'INDEX_OUT_OF_RANGE',
+      `${fileName ?? '_d.3d'}: ${pastEnd} triangle(s) name vertex ${nv}, one past the last (first at offset ${firstPastEnd}); their triangles are kept in extras, not drawn`,
+      pastEnd,
+    );
   r.seek(o);
+  if (options.strict && r.remaining && n === header.numPolys)
+    throw r.error(`${r.remaining} byte(s) after the last triangle (strict)`, 'trailing', 'TRAILING_BYTES');
   const trailing = r.bytesCopy(r.remaining, 'trailing');
   if (trailing.length && n === header.numPolys) {
     options.warnings?.warn(

@@ -48,6 +48,13 @@ export interface UnrealMeshExtras {
   /** Base64 of bytes the files carried beyond their data (rare). */
   dataTrailing?: string;
   anivTrailing?: string;
+  /** Bytes the `_a.3d`'s last frame lacked (read padded, `ANIV_TRUNCATED`); export leaves them out again. */
+  anivMissing?: number;
+  /**
+   * Raw triangles naming vertex `numVertices` (one past the end, `INDEX_OUT_OF_RANGE`), in file
+   * order: not in the glTF; `runs` places them (group −2) so export writes them back.
+   */
+  outOfRange?: UnrealMeshExtras['weapons'];
   frameExtra?: string;
   /** Deus Ex pad words when any is not zero. */
   pads?: number[];

@@ -73,7 +73,9 @@ export function loadMeshFiles(
   main: string,
   warnings: WarningCollector,
   extraUcs: ExtraUc[] = [],
+  options: { strict?: boolean } = {},
 ): UnrealMeshFiles & { ucSources: UcSourceFile[] } {
+  const strict = options.strict === true;
   let mainName = main;
   let mainBytes = files.get(main);
   if (!mainBytes) throw new FormatError(`file set has no "${main}"`, { code: 'MISSING_FILE', file: main });
@@ -111,7 +113,7 @@ export function loadMeshFiles(
     }
   }
 
-  const data: UnrealData = readData(mainBytes, baseName(mainName), { warnings });
+  const data: UnrealData = readData(mainBytes, baseName(mainName), { warnings, strict });
   const base = meshBase(mainName);
 
   // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
@@ -156,6 +158,7 @@ export function loadMeshFiles(
   const aniv: UnrealAniv = readAniv(anivEntry[1], baseName(anivEntry[0]), {
     numVertices: data.header.numVertices,
     warnings,
+    strict,
   });
   const ucBytes = ucInfo
     ? (files.get(ucInfo.file) ?? extraUcs.find((x) => x.file === ucInfo.file)?.bytes)

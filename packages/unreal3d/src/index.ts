@@ -65,7 +65,7 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   const extra = found
     .filter((f) => !(dirOf(f.path).toLowerCase() === modelDir.toLowerCase() && files.has(baseName(f.path))))
     .map((f) => ({ file: f.path, bytes: f.bytes, text: f.text, parsed: f.parsed }));
-  const mesh = loadMeshFiles(files, main, warnings, extra);
+  const mesh = loadMeshFiles(files, main, warnings, extra, { strict: options.strict === true });
   const document = importUnreal(
     mesh,
     {

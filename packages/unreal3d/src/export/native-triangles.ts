@@ -38,7 +38,8 @@ export interface NativeTriangles {
 export function nativeTriangles(prims: Primitive[], E: UnrealMeshExtras): NativeTriangles {
   const nv = E.numVertices;
   // Triangles in the original order.
-  let total = E.weapons.length;
+  const outOfRange = E.outOfRange ?? [];
+  let total = E.weapons.length + outOfRange.length;
   for (const p of prims) total += (p.getIndices()?.getCount() ?? 0) / 3;
   const polys = createPolys(total);
   const cursors = new Int32Array(prims.length);
@@ -89,8 +90,9 @@ export function nativeTriangles(prims: Primitive[], E: UnrealMeshExtras): Native
     t++;
     return true;
   };
-  const emitWeapon = () => {
-    const w = E.weapons[weaponAt++];
+  let pastAt = 0;
+  // Weapon triangles and those naming vertex numVertices (kept raw in extras) go back as they were.
+  const emitRaw = (w: UnrealMeshExtras['weapons'][number] | undefined) => {
     if (!w) return;
     polys.vertices.set(w.vertices, t * 3);
     polys.uvs.set(w.uvs, t * 6);
@@ -100,15 +102,19 @@ export function nativeTriangles(prims: Primitive[], E: UnrealMeshExtras): Native
     polys.flags[t] = w.flags;
     t++;
   };
+  const emitWeapon = () => emitRaw(E.weapons[weaponAt++]);
+  const emitPastEnd = () => emitRaw(outOfRange[pastAt++]);
   for (let r = 0; r + 1 < E.runs.length; r += 2) {
     const g = E.runs[r];
     for (let k = 0; k < E.runs[r + 1]; k++) {
-      if (g < 0) emitWeapon();
+      if (g === -2) emitPastEnd();
+      else if (g < 0) emitWeapon();
       else if (g < prims.length) emit(g);
     }
   }
   for (let g = 0; g < prims.length; g++) while (cursors[g] * 3 < primData[g].idx.length && emit(g));
   while (weaponAt < E.weapons.length) emitWeapon();
+  while (pastAt < outOfRange.length) emitPastEnd();
 
   const header = createDataHeader(E.numPolys ?? t, nv);
   if (E.header) {

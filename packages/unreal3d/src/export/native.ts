@@ -132,14 +132,17 @@ export function exportNative(
   const nv = E.numVertices;
   if (!(Number.isInteger(nv) && nv >= 0 && nv <= 0xffff)) return null;
   // Weapon triangles kept in extras must still name vertices of the mesh (else bake).
-  const weaponOk = (w: UnrealMeshExtras['weapons'][number]) =>
+  // Those naming vertex numVertices (INDEX_OUT_OF_RANGE) may name it, and no further.
+  const rawOk = (last: number) => (w: UnrealMeshExtras['weapons'][number]) =>
     !!w &&
     Array.isArray(w.vertices) &&
     w.vertices.length === 3 &&
     Array.isArray(w.uvs) &&
     w.uvs.length === 6 &&
-    w.vertices.every((v) => Number.isInteger(v) && v >= 0 && v < nv);
-  if (!Array.isArray(E.weapons) || !E.weapons.every(weaponOk)) return null;
+    w.vertices.every((v) => Number.isInteger(v) && v >= 0 && v <= last);
+  if (!Array.isArray(E.weapons) || !E.weapons.every(rawOk(nv - 1))) return null;
+  if (E.outOfRange !== undefined && !(Array.isArray(E.outOfRange) && E.outOfRange.every(rawOk(nv))))
+    return null;
   const targetCount = prims[0]?.listTargets().length ?? 0;
   if (!prims.every((p) => p.listTargets().length === targetCount)) return null;
   // No morph targets and `sameFrames`: frame 0 repeated (a static mesh imported from N equal frames).
@@ -179,6 +182,11 @@ export function exportNative(
         ? frameExtra
         : new Uint8Array(Math.max(0, extraPer) * frameCount),
     trailing: fromB64(E.anivTrailing),
+    // A short last frame read padded is written short again (only when the frames are the file's).
+    missingBytes:
+      !factor && frameCount === (E.numFrames ?? frameCount) && Number.isInteger(E.anivMissing)
+        ? E.anivMissing
+        : undefined,
   };
 
   // The .uc.

@@ -1,7 +1,8 @@
 /**
  * Triangle groups of the importer: the `_d.3d` triangles sorted into one glTF primitive per
- * (texture slot, poly type, flags), the weapon triangles kept aside, and the runs that record the
- * file's triangle order so export writes it back as it was.
+ * (texture slot, poly type, flags), the weapon triangles and those naming a vertex past the last
+ * kept aside, and the runs that record the file's triangle order so export writes it back as it
+ * was.
  */
 import type { UnrealData } from '../data.js';
 import { isWeaponType } from '../data.js';
@@ -17,6 +18,8 @@ export interface TriangleGroups {
   runs: number[];
   /** Raw weapon triangles in file order. */
   weapons: UnrealMeshExtras['weapons'];
+  /** Raw triangles naming a vertex past the last (`INDEX_OUT_OF_RANGE`), in file order (group −2). */
+  outOfRange: UnrealMeshExtras['weapons'];
   /** Non-zero for every vertex a rendered triangle names. */
   used: Uint8Array;
 }
@@ -36,10 +39,22 @@ export function triangleGroups(data: UnrealData, nv: number): TriangleGroups {
   const keyIndex = new Map<number, number>();
   const runs: number[] = [];
   const weapons: UnrealMeshExtras['weapons'] = [];
+  const outOfRange: UnrealMeshExtras['weapons'] = [];
   const used = new Uint8Array(nv);
+  const raw = (i: number) => ({
+    vertices: [vertices[i * 3], vertices[i * 3 + 1], vertices[i * 3 + 2]],
+    type: types[i],
+    color: colors[i],
+    uvs: Array.from(uvs.subarray(i * 6, i * 6 + 6)),
+    texture: textures[i],
+    flags: flags[i],
+  });
   for (let i = 0; i < n; i++) {
     let g: number;
-    if (isWeaponType(types[i])) {
+    if (vertices[i * 3] >= nv || vertices[i * 3 + 1] >= nv || vertices[i * 3 + 2] >= nv) {
+      g = -2;
+      outOfRange.push(raw(i));
+    } else if (isWeaponType(types[i])) {
       g = -1;
       weapons.push({
         vertices: [vertices[i * 3], vertices[i * 3 + 1], vertices[i * 3 + 2]],
@@ -66,5 +81,5 @@ export function triangleGroups(data: UnrealData, nv: number): TriangleGroups {
     if (runs.length && runs[runs.length - 2] === g) runs[runs.length - 1]++;
     else runs.push(g, 1);
   }
-  return { groupOf, groupKeys, runs, weapons, used };
+  return { groupOf, groupKeys, runs, weapons, outOfRange, used };
 }

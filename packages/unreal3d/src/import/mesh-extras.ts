@@ -90,6 +90,7 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
     if (aniv.frameSize !== nv * (aniv.layout === 'deusex' ? 8 : 4)) extras.frameSize = aniv.frameSize;
     if (aniv.frameExtra.length) extras.frameExtra = b64(aniv.frameExtra);
     if (aniv.trailing.length) extras.anivTrailing = b64(aniv.trailing);
+    if (aniv.missingBytes) extras.anivMissing = aniv.missingBytes;
     if (aniv.words) {
       let any = false;
       for (let i = 3; i < aniv.words.length; i += 4) if (aniv.words[i]) any = true;
@@ -100,6 +101,7 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
         );
     }
   }
+  if (input.groups.outOfRange.length) extras.outOfRange = input.groups.outOfRange;
   if (data.trailing.length) extras.dataTrailing = b64(data.trailing);
   if (uc) {
     extras.uc = {
