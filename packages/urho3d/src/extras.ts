@@ -4,6 +4,8 @@
  * model's top node and read back by export.
  */
 import type { Document, Node } from '@gltf-transform/core';
+import type { MdlModel } from './mdl.js';
+import { floatsToJson, floatToJson } from './space.js';
 
 /** Top-node `extras.urho3d.model`: what the .mdl holds that glTF cannot. */
 export interface UrhoModelExtras {
@@ -44,4 +46,36 @@ export function modelExtrasOf(doc: Document): { top: Node; extras: UrhoModelExtr
       return { top: n, extras: e as UrhoModelExtras };
   }
   return null;
+}
+
+/** What import records of `model` (`rawBackups`: raw accessor names per vertex buffer). */
+export function modelExtrasFromMdl(model: MdlModel, rawBackups: Record<string, string>[]): UrhoModelExtras {
+  const extras: UrhoModelExtras = {
+    magic: model.magic,
+    vertexBuffers: model.vertexBuffers.map((vb, v) => ({
+      vertexCount: vb.vertexCount,
+      elementMask: vb.elementMask,
+      descriptors: vb.descriptors ? Array.from(vb.descriptors) : null,
+      morphRangeStart: vb.morphRangeStart,
+      morphRangeCount: vb.morphRangeCount,
+      ...(Object.keys(rawBackups[v]).length ? { raw: rawBackups[v] } : {}),
+    })),
+    indexBuffers: model.indexBuffers.map((ib) => ({ indexCount: ib.indexCount, indexSize: ib.indexSize })),
+    geometries: model.geometries.map((g) => ({
+      boneMapping: Array.from(g.boneMapping),
+      lods: g.lods.map((l) => ({ ...l, distance: floatToJson(l.distance) })),
+    })),
+    morphs: model.morphs.map((m) => ({
+      name: m.name,
+      buffers: m.buffers.map((b) => ({
+        vertexBuffer: b.vertexBuffer,
+        elementMask: b.elementMask,
+        vertexCount: b.vertexCount,
+      })),
+    })),
+    bounds: floatsToJson(model.bounds),
+    geometryCenters: floatsToJson(model.geometryCenters),
+  };
+  if (model.trailing.length) extras.trailing = Array.from(model.trailing);
+  return extras;
 }
