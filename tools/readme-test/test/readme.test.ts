@@ -14,7 +14,9 @@ const corpus = resolve(root, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus
 const haveCorpus = existsSync(corpus);
 const required = !!process.env.CI || !!process.env.GLTF_LEGACY_CORPUS;
 const scratch = join(root, 'scratch');
-const readmes = allBlocks(root);
+// README_TEST_ONLY=README.md,packages/cli/README.md runs only those (while editing them)
+const only = process.env.README_TEST_ONLY?.split(',');
+const readmes = new Map([...allBlocks(root)].filter(([r]) => !only || only.includes(r)));
 
 let install: TarballInstall | undefined;
 
