@@ -13,15 +13,15 @@ import {
   mainFile,
   stem,
 } from '@gltf-legacy/core';
-import { Document, type Node } from '@gltf-transform/core';
+import { Document, type Node, type Scene, type Skin } from '@gltf-transform/core';
 import { type AnimFile, readAnim } from './anim.js';
-import { TRS_FLOATS, type UnigineBone, unigineMagic } from './common.js';
+import { unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix } from './math.js';
 import { type MeshFile, readMesh } from './mesh.js';
 import { type AnimFileExtras, type UnigineRootExtras, toHex } from './extras.js';
 import { type Ctx, accessor, f32 } from './import/context.js';
-import { bindPoseFloats, boneTRS, nearDefault, setTRS } from './import/bones.js';
+import { type SkeletonNodes, addSkeleton, bindPoseFloats } from './import/bones.js';
 import { buildPrimitive } from './import/surface.js';
 import { blockToAnimation } from './import/animation.js';
 
@@ -78,144 +78,8 @@ export function toDocument(
   const scene = doc.createScene(stem(meshName));
   doc.getRoot().setDefaultScene(scene);
   const rootExtras: UnigineRootExtras = { animFiles: [] };
-  const nodeByName = new Map<string, Node>();
-  // Bind-pose floats (file axes) of every bone node, by name, to detect per-file differences.
-  const bindByName = new Map<string, number[]>();
-  const addSkeleton = (bones: readonly UnigineBone[], bindPose: Float32Array, animOnly: boolean): Node[] => {
-    const nodes: Node[] = [];
-    const created = new Set<Node>();
-    for (let i = 0; i < bones.length; i++) {
-      const existing = animOnly ? nodeByName.get(bones[i].name) : undefined;
-      if (existing) {
-        nodes.push(existing);
-        continue;
-      }
-      const node = doc.createNode(bones[i].name);
-      created.add(node);
-      const nodeExtras: Record<string, unknown> = {};
-      if (bindPose.length >= (i + 1) * TRS_FLOATS) {
-        const trs = boneTRS(bindPose, i);
-        setTRS(node, trs);
-        const raw = bindPoseFloats(bindPose, i);
-        bindByName.set(bones[i].name, raw);
-        // glTF writers drop a TRS part within ~1e-5 of its default, and JSON has no −0: keep
-        // the exact floats in such cases.
-        if (
-          nearDefault(trs.t, [0, 0, 0]) ||
-          nearDefault(trs.r, [0, 0, 0, 1]) ||
-          nearDefault(trs.s, [1, 1, 1]) ||
-          [...raw, ...trs.t, ...trs.r, ...trs.s].some((v) => Object.is(v, -0)) ||
-          Math.abs(Math.hypot(...trs.r) - 1) >= 1e-3
-        ) {
-          nodeExtras.bind = packF32(raw);
-        }
-      }
-      if (animOnly) nodeExtras.animOnly = true;
-      if (Object.keys(nodeExtras).length) node.setExtras({ unigine: nodeExtras });
-      if (!nodeByName.has(bones[i].name)) nodeByName.set(bones[i].name, node);
-      nodes.push(node);
-    }
-    for (let i = 0; i < bones.length; i++) {
-      if (!created.has(nodes[i])) continue; // bone of the mesh or of an earlier file
-      const p = bones[i].parent;
-      if (p >= 0) nodes[p].addChild(nodes[i]);
-      else scene.addChild(nodes[i]);
-    }
-    return nodes;
-  };
-
-  if (mesh) {
-    rootExtras.mesh = {
-      file: meshName,
-      encoding: mesh.encoding,
-      bounds: f32(mesh.bounds),
-      animationNames: mesh.animationNames,
-    };
-    keepTrailing(rootExtras.mesh, mesh);
-    const boneNodes = addSkeleton(mesh.bones, mesh.bindPose, false);
-    const gmesh = doc.createMesh(stem(meshName));
-    const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
-    mesh.surfaces.forEach((s, si) => {
-      const prim = buildPrimitive(ctx, s, si, mesh.bones.length);
-      // glTF needs the same target count on every primitive of a mesh: pad with zero targets.
-      const pos = prim.getAttribute('POSITION');
-      for (let t = prim.listTargets().length; t < maxTargets; t++) {
-        const zero = new Float32Array((pos?.getCount() ?? 0) * 3);
-        prim.addTarget(
-          doc.createPrimitiveTarget(`pad_${t}`).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', zero)),
-        );
-      }
-      gmesh.addPrimitive(prim);
-    });
-    if (maxTargets > 0)
-      gmesh.setExtras({
-        targetNames:
-          mesh.surfaces.find((s) => s.targets.length - 1 === maxTargets)?.targetNames.slice(1) ?? [],
-      });
-    const meshNode = doc.createNode(stem(meshName)).setMesh(gmesh);
-    scene.addChild(meshNode);
-    if (mesh.bones.length) {
-      // Inverse bind matrices from the bind pose (glTF axes).
-      const world = boneWorldMatrices(
-        mesh.bones.map((b) => b.parent),
-        (j) => ({
-          t: boneNodes[j].getTranslation(),
-          r: boneNodes[j].getRotation(),
-          s: boneNodes[j].getScale(),
-        }),
-      );
-      const ibm = new Float32Array(mesh.bones.length * 16);
-      for (let i = 0; i < mesh.bones.length; i++) {
-        const inv = inverseBindMatrix(world[i]);
-        if (inv) ibm.set(inv, i * 16);
-        else {
-          warnings.warn(
-            'SINGULAR_BIND_POSE',
-            `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`,
-          );
-          ibm.set(IDENTITY, i * 16);
-        }
-      }
-      const skin = doc
-        .createSkin(stem(meshName))
-        .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
-      for (const n of boneNodes) skin.addJoint(n);
-      const roots = mesh.bones
-        .map((b, i) => (b.parent < 0 ? boneNodes[i] : null))
-        .filter((n): n is Node => n !== null);
-      if (roots.length === 1) skin.setSkeleton(roots[0]);
-      else if (roots.length > 1) {
-        // glTF wants the joints under one common root: group the root bones under a plain node.
-        const group = doc
-          .createNode(`${stem(meshName)}_skeleton`)
-          .setExtras({ unigine: { skeletonRoot: true } });
-        scene.addChild(group);
-        for (const r of roots) {
-          scene.removeChild(r);
-          group.addChild(r);
-        }
-        skin.setSkeleton(group);
-      }
-      meshNode.setSkin(skin);
-    }
-    mesh.animations.forEach((block, a) => {
-      blockToAnimation(
-        ctx,
-        block,
-        mesh.bones.map((b) => b.name),
-        mesh.bindPose,
-        nodeByName,
-        {
-          source: 'mesh',
-          file: meshName,
-          index: a,
-          name: mesh.animationNames[a],
-          glName: mesh.animationNames[a],
-        },
-      );
-    });
-  }
-
+  const skeleton: SkeletonNodes = { scene, nodeByName: new Map(), bindByName: new Map() };
+  if (mesh) rootExtras.mesh = addMesh(ctx, skeleton, mesh, meshName);
   for (const { file, anim } of anims) {
     // Bones the model lacks become plain nodes, so every track keeps a target.
     if (mesh && !anim.bones.some((b) => mesh.bones.some((m) => m.name === b.name))) {
@@ -224,41 +88,156 @@ export function toDocument(
         `${file} animates none of the bones of ${meshName}; its skeleton was added as separate nodes`,
       );
     }
-    addSkeleton(anim.bones, anim.bindPose, true);
-    const overrides: Record<string, JsonF32> = {};
-    anim.bones.forEach((b, i) => {
-      const mine = bindPoseFloats(anim.bindPose, i);
-      const theirs = bindByName.get(b.name);
-      if (!theirs || theirs.some((v, k) => !Object.is(v, mine[k]))) overrides[String(i)] = packF32(mine);
-    });
-    const fx: AnimFileExtras = {
-      file,
-      encoding: anim.encoding,
-      bounds: f32(anim.bounds),
-      bones: anim.bones.map((b) => [b.name, b.parent]),
-      animationNames: anim.animationNames,
-    };
-    if (Object.keys(overrides).length) fx.bindPoseOverrides = overrides;
-    keepTrailing(fx, anim);
-    rootExtras.animFiles.push(fx);
-    const base = mesh ? stem(meshName) : '';
-    // core's one naming rule: `actor_00_idle.anim` beside `actor_00.mesh` is the clip `idle`
-    const suffix = clipNameFromFile(file, base);
-    anim.animations.forEach((block, a) => {
-      const animName = anim.animationNames[a];
-      const glName = anim.animations.length === 1 && suffix !== base ? suffix : `${suffix}/${animName}`;
-      blockToAnimation(
-        ctx,
-        block,
-        anim.bones.map((b) => b.name),
-        anim.bindPose,
-        nodeByName,
-        { source: 'anim', file, index: a, name: animName, glName },
-      );
-    });
+    rootExtras.animFiles.push(addAnimFile(ctx, skeleton, anim, file, mesh ? stem(meshName) : ''));
   }
   doc.getRoot().setExtras({ unigine: rootExtras });
   return { document: doc, warnings: warnings.list() };
+}
+
+/** The mesh: its skeleton, one glTF mesh of its surfaces, the skin, its embedded animations. */
+function addMesh(
+  ctx: Ctx,
+  skeleton: SkeletonNodes,
+  mesh: MeshFile,
+  meshName: string,
+): NonNullable<UnigineRootExtras['mesh']> {
+  const { doc, buffer } = ctx;
+  const extras: NonNullable<UnigineRootExtras['mesh']> = {
+    file: meshName,
+    encoding: mesh.encoding,
+    bounds: f32(mesh.bounds),
+    animationNames: mesh.animationNames,
+  };
+  keepTrailing(extras, mesh);
+  const boneNodes = addSkeleton(doc, skeleton, mesh.bones, mesh.bindPose, false);
+  const gmesh = doc.createMesh(stem(meshName));
+  const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
+  mesh.surfaces.forEach((s, si) => {
+    const prim = buildPrimitive(ctx, s, si, mesh.bones.length);
+    // glTF needs the same target count on every primitive of a mesh: pad with zero targets.
+    const pos = prim.getAttribute('POSITION');
+    for (let t = prim.listTargets().length; t < maxTargets; t++) {
+      const zero = new Float32Array((pos?.getCount() ?? 0) * 3);
+      prim.addTarget(
+        doc.createPrimitiveTarget(`pad_${t}`).setAttribute('POSITION', accessor(doc, buffer, 'VEC3', zero)),
+      );
+    }
+    gmesh.addPrimitive(prim);
+  });
+  if (maxTargets > 0)
+    gmesh.setExtras({
+      targetNames: mesh.surfaces.find((s) => s.targets.length - 1 === maxTargets)?.targetNames.slice(1) ?? [],
+    });
+  const meshNode = doc.createNode(stem(meshName)).setMesh(gmesh);
+  skeleton.scene.addChild(meshNode);
+  if (mesh.bones.length) meshNode.setSkin(addSkin(ctx, skeleton.scene, mesh, boneNodes, stem(meshName)));
+  mesh.animations.forEach((block, a) => {
+    blockToAnimation(
+      ctx,
+      block,
+      mesh.bones.map((b) => b.name),
+      mesh.bindPose,
+      skeleton.nodeByName,
+      {
+        source: 'mesh',
+        file: meshName,
+        index: a,
+        name: mesh.animationNames[a],
+        glName: mesh.animationNames[a],
+      },
+    );
+  });
+  return extras;
+}
+
+/**
+ * The skin of the mesh's bones: inverse bind matrices from the bind pose (glTF axes); several
+ * root bones are grouped under one plain node (glTF wants one common root).
+ */
+function addSkin(ctx: Ctx, scene: Scene, mesh: MeshFile, boneNodes: Node[], name: string): Skin {
+  const { doc, buffer, warnings } = ctx;
+  const world = boneWorldMatrices(
+    mesh.bones.map((b) => b.parent),
+    (j) => ({
+      t: boneNodes[j].getTranslation(),
+      r: boneNodes[j].getRotation(),
+      s: boneNodes[j].getScale(),
+    }),
+  );
+  const ibm = new Float32Array(mesh.bones.length * 16);
+  for (let i = 0; i < mesh.bones.length; i++) {
+    const inv = inverseBindMatrix(world[i]);
+    if (inv) ibm.set(inv, i * 16);
+    else {
+      warnings.warn(
+        'SINGULAR_BIND_POSE',
+        `bone "${mesh.bones[i].name}" has a singular bind pose; identity inverse bind matrix used`,
+      );
+      ibm.set(IDENTITY, i * 16);
+    }
+  }
+  const skin = doc
+    .createSkin(name)
+    .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
+  for (const n of boneNodes) skin.addJoint(n);
+  const roots = mesh.bones
+    .map((b, i) => (b.parent < 0 ? boneNodes[i] : null))
+    .filter((n): n is Node => n !== null);
+  if (roots.length === 1) skin.setSkeleton(roots[0]);
+  else if (roots.length > 1) {
+    const group = doc.createNode(`${name}_skeleton`).setExtras({ unigine: { skeletonRoot: true } });
+    scene.addChild(group);
+    for (const r of roots) {
+      scene.removeChild(r);
+      group.addChild(r);
+    }
+    skin.setSkeleton(group);
+  }
+  return skin;
+}
+
+/**
+ * One `.anim` file: its skeleton (bones the model lacks as plain nodes), its header in extras
+ * (bind-pose entries that differ from the nodes'), its blocks as glTF animations named by core's
+ * rule (`actor_00_idle.anim` beside `actor_00.mesh` is the clip `idle`).
+ */
+function addAnimFile(
+  ctx: Ctx,
+  skeleton: SkeletonNodes,
+  anim: AnimFile,
+  file: string,
+  base: string,
+): AnimFileExtras {
+  addSkeleton(ctx.doc, skeleton, anim.bones, anim.bindPose, true);
+  const overrides: Record<string, JsonF32> = {};
+  anim.bones.forEach((b, i) => {
+    const mine = bindPoseFloats(anim.bindPose, i);
+    const theirs = skeleton.bindByName.get(b.name);
+    if (!theirs || theirs.some((v, k) => !Object.is(v, mine[k]))) overrides[String(i)] = packF32(mine);
+  });
+  const fx: AnimFileExtras = {
+    file,
+    encoding: anim.encoding,
+    bounds: f32(anim.bounds),
+    bones: anim.bones.map((b) => [b.name, b.parent]),
+    animationNames: anim.animationNames,
+  };
+  if (Object.keys(overrides).length) fx.bindPoseOverrides = overrides;
+  keepTrailing(fx, anim);
+  const suffix = clipNameFromFile(file, base);
+  anim.animations.forEach((block, a) => {
+    const animName = anim.animationNames[a];
+    const glName = anim.animations.length === 1 && suffix !== base ? suffix : `${suffix}/${animName}`;
+    blockToAnimation(
+      ctx,
+      block,
+      anim.bones.map((b) => b.name),
+      anim.bindPose,
+      skeleton.nodeByName,
+      { source: 'anim', file, index: a, name: animName, glName },
+    );
+  });
+  return fx;
 }
 
 /** Bytes after a file's closing magic, kept in `extras` (hex) so export writes them back. */
