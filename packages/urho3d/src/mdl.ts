@@ -3,43 +3,17 @@
  * exactly; bulk data stays in typed arrays / raw byte views. Knows nothing of glTF.
  */
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
+import {
+  descriptorOf,
+  ELEMENT_TYPE_SIZES,
+  elementsFromDescriptors,
+  elementsFromMask,
+  morphRecordSize,
+  type VertexElement,
+} from './mdl-elements.js';
 import { nameBytes, readName } from './names.js';
 
-/** `VertexElementType` of the engine. */
-export const ElementType = {
-  INT: 0,
-  FLOAT: 1,
-  VECTOR2: 2,
-  VECTOR3: 3,
-  VECTOR4: 4,
-  UBYTE4: 5,
-  UBYTE4_NORM: 6,
-} as const;
-/** Byte size of each {@link ElementType}. */
-export const ELEMENT_TYPE_SIZES = [4, 4, 8, 12, 16, 4, 4] as const;
-/** `VertexElementSemantic` of the engine. */
-export const Semantic = {
-  POSITION: 0,
-  NORMAL: 1,
-  BINORMAL: 2,
-  TANGENT: 3,
-  TEXCOORD: 4,
-  COLOR: 5,
-  BLENDWEIGHTS: 6,
-  BLENDINDICES: 7,
-  OBJECTINDEX: 8,
-} as const;
-export const SEMANTIC_NAMES = [
-  'POSITION',
-  'NORMAL',
-  'BINORMAL',
-  'TANGENT',
-  'TEXCOORD',
-  'COLOR',
-  'BLENDWEIGHTS',
-  'BLENDINDICES',
-  'OBJECTINDEX',
-] as const;
+export * from './mdl-elements.js';
 
 /** Primitive types (`PrimitiveType` in GraphicsDefs.h). */
 export const PrimitiveType = {
@@ -50,35 +24,6 @@ export const PrimitiveType = {
   LINE_STRIP: 4,
   TRIANGLE_FAN: 5,
 } as const;
-
-/** One vertex element: type, semantic and semantic index, at a byte offset in the vertex. */
-export interface VertexElement {
-  type: number;
-  semantic: number;
-  index: number;
-  /** Byte offset inside one vertex. */
-  offset: number;
-  /** Per-instance element (legacy instance-matrix bits only). */
-  perInstance?: boolean;
-}
-
-/** Legacy UMDL element mask bits, in vertex order: [type, semantic, index, perInstance]. */
-export const LEGACY_ELEMENTS: readonly (readonly [number, number, number, boolean])[] = [
-  [ElementType.VECTOR3, Semantic.POSITION, 0, false],
-  [ElementType.VECTOR3, Semantic.NORMAL, 0, false],
-  [ElementType.UBYTE4_NORM, Semantic.COLOR, 0, false],
-  [ElementType.VECTOR2, Semantic.TEXCOORD, 0, false],
-  [ElementType.VECTOR2, Semantic.TEXCOORD, 1, false],
-  [ElementType.VECTOR3, Semantic.TEXCOORD, 0, false],
-  [ElementType.VECTOR3, Semantic.TEXCOORD, 1, false],
-  [ElementType.VECTOR4, Semantic.TANGENT, 0, false],
-  [ElementType.VECTOR4, Semantic.BLENDWEIGHTS, 0, false],
-  [ElementType.UBYTE4, Semantic.BLENDINDICES, 0, false],
-  [ElementType.VECTOR4, Semantic.TEXCOORD, 4, true],
-  [ElementType.VECTOR4, Semantic.TEXCOORD, 5, true],
-  [ElementType.VECTOR4, Semantic.TEXCOORD, 6, true],
-  [ElementType.INT, Semantic.OBJECTINDEX, 0, false],
-];
 
 /** One vertex buffer: layout plus the interleaved vertex bytes. */
 export interface MdlVertexBuffer {
@@ -174,65 +119,6 @@ export interface MdlModel {
   trailing: Uint8Array;
 }
 
-/** Decodes a UMDL element mask into elements; null for unknown bits. */
-export function elementsFromMask(mask: number): VertexElement[] | null {
-  if (mask >>> 0 >= 1 << LEGACY_ELEMENTS.length) return null;
-  const out: VertexElement[] = [];
-  let offset = 0;
-  for (let bit = 0; bit < LEGACY_ELEMENTS.length; bit++) {
-    if (!(mask & (1 << bit))) continue;
-    const [type, semantic, index, perInstance] = LEGACY_ELEMENTS[bit];
-    out.push({ type, semantic, index, offset, ...(perInstance ? { perInstance } : {}) });
-    offset += ELEMENT_TYPE_SIZES[type];
-  }
-  return out;
-}
-
-/** The legacy mask equal to `elements` (same order, all legacy, no duplicates), or null. */
-export function maskFromElements(
-  elements: readonly { type: number; semantic: number; index: number }[],
-): number | null {
-  let mask = 0;
-  let lastBit = -1;
-  for (const e of elements) {
-    const bit = LEGACY_ELEMENTS.findIndex(
-      (l) => l[0] === e.type && l[1] === e.semantic && l[2] === e.index && !l[3],
-    );
-    if (bit < 0 || bit <= lastBit) return null;
-    mask |= 1 << bit;
-    lastBit = bit;
-  }
-  return mask;
-}
-
-/** Elements of a UMD2 descriptor list, or throws on an unknown type. */
-export function elementsFromDescriptors(desc: Uint32Array, err?: (msg: string) => never): VertexElement[] {
-  const out: VertexElement[] = [];
-  let offset = 0;
-  for (let i = 0; i < desc.length; i++) {
-    const d = desc[i];
-    const type = d & 0xff;
-    if (type >= ELEMENT_TYPE_SIZES.length) {
-      const msg = `element ${i} has unknown type ${type}`;
-      if (err) err(msg);
-      throw new FormatError(msg, { code: 'BAD_ELEMENT_TYPE' });
-    }
-    out.push({ type, semantic: (d >>> 8) & 0xff, index: (d >>> 16) & 0xff, offset });
-    offset += ELEMENT_TYPE_SIZES[type];
-  }
-  return out;
-}
-
-/** Encodes an element as a UMD2 descriptor. */
-export function descriptorOf(e: { type: number; semantic: number; index: number }): number {
-  return (e.type | (e.semantic << 8) | (e.index << 16)) >>> 0;
-}
-
-/** Bytes of one morph vertex record for a morph element mask. */
-export function morphRecordSize(mask: number): number {
-  return 4 + (mask & 1 ? 12 : 0) + (mask & 2 ? 12 : 0) + (mask & 0x80 ? 12 : 0);
-}
-
 const MIN_BONE_BYTES = 1 + 4 + 12 + 16 + 12 + 48 + 1;
 
 /**
@@ -254,253 +140,25 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
 
   const numVb = r.count(r.u32('vertexBufferCount'), 16, 'vertexBufferCount');
   const vertexBuffers: MdlVertexBuffer[] = [];
-  for (let i = 0; i < numVb; i++) {
-    vertexBuffers.push(
-      r.scope(`vertexBuffers[${i}]`, () => {
-        const vertexCount = r.u32('vertexCount');
-        let elementMask = 0;
-        let descriptors: Uint32Array | null = null;
-        let elements: VertexElement[];
-        if (legacy) {
-          const at = r.offset;
-          elementMask = r.u32('elementMask');
-          const els = elementsFromMask(elementMask);
-          if (!els)
-            throw r.error(
-              `element mask 0x${elementMask.toString(16)} has unknown bits`,
-              'elementMask',
-              'BAD_ELEMENT_MASK',
-              at,
-            );
-          elements = els;
-        } else {
-          const n = r.count(r.u32('elementCount'), 4, 'elementCount');
-          const at = r.offset;
-          descriptors = r.u32Array(n, 'elements', true);
-          elements = elementsFromDescriptors(descriptors, (msg) => {
-            throw r.error(msg, 'elements', 'BAD_ELEMENT_TYPE', at);
-          });
-        }
-        const stride = elements.reduce((s, e) => s + ELEMENT_TYPE_SIZES[e.type], 0);
-        const morphRangeStart = r.u32('morphRangeStart');
-        const morphRangeCount = r.u32('morphRangeCount');
-        if (stride === 0 && vertexCount > 0) {
-          throw r.error(`${vertexCount} vertices but no vertex elements`, 'elements', 'BAD_LAYOUT');
-        }
-        r.count(vertexCount, stride, 'vertexCount');
-        const data = r.bytesView(vertexCount * stride, 'data');
-        return {
-          vertexCount,
-          elementMask,
-          descriptors,
-          elements,
-          stride,
-          morphRangeStart,
-          morphRangeCount,
-          data,
-        };
-      }),
-    );
-  }
+  for (let i = 0; i < numVb; i++)
+    vertexBuffers.push(r.scope(`vertexBuffers[${i}]`, () => readVertexBuffer(r, legacy)));
 
   const numIb = r.count(r.u32('indexBufferCount'), 8, 'indexBufferCount');
   const indexBuffers: MdlIndexBuffer[] = [];
-  for (let i = 0; i < numIb; i++) {
-    indexBuffers.push(
-      r.scope(`indexBuffers[${i}]`, () => {
-        const indexCount = r.u32('indexCount');
-        const at = r.offset;
-        const indexSize = r.u32('indexSize');
-        if (indexSize !== 2 && indexSize !== 4)
-          throw r.error(`index size ${indexSize} is not 2 or 4`, 'indexSize', 'BAD_INDEX_SIZE', at);
-        r.count(indexCount, indexSize, 'indexCount');
-        return { indexCount, indexSize, data: r.bytesView(indexCount * indexSize, 'data') };
-      }),
-    );
-  }
+  for (let i = 0; i < numIb; i++) indexBuffers.push(r.scope(`indexBuffers[${i}]`, () => readIndexBuffer(r)));
 
   const numGeom = r.count(r.u32('geometryCount'), 8, 'geometryCount');
   const geometries: MdlGeometry[] = [];
-  for (let g = 0; g < numGeom; g++) {
-    geometries.push(
-      r.scope(`geometries[${g}]`, () => {
-        const nMap = r.count(r.u32('boneMappingCount'), 4, 'boneMappingCount');
-        const boneMapping = r.u32Array(nMap, 'boneMapping', true);
-        const nLod = r.count(r.u32('lodCount'), 24, 'lodCount');
-        const lods: MdlLod[] = [];
-        for (let l = 0; l < nLod; l++) {
-          lods.push(
-            r.scope(`lods[${l}]`, () => {
-              const distance = r.f32('distance');
-              let at = r.offset;
-              const primitiveType = r.u32('primitiveType');
-              if (primitiveType > 5)
-                throw r.error(
-                  `unknown primitive type ${primitiveType}`,
-                  'primitiveType',
-                  'BAD_PRIMITIVE_TYPE',
-                  at,
-                );
-              at = r.offset;
-              const vertexBuffer = r.u32('vertexBuffer');
-              if (vertexBuffer >= numVb)
-                throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
-              at = r.offset;
-              const indexBuffer = r.u32('indexBuffer');
-              if (indexBuffer >= numIb)
-                throw r.error(`index buffer ${indexBuffer} of ${numIb}`, 'indexBuffer', 'BAD_INDEX', at);
-              at = r.offset;
-              const indexStart = r.u32('indexStart');
-              const indexCount = r.u32('indexCount');
-              if (indexStart + indexCount > indexBuffers[indexBuffer].indexCount) {
-                throw r.error(
-                  `index range ${indexStart}+${indexCount} exceeds index buffer ${indexBuffer} (${indexBuffers[indexBuffer].indexCount})`,
-                  'indexCount',
-                  'BAD_RANGE',
-                  at,
-                );
-              }
-              return { distance, primitiveType, vertexBuffer, indexBuffer, indexStart, indexCount };
-            }),
-          );
-        }
-        return { boneMapping, lods };
-      }),
-    );
-  }
+  for (let g = 0; g < numGeom; g++)
+    geometries.push(r.scope(`geometries[${g}]`, () => readGeometry(r, numVb, indexBuffers)));
 
   const numMorphs = r.count(r.u32('morphCount'), 5, 'morphCount');
   const morphs: MdlMorph[] = [];
-  for (let m = 0; m < numMorphs; m++) {
-    morphs.push(
-      r.scope(`morphs[${m}]`, () => {
-        const { name, raw: nameRaw } = readName(r, 'name');
-        const nBuf = r.count(r.u32('bufferCount'), 12, 'bufferCount');
-        const buffers: MdlMorphBuffer[] = [];
-        for (let b = 0; b < nBuf; b++) {
-          buffers.push(
-            r.scope(`buffers[${b}]`, () => {
-              const at = r.offset;
-              const vertexBuffer = r.u32('vertexBuffer');
-              if (vertexBuffer >= numVb)
-                throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
-              const elementMask = r.u32('elementMask');
-              const vertexCount = r.u32('vertexCount');
-              const rec = morphRecordSize(elementMask);
-              r.count(vertexCount, rec, 'vertexCount');
-              const indices = new Uint32Array(vertexCount);
-              const positions = elementMask & 1 ? new Float32Array(vertexCount * 3) : null;
-              const normals = elementMask & 2 ? new Float32Array(vertexCount * 3) : null;
-              const tangents = elementMask & 0x80 ? new Float32Array(vertexCount * 3) : null;
-              const view = r.view;
-              const limit = vertexBuffers[vertexBuffer].vertexCount;
-              let o = r.offset;
-              if (LITTLE_ENDIAN_HOST && rec % 4 === 0) {
-                // one aligned copy of the records, then 32-bit words (float bits kept exactly)
-                const words = new Uint32Array((vertexCount * rec) >> 2);
-                new Uint8Array(words.buffer).set(
-                  new Uint8Array(view.buffer, view.byteOffset + o, vertexCount * rec),
-                );
-                const channels: Uint32Array[] = [];
-                for (const a of [positions, normals, tangents])
-                  if (a) channels.push(new Uint32Array(a.buffer));
-                const per = rec >> 2;
-                for (let v = 0, w = 0; v < vertexCount; v++) {
-                  const idx = words[w];
-                  if (idx >= limit) {
-                    throw r.error(
-                      `morph vertex index ${idx} ≥ vertex count ${limit}`,
-                      `indices[${v}]`,
-                      'BAD_INDEX',
-                      o + v * rec,
-                    );
-                  }
-                  indices[v] = idx;
-                  let k = w + 1;
-                  for (let c = 0; c < channels.length; c++, k += 3) {
-                    const out = channels[c];
-                    out[v * 3] = words[k];
-                    out[v * 3 + 1] = words[k + 1];
-                    out[v * 3 + 2] = words[k + 2];
-                  }
-                  w += per;
-                }
-                r.offset = o + vertexCount * rec;
-                return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
-              }
-              for (let v = 0; v < vertexCount; v++) {
-                const idx = view.getUint32(o, true);
-                if (idx >= limit) {
-                  throw r.error(
-                    `morph vertex index ${idx} ≥ vertex count ${limit}`,
-                    `indices[${v}]`,
-                    'BAD_INDEX',
-                    o,
-                  );
-                }
-                indices[v] = idx;
-                o += 4;
-                if (positions) {
-                  positions[v * 3] = view.getFloat32(o, true);
-                  positions[v * 3 + 1] = view.getFloat32(o + 4, true);
-                  positions[v * 3 + 2] = view.getFloat32(o + 8, true);
-                  o += 12;
-                }
-                if (normals) {
-                  normals[v * 3] = view.getFloat32(o, true);
-                  normals[v * 3 + 1] = view.getFloat32(o + 4, true);
-                  normals[v * 3 + 2] = view.getFloat32(o + 8, true);
-                  o += 12;
-                }
-                if (tangents) {
-                  tangents[v * 3] = view.getFloat32(o, true);
-                  tangents[v * 3 + 1] = view.getFloat32(o + 4, true);
-                  tangents[v * 3 + 2] = view.getFloat32(o + 8, true);
-                  o += 12;
-                }
-              }
-              r.offset = o;
-              return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
-            }),
-          );
-        }
-        return { name, ...(nameRaw ? { nameRaw } : {}), buffers };
-      }),
-    );
-  }
+  for (let m = 0; m < numMorphs; m++) morphs.push(r.scope(`morphs[${m}]`, () => readMorph(r, vertexBuffers)));
 
   const numBones = r.count(r.u32('boneCount'), MIN_BONE_BYTES, 'boneCount');
   const bones: MdlBone[] = [];
-  for (let b = 0; b < numBones; b++) {
-    bones.push(
-      r.scope(`bones[${b}]`, () => {
-        const { name, raw: nameRaw } = readName(r, 'name');
-        const at = r.offset;
-        const parent = r.u32('parent');
-        if (parent >= numBones)
-          throw r.error(`parent ${parent} of ${numBones} bones`, 'parent', 'BAD_INDEX', at);
-        const position = r.f32Array(3, 'position', true);
-        const rotation = r.f32Array(4, 'rotation', true);
-        const scale = r.f32Array(3, 'scale', true);
-        const offsetMatrix = r.f32Array(12, 'offsetMatrix', true);
-        const collisionMask = r.u8('collisionMask');
-        const radius = collisionMask & 1 ? r.f32('radius') : 0;
-        const box = collisionMask & 2 ? r.f32Array(6, 'box', true) : null;
-        return {
-          name,
-          ...(nameRaw ? { nameRaw } : {}),
-          parent,
-          position,
-          rotation,
-          scale,
-          offsetMatrix,
-          collisionMask,
-          radius,
-          box,
-        };
-      }),
-    );
-  }
+  for (let b = 0; b < numBones; b++) bones.push(r.scope(`bones[${b}]`, () => readBone(r, numBones)));
   checkBoneCycles(bones, fileName);
 
   const bounds = r.f32Array(6, 'bounds', true);
@@ -517,6 +175,217 @@ export function readMdl(bytes: Uint8Array, fileName?: string): MdlModel {
     bounds,
     geometryCenters,
     trailing,
+  };
+}
+
+/** One vertex buffer: count, layout (UMDL mask or UMD2 descriptors), morph range, data. */
+function readVertexBuffer(r: ByteReader, legacy: boolean): MdlVertexBuffer {
+  const vertexCount = r.u32('vertexCount');
+  let elementMask = 0;
+  let descriptors: Uint32Array | null = null;
+  let elements: VertexElement[];
+  if (legacy) {
+    const at = r.offset;
+    elementMask = r.u32('elementMask');
+    const els = elementsFromMask(elementMask);
+    if (!els)
+      throw r.error(
+        `element mask 0x${elementMask.toString(16)} has unknown bits`,
+        'elementMask',
+        'BAD_ELEMENT_MASK',
+        at,
+      );
+    elements = els;
+  } else {
+    const n = r.count(r.u32('elementCount'), 4, 'elementCount');
+    const at = r.offset;
+    descriptors = r.u32Array(n, 'elements', true);
+    elements = elementsFromDescriptors(descriptors, (msg) => {
+      throw r.error(msg, 'elements', 'BAD_ELEMENT_TYPE', at);
+    });
+  }
+  const stride = elements.reduce((s, e) => s + ELEMENT_TYPE_SIZES[e.type], 0);
+  const morphRangeStart = r.u32('morphRangeStart');
+  const morphRangeCount = r.u32('morphRangeCount');
+  if (stride === 0 && vertexCount > 0) {
+    throw r.error(`${vertexCount} vertices but no vertex elements`, 'elements', 'BAD_LAYOUT');
+  }
+  r.count(vertexCount, stride, 'vertexCount');
+  const data = r.bytesView(vertexCount * stride, 'data');
+  return {
+    vertexCount,
+    elementMask,
+    descriptors,
+    elements,
+    stride,
+    morphRangeStart,
+    morphRangeCount,
+    data,
+  };
+}
+
+function readIndexBuffer(r: ByteReader): MdlIndexBuffer {
+  const indexCount = r.u32('indexCount');
+  const at = r.offset;
+  const indexSize = r.u32('indexSize');
+  if (indexSize !== 2 && indexSize !== 4)
+    throw r.error(`index size ${indexSize} is not 2 or 4`, 'indexSize', 'BAD_INDEX_SIZE', at);
+  r.count(indexCount, indexSize, 'indexCount');
+  return { indexCount, indexSize, data: r.bytesView(indexCount * indexSize, 'data') };
+}
+
+/** One geometry: its bone mapping and LOD levels. */
+function readGeometry(r: ByteReader, numVb: number, indexBuffers: MdlIndexBuffer[]): MdlGeometry {
+  const nMap = r.count(r.u32('boneMappingCount'), 4, 'boneMappingCount');
+  const boneMapping = r.u32Array(nMap, 'boneMapping', true);
+  const nLod = r.count(r.u32('lodCount'), 24, 'lodCount');
+  const lods: MdlLod[] = [];
+  for (let l = 0; l < nLod; l++) lods.push(r.scope(`lods[${l}]`, () => readLod(r, numVb, indexBuffers)));
+  return { boneMapping, lods };
+}
+
+function readLod(r: ByteReader, numVb: number, indexBuffers: MdlIndexBuffer[]): MdlLod {
+  const distance = r.f32('distance');
+  let at = r.offset;
+  const primitiveType = r.u32('primitiveType');
+  if (primitiveType > 5)
+    throw r.error(`unknown primitive type ${primitiveType}`, 'primitiveType', 'BAD_PRIMITIVE_TYPE', at);
+  at = r.offset;
+  const vertexBuffer = r.u32('vertexBuffer');
+  if (vertexBuffer >= numVb)
+    throw r.error(`vertex buffer ${vertexBuffer} of ${numVb}`, 'vertexBuffer', 'BAD_INDEX', at);
+  at = r.offset;
+  const indexBuffer = r.u32('indexBuffer');
+  if (indexBuffer >= indexBuffers.length)
+    throw r.error(`index buffer ${indexBuffer} of ${indexBuffers.length}`, 'indexBuffer', 'BAD_INDEX', at);
+  at = r.offset;
+  const indexStart = r.u32('indexStart');
+  const indexCount = r.u32('indexCount');
+  if (indexStart + indexCount > indexBuffers[indexBuffer].indexCount) {
+    throw r.error(
+      `index range ${indexStart}+${indexCount} exceeds index buffer ${indexBuffer} (${indexBuffers[indexBuffer].indexCount})`,
+      'indexCount',
+      'BAD_RANGE',
+      at,
+    );
+  }
+  return { distance, primitiveType, vertexBuffer, indexBuffer, indexStart, indexCount };
+}
+
+function readMorph(r: ByteReader, vertexBuffers: MdlVertexBuffer[]): MdlMorph {
+  const { name, raw: nameRaw } = readName(r, 'name');
+  const nBuf = r.count(r.u32('bufferCount'), 12, 'bufferCount');
+  const buffers: MdlMorphBuffer[] = [];
+  for (let b = 0; b < nBuf; b++)
+    buffers.push(r.scope(`buffers[${b}]`, () => readMorphBuffer(r, vertexBuffers)));
+  return { name, ...(nameRaw ? { nameRaw } : {}), buffers };
+}
+
+/** One morph buffer: the moved vertices' indices and deltas (float bits kept exactly). */
+function readMorphBuffer(r: ByteReader, vertexBuffers: MdlVertexBuffer[]): MdlMorphBuffer {
+  const at = r.offset;
+  const vertexBuffer = r.u32('vertexBuffer');
+  if (vertexBuffer >= vertexBuffers.length)
+    throw r.error(
+      `vertex buffer ${vertexBuffer} of ${vertexBuffers.length}`,
+      'vertexBuffer',
+      'BAD_INDEX',
+      at,
+    );
+  const elementMask = r.u32('elementMask');
+  const vertexCount = r.u32('vertexCount');
+  const rec = morphRecordSize(elementMask);
+  r.count(vertexCount, rec, 'vertexCount');
+  const indices = new Uint32Array(vertexCount);
+  const positions = elementMask & 1 ? new Float32Array(vertexCount * 3) : null;
+  const normals = elementMask & 2 ? new Float32Array(vertexCount * 3) : null;
+  const tangents = elementMask & 0x80 ? new Float32Array(vertexCount * 3) : null;
+  const view = r.view;
+  const limit = vertexBuffers[vertexBuffer].vertexCount;
+  let o = r.offset;
+  if (LITTLE_ENDIAN_HOST && rec % 4 === 0) {
+    // one aligned copy of the records, then 32-bit words (float bits kept exactly)
+    const words = new Uint32Array((vertexCount * rec) >> 2);
+    new Uint8Array(words.buffer).set(new Uint8Array(view.buffer, view.byteOffset + o, vertexCount * rec));
+    const channels: Uint32Array[] = [];
+    for (const a of [positions, normals, tangents]) if (a) channels.push(new Uint32Array(a.buffer));
+    const per = rec >> 2;
+    for (let v = 0, w = 0; v < vertexCount; v++) {
+      const idx = words[w];
+      if (idx >= limit) {
+        throw r.error(
+          `morph vertex index ${idx} ≥ vertex count ${limit}`,
+          `indices[${v}]`,
+          'BAD_INDEX',
+          o + v * rec,
+        );
+      }
+      indices[v] = idx;
+      let k = w + 1;
+      for (let c = 0; c < channels.length; c++, k += 3) {
+        const out = channels[c];
+        out[v * 3] = words[k];
+        out[v * 3 + 1] = words[k + 1];
+        out[v * 3 + 2] = words[k + 2];
+      }
+      w += per;
+    }
+    r.offset = o + vertexCount * rec;
+    return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
+  }
+  for (let v = 0; v < vertexCount; v++) {
+    const idx = view.getUint32(o, true);
+    if (idx >= limit) {
+      throw r.error(`morph vertex index ${idx} ≥ vertex count ${limit}`, `indices[${v}]`, 'BAD_INDEX', o);
+    }
+    indices[v] = idx;
+    o += 4;
+    if (positions) {
+      positions[v * 3] = view.getFloat32(o, true);
+      positions[v * 3 + 1] = view.getFloat32(o + 4, true);
+      positions[v * 3 + 2] = view.getFloat32(o + 8, true);
+      o += 12;
+    }
+    if (normals) {
+      normals[v * 3] = view.getFloat32(o, true);
+      normals[v * 3 + 1] = view.getFloat32(o + 4, true);
+      normals[v * 3 + 2] = view.getFloat32(o + 8, true);
+      o += 12;
+    }
+    if (tangents) {
+      tangents[v * 3] = view.getFloat32(o, true);
+      tangents[v * 3 + 1] = view.getFloat32(o + 4, true);
+      tangents[v * 3 + 2] = view.getFloat32(o + 8, true);
+      o += 12;
+    }
+  }
+  r.offset = o;
+  return { vertexBuffer, elementMask, vertexCount, indices, positions, normals, tangents };
+}
+
+function readBone(r: ByteReader, numBones: number): MdlBone {
+  const { name, raw: nameRaw } = readName(r, 'name');
+  const at = r.offset;
+  const parent = r.u32('parent');
+  if (parent >= numBones) throw r.error(`parent ${parent} of ${numBones} bones`, 'parent', 'BAD_INDEX', at);
+  const position = r.f32Array(3, 'position', true);
+  const rotation = r.f32Array(4, 'rotation', true);
+  const scale = r.f32Array(3, 'scale', true);
+  const offsetMatrix = r.f32Array(12, 'offsetMatrix', true);
+  const collisionMask = r.u8('collisionMask');
+  const radius = collisionMask & 1 ? r.f32('radius') : 0;
+  const box = collisionMask & 2 ? r.f32Array(6, 'box', true) : null;
+  return {
+    name,
+    ...(nameRaw ? { nameRaw } : {}),
+    parent,
+    position,
+    rotation,
+    scale,
+    offsetMatrix,
+    collisionMask,
+    radius,
+    box,
   };
 }
 
