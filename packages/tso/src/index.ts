@@ -82,6 +82,29 @@ function chooseSkeleton(
   return best;
 }
 
+/**
+ * A `.skel` or `.anim` given beside the main file: parsed (a trailing pad noted, or refused when
+ * `strict`), or `COMPANION_IGNORED` when it does not parse.
+ */
+function readCompanion(
+  name: string,
+  bytes: Uint8Array,
+  options: { strict?: boolean },
+  warnings: WarningCollector,
+): { skel?: TsoSkeleton; animation?: TsoAnimation } | undefined {
+  const ext = extName(name);
+  let read: { skel?: TsoSkeleton; animation?: TsoAnimation };
+  try {
+    read = ext === '.skel' ? { skel: readSkeleton(bytes, name) } : { animation: readAnimation(bytes, name) };
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO ${ext.slice(1)} file (${e.detail}); ignored`);
+    return undefined;
+  }
+  noteTrailingBytes((read.skel ?? read.animation)?.trailing, bytes.length, name, options, warnings);
+  return read;
+}
+
 function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
   const warnings = new WarningCollector();
   const [mainName, mainBytes] = mainFile(files, options);
@@ -138,20 +161,13 @@ function importFileSet(files: FileSet, options: TsoFormatImportOptions = {}) {
       );
       continue;
     }
-    let companion: { trailing: Uint8Array } | undefined;
-    try {
-      if (ext === '.skel') skels.push({ name, skel: (companion = readSkeleton(bytes, name)) });
-      else if (ext === '.anim')
-        animations.push({ name: stem(name), animation: (companion = readAnimation(bytes, name)) });
-      else warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO companion (.skel or .anim); ignored`);
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      warnings.warn(
-        'COMPANION_IGNORED',
-        `"${name}" is not a TSO ${ext.slice(1)} file (${e.detail}); ignored`,
-      );
+    if (ext !== '.skel' && ext !== '.anim') {
+      warnings.warn('COMPANION_IGNORED', `"${name}" is not a TSO companion (.skel or .anim); ignored`);
+      continue;
     }
-    noteTrailingBytes(companion?.trailing, bytes.length, name, options, warnings);
+    const c = readCompanion(name, bytes, options, warnings);
+    if (c?.skel) skels.push({ name, skel: c.skel });
+    if (c?.animation) animations.push({ name: stem(name), animation: c.animation });
   }
   let chosen: { name: string; skel: TsoSkeleton } | undefined =
     options.skeleton && typeof options.skeleton !== 'string'
@@ -209,19 +225,10 @@ async function importAny(files: FileSet, options: TsoFormatImportOptions = {}) {
     for (const [name, bytes] of files) {
       const e = extName(name);
       if (name === mainName || (e !== '.anim' && e !== '.skel')) continue;
-      let companion: { trailing: Uint8Array } | undefined;
-      try {
-        if (e === '.anim')
-          animations.push({ name: stem(name), animation: (companion = readAnimation(bytes, name)) });
-        else if (!skel) skel = companion = readSkeleton(bytes, name);
-      } catch (err) {
-        if (!(err instanceof FormatError)) throw err;
-        warnings.warn(
-          'COMPANION_IGNORED',
-          `"${name}" is not a TSO ${e.slice(1)} file (${err.detail}); ignored`,
-        );
-      }
-      noteTrailingBytes(companion?.trailing, bytes.length, name, options, warnings);
+      if (e === '.skel' && skel) continue;
+      const c = readCompanion(name, bytes, options, warnings);
+      if (c?.skel) skel = c.skel;
+      if (c?.animation) animations.push({ name: stem(name), animation: c.animation });
     }
     const document = await importOutfit(
       outfitKind,
