@@ -63,6 +63,12 @@ export async function exportUnrealModel(
   const name = options.name ?? E?.fileBase ?? UNREAL_EXPORT_DEFAULTS.name;
   const fps = options.fps ?? UNREAL_EXPORT_DEFAULTS.fps;
   if (!(fps > 0 && fps <= 1000)) throw new ExportError('BAD_OPTION', `fps must be in (0, 1000], got ${fps}`);
+  const unit = options.scale === undefined ? UNREAL_EXPORT_DEFAULTS.scale : Number(options.scale);
+  if (!(unit > 0 && Number.isFinite(unit)))
+    throw new ExportError(
+      'BAD_OPTION',
+      `scale must be a positive number of metres per Unreal unit, got ${options.scale}`,
+    );
   const mf = options.maxFrames;
   if (mf !== undefined && !(Number.isInteger(mf) && mf >= 1))
     throw new ExportError('BAD_OPTION', `maxFrames must be a whole number ≥ 1, got ${mf}`);

@@ -14,7 +14,7 @@ import { addFrameTargets, type GeometryContext, groupPrimitives, orphanVertices 
 import { triangleGroups } from './import/groups.js';
 import { materialMaker } from './import/materials.js';
 import { meshExtras, ucPlacement } from './import/mesh-extras.js';
-import { placementTRS } from './transform.js';
+import { placementTRS, UNREAL_UNIT_METRES } from './transform.js';
 import type { UcMesh } from './uc.js';
 
 export * from './extras.js';
@@ -24,6 +24,12 @@ export { frameNormals, smoothNormals } from './import/frames.js';
 export interface UnrealImportOptions {
   /** `all` (default): every frame as a morph target; `first`: frame 0 only, no animation. */
   frames?: 'all' | 'first';
+  /**
+   * glTF metres per Unreal unit (default {@link UNREAL_UNIT_METRES}, 1 UU = 1.905 cm; 1 keeps
+   * Unreal units). Applied to the mesh node's transform only: the vertex data and the extras keep
+   * the file's numbers, so export writes them back exactly.
+   */
+  scale?: number;
   /**
    * Smooth vertex normals over each file vertex (as the engine shades), for every frame (morph
    * target normal deltas). Default true; false writes no NORMAL (viewers shade flat).
@@ -38,6 +44,7 @@ export interface UnrealImportOptions {
 
 export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
   frames: 'all',
+  scale: UNREAL_UNIT_METRES,
   normals: true,
   textures: true,
 };
@@ -77,6 +84,12 @@ export function importUnreal(
   warnings = new WarningCollector(),
 ): Document {
   const opts = { ...UNREAL_IMPORT_DEFAULTS, ...options };
+  opts.scale ??= UNREAL_IMPORT_DEFAULTS.scale;
+  if (!(opts.scale > 0 && Number.isFinite(opts.scale)))
+    throw new FormatError(`scale must be a positive number of metres per Unreal unit, got ${opts.scale}`, {
+      code: 'BAD_OPTION',
+      field: 'scale',
+    });
   const { data, aniv, uc } = files;
   const nv = data.header.numVertices;
   checkFiles(files);
@@ -116,6 +129,7 @@ export function importUnreal(
   materials.finish();
 
   const placement = ucPlacement(uc);
+  if (opts.scale !== 1) placement.unit = opts.scale;
   const extras = meshExtras({
     files,
     meshName,

@@ -70,6 +70,7 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
     mesh,
     {
       frames: options.frames === 'first' || options.static === true ? 'first' : 'all',
+      scale: options.scale === undefined ? undefined : Number(options.scale),
       normals: options.normals !== false,
     },
     warnings,

@@ -52,6 +52,25 @@ export interface Placement {
   origin: { x: number; y: number; z: number; pitch: number; yaw: number; roll: number };
   /** UNMIRROR=1: the engine negates X (and swaps corners, keeping faces outward). */
   unmirror?: boolean;
+  /**
+   * glTF metres per Unreal unit applied on top (import option `scale`, default
+   * {@link UNREAL_UNIT_METRES}); absent: 1 (glTF in Unreal units). Not a `.uc` field: the file
+   * numbers stay as they were.
+   */
+  unit?: number;
+}
+
+/**
+ * Metres per Unreal unit: 1 UU = 0.75 inch = 1.905 cm, the scale the Unreal Wiki ("General Scale
+ * and Dimensions", 16 UU = 1 foot) gives for the Unreal 1 / UT games; their 78 UU player cylinder
+ * comes out 1.49 m tall, a 256 UU room 4.88 m.
+ */
+export const UNREAL_UNIT_METRES = 0.01905;
+
+/** The unit factor of a placement (1 when absent or not a positive finite number). */
+export function placementUnit(p: Placement): number {
+  const u = p.unit;
+  return typeof u === 'number' && u > 0 && Number.isFinite(u) ? u : 1;
 }
 
 /** glTF TRS of the mesh node for a placement. */
@@ -60,8 +79,9 @@ export function placementTRS(p: Placement): {
   rotation: [number, number, number, number];
   scale: [number, number, number];
 } {
-  const sx = p.scale[0] * (p.unmirror ? -1 : 1);
-  const s = [sx, p.scale[1], p.scale[2]];
+  const u = placementUnit(p);
+  const sx = p.scale[0] * (p.unmirror ? -1 : 1) * u;
+  const s = [sx, p.scale[1] * u, p.scale[2] * u];
   const R = rotatorMatrix(p.origin.pitch, p.origin.yaw, p.origin.roll);
   const o = [p.origin.x, p.origin.y, p.origin.z];
   // t_u = −R·S·o
@@ -81,10 +101,14 @@ export function placementTRS(p: Placement): {
   };
 }
 
-/** Applies a placement to raw Unreal positions (in place), giving Unreal world coordinates. */
+/**
+ * Applies a placement to raw Unreal positions (in place), giving world coordinates in Unreal axes
+ * (in metres when the placement has a `unit`).
+ */
 export function placeUnreal(p: Placement, xyz: Float32Array | Float64Array): void {
   const R = rotatorMatrix(p.origin.pitch, p.origin.yaw, p.origin.roll);
-  const s = [p.scale[0] * (p.unmirror ? -1 : 1), p.scale[1], p.scale[2]];
+  const u = placementUnit(p);
+  const s = [p.scale[0] * (p.unmirror ? -1 : 1) * u, p.scale[1] * u, p.scale[2] * u];
   for (let i = 0; i + 2 < xyz.length; i += 3) {
     const a = s[0] * (xyz[i] - p.origin.x);
     const b = s[1] * (xyz[i + 1] - p.origin.y);

@@ -8,7 +8,7 @@ import { anivFrame, readAniv } from '../src/aniv.js';
 import { collectItems, poseAt, readTracks } from '../src/bake.js';
 import { readData } from '../src/data.js';
 import { exportUnreal } from '../src/export.js';
-import { importUnrealFiles } from '../src/index.js';
+import { importUnrealFiles, UNREAL_UNIT_METRES } from '../src/index.js';
 import { parseUc, ucMesh } from '../src/uc.js';
 
 const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
@@ -75,11 +75,13 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
           const u = unrealOf[v];
           if (u < 0) continue;
           const w = [0, 1, 2].map((c) => uc.scale[c] * (raw[u * 3 + c] - o[c]));
+          // glTF metres → Unreal units (1 UU = UNREAL_UNIT_METRES).
+          const U = UNREAL_UNIT_METRES;
           worst = Math.max(
             worst,
-            Math.abs(w[0] - pose[v * 3]),
-            Math.abs(w[2] - pose[v * 3 + 1]),
-            Math.abs(w[1] - pose[v * 3 + 2]),
+            Math.abs(w[0] - pose[v * 3] / U),
+            Math.abs(w[2] - pose[v * 3 + 1] / U),
+            Math.abs(w[1] - pose[v * 3 + 2] / U),
           );
         }
         expect(worst).toBeLessThanOrEqual(Math.max(...uc.scale) / 2 + 1e-6);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { anivFrame, readAniv, type UnrealAniv, writeAniv } from '../src/aniv.js';
 import { createDataHeader, createPolys, readData, type UnrealData, writeData } from '../src/data.js';
 import { exportUnreal } from '../src/export.js';
-import { importUnrealFiles, legacyFormat } from '../src/index.js';
+import { importUnrealFiles, legacyFormat, UNREAL_UNIT_METRES } from '../src/index.js';
 import { parseUc, ucMesh, ucMeshForFile, ucMeshNames, writeUc } from '../src/uc.js';
 
 describe('11/11/10 packing edges', () => {
@@ -208,7 +208,10 @@ describe('weapon triangle', () => {
       .find((n) => n.getName() === 'WeaponTriangle');
     expect(weapon).toBeDefined();
     // Origin = midpoint of corners 0 and 2 = (10, 0, 0) → glTF (10, 0, 0); X axis toward corner 1 = +Y (Unreal) → glTF +Z.
-    expect(Array.from(weapon?.getTranslation() ?? [])).toEqual([10, 0, 0]);
+    // glTF is in metres (1 UU = UNREAL_UNIT_METRES): compared in Unreal units.
+    expect(
+      Array.from(weapon?.getTranslation() ?? []).map((v) => Number((v / UNREAL_UNIT_METRES).toFixed(4)) + 0),
+    ).toEqual([10, 0, 0]);
     // X toward corner 1 (Unreal +Y → glTF +Z), Y = X × (c0 − c2) (Unreal +Z → glTF +Y), Z = Y × X:
     // a −90° turn about glTF Y.
     const q = weapon?.getRotation() ?? [0, 0, 0, 1];
@@ -221,7 +224,9 @@ describe('weapon triangle', () => {
       .listChannels()
       .find((c) => c.getTargetNode() === weapon && c.getTargetPath() === 'translation');
     const out = tr?.getSampler()?.getOutput()?.getArray() as Float32Array;
-    expect(Array.from(out.subarray(3, 6))).toEqual([110, 0, 0]);
+    expect(
+      Array.from(out.subarray(3, 6)).map((v) => Number((v / UNREAL_UNIT_METRES).toFixed(4)) + 0),
+    ).toEqual([110, 0, 0]);
     expect(document.getRoot().listMeshes()[0].listPrimitives().length).toBe(1);
     const back = await exportUnreal(document, { name: 'w' });
     expect(firstByteDiff(back.files.get('w_d.3d') as Uint8Array, files.get('w_d.3d') as Uint8Array)).toBe(-1);

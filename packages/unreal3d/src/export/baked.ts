@@ -163,6 +163,9 @@ function mapBaked(
 ): UnrealExportModel {
   const { items, vertices: nv } = bakeItems(doc, layout, warnings);
   const world = bakeFrames(doc, items, nv, plan, fps, warnings);
+  // glTF metres → Unreal units.
+  const unit = options.scale === undefined ? UNREAL_EXPORT_DEFAULTS.scale : Number(options.scale);
+  if (unit !== 1) for (let i = 0; i < world.length; i++) world[i] /= unit;
   const { raw, placement } = quantizePositions(world, layout, warnings);
   const { slots, textures, slotMaterials } = textureSlots(items);
   const polys = writeTriangles(items, slots, warnings);
@@ -286,7 +289,7 @@ function quantizePositions(
   }
   warnings.warn(
     'VALUE_QUANTIZED',
-    `positions were quantized to the ${layout === 'packed' ? '11/11/10-bit' : '16-bit'} grid (MESHMAP SCALE ${placement.scale.map((v) => ucNumber(v)).join(' ')}); worst error ${worst.toPrecision(3)} units`,
+    `positions were quantized to the ${layout === 'packed' ? '11/11/10-bit' : '16-bit'} grid (MESHMAP SCALE ${placement.scale.map((v) => ucNumber(v)).join(' ')}); worst error ${worst.toPrecision(4)} Unreal units`,
   );
   return { raw, placement };
 }

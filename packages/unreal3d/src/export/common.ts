@@ -8,6 +8,7 @@ import { decodeBase64, ExportError } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
 import type { UnrealData } from '../data.js';
 import type { UcMesh } from '../uc.js';
+import { UNREAL_UNIT_METRES } from '../transform.js';
 
 /** Options of {@link exportUnreal}. */
 export interface UnrealExportOptions {
@@ -23,6 +24,11 @@ export interface UnrealExportOptions {
   weld?: boolean;
   /** Baked path: most vertex frames to write (all sequences together; default 4096). */
   maxFrames?: number;
+  /**
+   * Baked path: glTF metres per Unreal unit (default `UNREAL_UNIT_METRES`, 1 UU = 1.905 cm; 1
+   * writes glTF units as Unreal units). The native path writes the file's own numbers.
+   */
+  scale?: number;
 }
 
 export const UNREAL_EXPORT_DEFAULTS = {
@@ -31,6 +37,7 @@ export const UNREAL_EXPORT_DEFAULTS = {
   variant: undefined as 'standard' | 'deusex' | undefined,
   bake: false,
   maxFrames: 4096,
+  scale: UNREAL_UNIT_METRES,
 };
 
 /**
