@@ -10,6 +10,8 @@ import {
   type Warning,
   WarningCollector,
   assertNodeTrees,
+  fileSafeName,
+  uniqueNames,
 } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
 import type { Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
@@ -140,9 +142,13 @@ export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExport
   }
 
   // ---- animations
-  const animNames = new Set<string>();
-  for (const a of options.animations === false ? [] : root.listAnimations()) {
-    const { anim, file } = exportAnimation(a, bones, boneIndex, o, warnings);
+  // ---- animations: file names by core's naming rule (object name, file-safe, unique
+  // case-insensitively); an animation imported from a .anim keeps its file's name.
+  const clips: { base: string; bytes: Uint8Array }[] = [];
+  const list = options.animations === false ? [] : root.listAnimations();
+  for (let index = 0; index < list.length; index++) {
+    const a = list[index];
+    const { anim, file } = exportAnimation(a, bones, boneIndex, o, warnings, index);
     if (!anim.motions.length) {
       warnings.warn(
         'ANIMATION_DROPPED',
@@ -150,12 +156,11 @@ export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExport
       );
       continue;
     }
-    const base = file ?? `${o.name}-${(anim.name || 'anim').replace(/[^A-Za-z0-9_.-]+/g, '_')}`;
-    let name = `${base}.anim`;
-    for (let k = 2; animNames.has(name.toLowerCase()); k++) name = `${base}_${k}.anim`;
-    animNames.add(name.toLowerCase());
-    files.set(name, writeAnimation(anim));
+    const clip = fileSafeName(anim.name, `Animation${index}`).replace(/[^A-Za-z0-9_.-]+/g, '_');
+    clips.push({ base: file ?? `${o.name}-${clip}`, bytes: writeAnimation(anim) });
   }
+  const names = uniqueNames(clips.map((c) => c.base));
+  for (let k = 0; k < clips.length; k++) files.set(`${names[k]}.anim`, clips[k].bytes);
   for (const n of root.listNodes())
     if (n.getCamera()) warnings.warn('CAMERA_DROPPED', 'TSO files hold no cameras; dropped');
   if (root.listTextures().length && !options.texturesWritten)

@@ -2,7 +2,7 @@
  * The `.anim` files of the export: exact from `extras.tso` when the channels are unchanged, else
  * one key per frame for every animated bone (the keys the shared stage put on the frame grid).
  */
-import { ExportError, type WarningCollector, readSampler } from '@gltf-legacy/core';
+import { ExportError, type WarningCollector, objectName, readSampler } from '@gltf-legacy/core';
 import type { Animation, Node } from '@gltf-transform/core';
 import type { TsoAnimation, TsoMotion } from '../anim.js';
 import { bitsToFloats, convertRotations, convertVectors } from '../space.js';
@@ -20,6 +20,7 @@ export function exportAnimation(
   boneIndex: Map<Node, number>,
   o: typeof TSO_EXPORT_DEFAULTS,
   warnings: WarningCollector,
+  index = 0,
 ): { anim: TsoAnimation; file?: string } {
   const x = a.getExtras()?.tso as Record<string, any> | undefined;
   const channels = new Map<
@@ -101,7 +102,7 @@ export function exportAnimation(
   return {
     anim: {
       version: 2,
-      name: a.getName() || 'anim',
+      name: objectName(a.getName(), 'Animation', index),
       duration: seconds * 1000,
       distance: 0,
       isMoving: 0,

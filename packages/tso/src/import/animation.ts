@@ -1,5 +1,5 @@
 /** A TSO `.anim` into a glTF animation: one LINEAR channel per motion, the raw pools in extras. */
-import type { WarningCollector } from '@gltf-legacy/core';
+import { type WarningCollector, clipNameFromFile } from '@gltf-legacy/core';
 import type { Accessor, Document, Node } from '@gltf-transform/core';
 import type { TsoAnimation } from '../anim.js';
 import { convertRotations, convertVectors, floatJson, floatsToBits } from '../space.js';
@@ -46,7 +46,7 @@ export function importAnimation(
       'ANIM_DURATION_INVALID',
       `animation "${anim.name || fileName}" has no usable duration; assumed ${fps} fps`,
     );
-  const gAnim = doc.createAnimation(anim.name || fileName);
+  const gAnim = doc.createAnimation(anim.name || clipNameFromFile(fileName, options.meshName ?? ''));
   const times = new Map<number, ReturnType<Document['createAccessor']>>();
   const timeAccessor = (frames: number) => {
     let a = times.get(frames);
