@@ -137,6 +137,73 @@ function encodeBoneFrames(
 }
 
 /**
+ * The an10 range boxes (position offset[3] + size[3], then scale) for `mask` from the sampled
+ * ranges `lo`/`hi`: the imported box when the values still fit in it (so codes come back
+ * exactly), else the range itself, widened by one float32 step when rounding would cut the top.
+ */
+function rangeBoxes(
+  mask: number,
+  lo: Float64Array,
+  hi: Float64Array,
+  entries: number,
+  stored: Float32Array | null,
+): Float32Array {
+  const bx = new Float32Array(12);
+  const box = (bit: number, at: number, range: number) => {
+    for (let c = 0; c < 3; c++) {
+      if (!(mask & (bit << c))) {
+        bx[at + c] = stored ? stored[at + c] : EMPTY_BOX[c];
+        bx[at + 3 + c] = stored ? stored[at + 3 + c] : EMPTY_BOX[3 + c];
+        continue;
+      }
+      let l = entries ? lo[range + c] : Number.POSITIVE_INFINITY;
+      let h = entries ? hi[range + c] : Number.NEGATIVE_INFINITY;
+      if (!Number.isFinite(l)) {
+        if (stored) {
+          bx[at + c] = stored[at + c];
+          bx[at + 3 + c] = stored[at + 3 + c];
+          continue;
+        }
+        l = 0;
+        h = 0;
+      }
+      if (stored) {
+        const so = stored[at + c];
+        const ss = stored[at + 3 + c];
+        const slack = Math.abs(ss) / 65535 + 1e-6 * Math.max(1, Math.abs(so));
+        if (l >= so - slack && h <= so + ss + slack) {
+          bx[at + c] = so;
+          bx[at + 3 + c] = ss;
+          continue;
+        }
+      }
+      bx[at + c] = Math.fround(l);
+      bx[at + 3 + c] = Math.fround(h - Math.fround(l));
+      // Make sure the top value still fits after float32 rounding of the box.
+      if (bx[at + c] + bx[at + 3 + c] < h) bx[at + 3 + c] = Math.fround(bx[at + 3 + c] * (1 + 2 ** -20));
+    }
+  };
+  box(1, 0, 0);
+  box(16, 6, 3);
+  return bx;
+}
+
+/** Raw u16 codes of axes too narrow for float32, per axis, from the imported extras (null: none). */
+function rawCodeLists(
+  ex: Partial<UnigineAnimationExtras>,
+  entries: number,
+): { rawPos: (Uint16Array | null)[]; rawScale: (Uint16Array | null)[] } {
+  const raw = ex.rawCodes ?? {};
+  // Stored as u16 (the typed array's coercion, so the flags compare what is written).
+  const rawList = (key: string): Uint16Array | null =>
+    Array.isArray(raw[key]) && raw[key].length === entries ? new Uint16Array(raw[key]) : null;
+  return {
+    rawPos: [0, 1, 2].map((c) => rawList(`pos${c}`)),
+    rawScale: [0, 1, 2].map((c) => rawList(`scale${c}`)),
+  };
+}
+
+/**
  * Builds an animated-bone block from glTF tracks. `quantized` selects the an10 variant (u16 in
  * range boxes); the float variant is the one embedded in ms11 meshes. Works bone by bone on
  * per-bone tracks (time and memory: the block itself plus one bone's frames), sampling twice
@@ -198,53 +265,8 @@ export function buildBlock(
   let boxes: Float32Array | null = null;
   let maxPosError = 0;
   let maxRotError = 0;
-  if (quantized) {
-    const bx = new Float32Array(12);
-    boxes = bx;
-    const stored = unpackF32(ex.boxes, 12);
-    const box = (bit: number, at: number, range: number) => {
-      for (let c = 0; c < 3; c++) {
-        if (!(mask & (bit << c))) {
-          bx[at + c] = stored ? stored[at + c] : EMPTY_BOX[c];
-          bx[at + 3 + c] = stored ? stored[at + 3 + c] : EMPTY_BOX[3 + c];
-          continue;
-        }
-        let l = entries ? lo[range + c] : Number.POSITIVE_INFINITY;
-        let h = entries ? hi[range + c] : Number.NEGATIVE_INFINITY;
-        if (!Number.isFinite(l)) {
-          if (stored) {
-            bx[at + c] = stored[at + c];
-            bx[at + 3 + c] = stored[at + 3 + c];
-            continue;
-          }
-          l = 0;
-          h = 0;
-        }
-        if (stored) {
-          const so = stored[at + c];
-          const ss = stored[at + 3 + c];
-          const slack = Math.abs(ss) / 65535 + 1e-6 * Math.max(1, Math.abs(so));
-          if (l >= so - slack && h <= so + ss + slack) {
-            bx[at + c] = so;
-            bx[at + 3 + c] = ss;
-            continue;
-          }
-        }
-        bx[at + c] = Math.fround(l);
-        bx[at + 3 + c] = Math.fround(h - Math.fround(l));
-        // Make sure the top value still fits after float32 rounding of the box.
-        if (bx[at + c] + bx[at + 3 + c] < h) bx[at + 3 + c] = Math.fround(bx[at + 3 + c] * (1 + 2 ** -20));
-      }
-    };
-    box(1, 0, 0);
-    box(16, 6, 3);
-  }
-  const raw = ex.rawCodes ?? {};
-  // Stored as u16 (the typed array's coercion, so the flags compare what is written).
-  const rawList = (key: string): Uint16Array | null =>
-    Array.isArray(raw[key]) && raw[key].length === entries ? new Uint16Array(raw[key]) : null;
-  const rawPos = [0, 1, 2].map((c) => rawList(`pos${c}`));
-  const rawScale = [0, 1, 2].map((c) => rawList(`scale${c}`));
+  if (quantized) boxes = rangeBoxes(mask, lo, hi, entries, unpackF32(ex.boxes, 12));
+  const { rawPos, rawScale } = rawCodeLists(ex, entries);
   // Flags: frame 0 stores every component of the mask; later frames only what changed
   // (unless the source file did otherwise and its flags were kept).
   const keptFlags =
