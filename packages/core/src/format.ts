@@ -104,6 +104,11 @@ export interface LegacyFormat {
   export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
   /** What the format can hold (the shared export stage's input; shown by `gltf-legacy formats`). */
   limits?: LegacyLimits;
+  /**
+   * The limits `export(document, options)` gives the shared stage for this document, when they
+   * depend on it (a clip's own frame rate, a document the format wrote itself). Default: `limits`.
+   */
+  exportLimits?(document: Document, options?: ExportOptions): LegacyLimits;
   /** Summary of the file model for `gltf-legacy inspect`. */
   inspect?(files: FileSet, options?: ImportOptions): InspectSection[];
   /**
