@@ -53,7 +53,7 @@ function vertexJoints(prim: Primitive, n: number): VertexJoints | null {
     for (const [joints, weights, size] of sets)
       for (let c = 0; c < size; c++) {
         const joint = joints[v * size + c];
-        if (weights[v * size + c] > 0 && !tmp.slice(offsets[v]).includes(joint)) {
+        if (weights[v * size + c] > 0 && tmp.indexOf(joint, offsets[v]) < 0) {
           tmp.push(joint);
           seen.add(joint);
         }
