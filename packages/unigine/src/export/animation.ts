@@ -24,11 +24,17 @@ export function sanitize(s: string): string {
 }
 
 /**
- * The animation limits to give the shared stage for `document`. UNIGINE stores every frame, so
- * LINEAR/STEP keys that sit on frames (any subset of them, as our importer writes them) are
- * filled in exactly by the map layer and need no step (`sampling: 'any'`); otherwise the stage
- * samples onto the frame grid at the clips' one rate. Clips with different rates (imported
- * extras) cannot share the stage's one grid: `null`, and `sampleFrames` samples such tracks.
+ * The animation limits to give the shared stage for `document`. UNIGINE stores every frame; the
+ * clips our importer made keep LINEAR keys on frames only where values change, which the map
+ * layer fills in exactly, so a document whose clips are all such gets `sampling: 'any'` (no step,
+ * byte-exact round trips). Otherwise the stage samples onto the frame grid at the clips' one rate
+ * (`ANIMATION_RESAMPLED`, as for every format). Clips with different imported rates cannot share
+ * the stage's one grid: `null`, and `sampleFrames` samples such tracks. Refuses an absurd clip
+ * (`ANIMATION_TOO_LONG`) before the stage would sample it.
+ *
+ * ```ts
+ * const animation = animationLimits(document, 30); // { sampling: 'grid', fps: 30, … } for a foreign clip
+ * ```
  */
 export function animationLimits(document: Document, fps: number): AnimationLimits | null {
   const base = UNIGINE_LIMITS.animation!;
@@ -38,6 +44,8 @@ export function animationLimits(document: Document, fps: number): AnimationLimit
     const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
     const rate = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
     rates.add(rate);
+    // Only our own clips skip the stage: a foreign clip's frames between its keys are sampled.
+    if (!unigineExtras(anim)) onFrames = false;
     for (const s of anim.listSamplers()) {
       const times = s.getInput()?.getArray();
       const interpolation = s.getInterpolation() ?? 'LINEAR';
