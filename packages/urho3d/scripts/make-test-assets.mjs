@@ -224,7 +224,8 @@ function axesModel() {
  */
 export async function makeTestAssets(lib) {
   const out = new Map();
-  const worm = await lib.exportUrho(wormDocument(), { name: 'worm' });
+  // made with the AssetImporter axes (Z mirror), the convention before `axes: 'gltf'` became the default
+  const worm = await lib.exportUrho(wormDocument(), { name: 'worm', axes: 'assetimporter' });
   for (const [name, bytes] of worm.files) out.set(name, bytes);
   out.set('pyramid_lod_morph.mdl', lib.writeMdl(pyramidModel(lib)));
   out.set('axes_lines.mdl', lib.writeMdl(axesModel()));

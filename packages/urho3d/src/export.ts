@@ -34,6 +34,7 @@ import { collectSkeleton, meshNodesOf, rigidBoneOf, skinJointToBone } from './ex
 import { buildVertexBuffers } from './export/vertex-layout.js';
 import { urhoLimits } from './limits.js';
 import { createPak, writePak } from './pak.js';
+import { recordedAxes, type UrhoAxes, urhoAxes, urhoMirror } from './space.js';
 import { exportUrhoScene } from './prefab-export.js';
 import { type MdlModel, writeMdl } from './mdl.js';
 
@@ -61,6 +62,12 @@ export interface ExportUrhoOptions extends ExportOptions {
    * inside resolves inside the package). `lz4` packs compressed (ULZ4). Default false.
    */
   pak?: boolean | 'lz4';
+  /**
+   * Which axis to mirror (see `space.ts`): `gltf` keeps the model's forward +Z; `assetimporter`
+   * mirrors Z like Urho3D's AssetImporter. Default: the convention the document was imported with
+   * (scene `extras.urho3d.axes`), else `gltf`.
+   */
+  axes?: UrhoAxes;
 }
 export const EXPORT_URHO_DEFAULTS = {
   maxBones: 64,
@@ -69,6 +76,11 @@ export const EXPORT_URHO_DEFAULTS = {
   textureFormat: 'png',
   pak: false,
 } as const;
+
+/** The axis convention of an export: `options.axes`, else the one import recorded, else `gltf`. */
+export function exportAxes(doc: Document, options: { axes?: unknown } = {}): UrhoAxes {
+  return urhoAxes(options.axes, recordedAxes(doc));
+}
 
 /** What an `.mdl` cannot hold (cameras, lights, textures, materials): one warning each. */
 function warnDropped(root: Root, warnings: WarningCollector): void {
@@ -160,12 +172,13 @@ export function mapUrhoModel(
   const hint = modelExtrasOf(doc);
   const hx = hint?.extras;
   const name = options.name ?? hint?.top.getName() ?? 'model';
+  const mirror = urhoMirror(exportAxes(doc, options));
   warnDropped(root, warnings);
 
   // Which primitives become geometries, and the skeleton.
   const meshNodes = meshNodesOf(root);
   const skeleton = collectSkeleton(root, meshNodes, !!hx, warnings);
-  const ctx = primitiveContext(warnings, (s) => skinJointToBone(skeleton, s));
+  const ctx = primitiveContext(warnings, (s) => skinJointToBone(skeleton, s), mirror);
   let { vprims, geometryCount } = collectVPrims(ctx, meshNodes, hint, lodLevels(root, hx), (n) =>
     rigidBoneOf(skeleton, n),
   );
@@ -179,7 +192,7 @@ export function mapUrhoModel(
   const geomMappings = geometryMappings(primsOfGeometry, numBones, maxBones, useHintMappings ? hx! : null);
 
   // Vertex buffers, index buffers and geometries, morphs.
-  const layout = buildVertexBuffers({ root, warnings, hx, useHintMappings, geomMappings }, vprims);
+  const layout = buildVertexBuffers({ root, warnings, hx, useHintMappings, geomMappings, mirror }, vprims);
   const { groupList, vbIndexOf, vertexBuffers, allHinted, magic } = layout;
   const hxLayout = allHinted ? hx : undefined;
   const { indexBuffers, geometries } = buildGeometries(
@@ -195,7 +208,7 @@ export function mapUrhoModel(
 
   // Bones, bounds.
   const nameOf = boneNames(skeleton.boneNodes, warnings);
-  const bones = buildBones(skeleton, nameOf);
+  const bones = buildBones(skeleton, nameOf, mirror);
   computeBoneShapes(bones, skeleton.boneNodes, vprims);
   const { bounds, geometryCenters } = modelBounds(primsOfGeometry, groupList, hx, allHinted);
 
@@ -215,7 +228,7 @@ export function mapUrhoModel(
       }
     : null;
 
-  const animations = exportAnimations(root, name, hint?.top.getName(), warnings, nameOf);
+  const animations = exportAnimations(root, name, hint?.top.getName(), warnings, nameOf, mirror);
   return { model, animations, warnings: warnings.list(), geometryMaterials: materialsOfGeometries(vprims) };
 }
 

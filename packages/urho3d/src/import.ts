@@ -3,7 +3,7 @@
  * file per concept under `import/` (skeleton, vertex buffers, morphs, geometries, LOD placement,
  * animation). This file owns the options and the order of the steps.
  */
-import { FormatError, type Warning, WarningCollector } from '@gltf-legacy/core';
+import { type AxisMap, FormatError, type Warning, WarningCollector } from '@gltf-legacy/core';
 import { Document, type Node } from '@gltf-transform/core';
 import { modelExtrasFromMdl } from './extras.js';
 import { importAnimation } from './import/animation.js';
@@ -13,6 +13,7 @@ import { importMorphs } from './import/morphs.js';
 import { importSkeleton } from './import/skeleton.js';
 import { importVertexBuffers } from './import/vertex-buffers.js';
 import type { MdlModel } from './mdl.js';
+import { type UrhoAxes, urhoAxes, urhoMirror } from './space.js';
 
 import type { UrhoAnimationInput } from './import/animation.js';
 
@@ -22,8 +23,14 @@ export type { UrhoAnimationInput } from './import/animation.js';
 export interface ImportUrhoOptions {
   /** Name of the model (top node, mesh, materials). Default `model`. */
   name?: string;
+  /**
+   * Which axis to mirror (see `space.ts`): `gltf` (default) keeps the model's forward +Z, as glTF
+   * wants; `assetimporter` mirrors Z like Urho3D's AssetImporter, for assets that came from glTF
+   * through it. Recorded in the scene's `extras.urho3d.axes`, so export mirrors back the same way.
+   */
+  axes?: UrhoAxes;
 }
-export const IMPORT_URHO_DEFAULTS: Required<ImportUrhoOptions> = { name: 'model' };
+export const IMPORT_URHO_DEFAULTS: Required<ImportUrhoOptions> = { name: 'model', axes: 'gltf' };
 
 export type { UrhoModelExtras } from './extras.js';
 
@@ -43,13 +50,15 @@ export function importUrho(
   const warnings = new WarningCollector();
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const scene = doc.createScene(name);
+  const axes = urhoAxes(options.axes);
+  const mirror = urhoMirror(axes);
+  const scene = doc.createScene(name).setExtras({ urho3d: { axes } });
   doc.getRoot().setDefaultScene(scene);
   const top = doc.createNode(name);
   scene.addChild(top);
   const nodesByName = new Map<string, Node>();
-  if (model) importModel(doc, model, name, top, nodesByName, warnings);
-  for (const a of animations) importAnimation(doc, a, top, nodesByName, model !== null, warnings);
+  if (model) importModel(doc, model, name, top, nodesByName, warnings, mirror);
+  for (const a of animations) importAnimation(doc, a, top, nodesByName, model !== null, warnings, mirror);
   for (const acc of doc.getRoot().listAccessors()) acc.setBuffer(buffer);
   return { document: doc, warnings: warnings.list() };
 }
@@ -81,11 +90,12 @@ function importModel(
   top: Node,
   nodesByName: Map<string, Node>,
   warnings: WarningCollector,
+  mirror: AxisMap,
 ) {
   checkExpansion(model);
-  const { skin } = importSkeleton(doc, model, name, top, nodesByName, warnings);
-  const vb = importVertexBuffers(doc, model, name, warnings);
-  const morphTargets = importMorphs(doc, model, vb.vbAttrs);
+  const { skin } = importSkeleton(doc, model, name, top, nodesByName, warnings, mirror);
+  const vb = importVertexBuffers(doc, model, name, warnings, mirror);
+  const morphTargets = importMorphs(doc, model, vb.vbAttrs, mirror);
   const { meshes, anyJoints } = importGeometries(doc, model, name, vb, morphTargets, skin, warnings);
   placeMeshes(doc, model, name, top, meshes, skin, anyJoints);
   top.setExtras({ urho3d: { model: modelExtrasFromMdl(model, vb.rawBackups) } });

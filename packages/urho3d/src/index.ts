@@ -28,6 +28,7 @@ import { UrhoResourceDirs, urhoResourceRoot } from './resource-dirs.js';
 import { URHO3D_LIMITS } from './limits.js';
 import { readMdl } from './mdl.js';
 import { MSFTLod } from './msft-lod.js';
+import { urhoAxes } from './space.js';
 import { extractPak, readPak } from './pak.js';
 
 export * from './ani.js';
@@ -65,6 +66,8 @@ export interface ImportUrhoFilesOptions extends ImportOptions {
   material?: string;
   /** Base name of the document (default: the main file's stem). */
   name?: string;
+  /** `gltf` (default: forward stays +Z) or `assetimporter` (Z mirror): see `ImportUrhoOptions.axes`. */
+  axes?: 'gltf' | 'assetimporter';
 }
 
 /** Resources of an import: `options.resources`, else the file set itself (paths as keys). */
@@ -93,6 +96,7 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
       resources: resourcesOf(files, options),
       resourcePath: options.resourcePath ?? main,
       name: options.name,
+      axes: urhoAxes(options.axes),
     });
   }
   if (magic === 'UPAK' || magic === 'ULZ4') {
@@ -114,7 +118,7 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
     else if (!name.includes('/'))
       warnings.warn('COMPANION_IGNORED', `companion ${name} is not a .ani animation; ignored`);
   }
-  const result = importUrho(model, anims, { name: options.name ?? stem(main) });
+  const result = importUrho(model, anims, { name: options.name ?? stem(main), axes: urhoAxes(options.axes) });
   warnings.merge(result.warnings);
   if (model) {
     const doc = result.document;

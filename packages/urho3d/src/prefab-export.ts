@@ -12,6 +12,7 @@
 import type { Document, Node } from '@gltf-transform/core';
 import { cloneDocument } from '@gltf-transform/functions';
 import {
+  type AxisMap,
   ExportError,
   type ExportResult,
   type FileSet,
@@ -19,7 +20,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { writeAni } from './ani.js';
-import { type ExportUrhoOptions, exportUrhoModel } from './export.js';
+import { type ExportUrhoOptions, exportAxes, exportUrhoModel } from './export.js';
 import {
   type ExportMaterialsOptions,
   safeResourcePath,
@@ -39,7 +40,7 @@ import {
   setAttributeValue,
 } from './prefab-xml.js';
 import type { UrhoPrefabExtras } from './prefab-import.js';
-import { mirrorQuat, mirrorVec3 } from './space.js';
+import { mirrorQuat, mirrorVec3, urhoMirror } from './space.js';
 import { DEFAULT_XML_STYLE, element, type XmlDocument, type XmlElement, writeXml } from './xml.js';
 
 /** Options of {@link exportUrhoScene}. */
@@ -207,7 +208,7 @@ export async function exportUrhoScene(
     );
   }
 
-  const xml = pe ? prefabFromSource(doc, pe, outs, warnings) : null;
+  const xml = pe ? prefabFromSource(doc, pe, outs, warnings, urhoMirror(exportAxes(doc, options))) : null;
   const prefab = xml ?? newPrefab(name, outs);
   files.set(safeResourcePath(pe?.path, 'Objects', `${name}.xml`), writeXml(prefab));
   return { files, warnings: warnings.list() };
@@ -245,11 +246,11 @@ function fmt(values: number[]): string {
 }
 
 /** The node's TRS in Urho3D space (position, rotation `w x y z`, scale). */
-function urhoTrs(n: Node): { position: number[]; rotation: number[]; scale: number[] } {
+function urhoTrs(n: Node, mirror: AxisMap): { position: number[]; rotation: number[]; scale: number[] } {
   const t = [...n.getTranslation()];
-  mirrorVec3(t);
+  mirrorVec3(t, 3, mirror);
   const q = [...n.getRotation()];
-  mirrorQuat(q);
+  mirrorQuat(q, mirror);
   return { position: t, rotation: [q[3], q[0], q[1], q[2]], scale: [...n.getScale()] };
 }
 
@@ -263,6 +264,7 @@ function prefabFromSource(
   pe: UrhoPrefabExtras,
   outs: ModelOut[],
   warnings: WarningCollector,
+  mirror: AxisMap,
 ): XmlDocument | null {
   let prefab: ReturnType<typeof readPrefabXml>;
   try {
@@ -279,7 +281,7 @@ function prefabFromSource(
     const i = (n.getExtras() as any)?.urho3d?.prefabNode;
     const p: PrefabNode | undefined = Number.isInteger(i) ? order[i] : undefined;
     if (!p) continue;
-    const trs = urhoTrs(n);
+    const trs = urhoTrs(n, mirror);
     // Stored rotations need not be unit length: compare after normalizing, as import did.
     const r = p.rotation;
     const rl = r ? Math.hypot(...r) || 1 : 1;

@@ -21,7 +21,7 @@ import { readMdl } from './mdl.js';
 import { assignGeometryMaterials } from './model-materials.js';
 import { type PrefabNode, prefabNodes, readPrefabXml } from './prefab-xml.js';
 import { UrhoResourceDirs } from './resource-dirs.js';
-import { mirrorQuat, mirrorVec3 } from './space.js';
+import { mirrorQuat, mirrorVec3, type UrhoAxes, urhoAxes, urhoMirror } from './space.js';
 
 /** Options of {@link importUrhoPrefab}. */
 export interface ImportPrefabOptions {
@@ -33,6 +33,8 @@ export interface ImportPrefabOptions {
   name?: string;
   /** Most model components imported. Default 4096. */
   maxModels?: number;
+  /** Which axis to mirror (`gltf` default, or `assetimporter`): see `ImportUrhoOptions.axes`. */
+  axes?: UrhoAxes;
 }
 export const IMPORT_PREFAB_DEFAULTS = { maxModels: 4096 } as const;
 
@@ -58,6 +60,8 @@ export async function importUrhoPrefab(
   options: ImportPrefabOptions = {},
 ): Promise<{ document: Document; warnings: Warning[] }> {
   const warnings = new WarningCollector();
+  const axes = urhoAxes(options.axes);
+  const mirror = urhoMirror(axes);
   const resourcePath = options.resourcePath ?? file;
   const prefab = readPrefabXml(bytes, resourcePath);
   const dirs = new UrhoResourceDirs(options.resources ?? new MemoryResources([]), resourcePath);
@@ -70,7 +74,7 @@ export async function importUrhoPrefab(
     path: dirs.resourceName(resourcePath),
     source: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes),
   };
-  scene.setExtras({ urho3d: { prefab: extras, kind: prefab.kind } });
+  scene.setExtras({ urho3d: { prefab: extras, kind: prefab.kind, axes } });
   const loader = new UrhoMaterialLoader(doc, dirs, warnings);
   const maxModels = options.maxModels ?? IMPORT_PREFAB_DEFAULTS.maxModels;
   const order = prefabNodes(prefab.root);
@@ -83,14 +87,14 @@ export async function importUrhoPrefab(
     const node = doc.createNode(p.name || (p === prefab.root ? stem : ''));
     if (p.position) {
       const t = [...p.position];
-      mirrorVec3(t);
+      mirrorVec3(t, 3, mirror);
       node.setTranslation(t as [number, number, number]);
     }
     if (p.rotation) {
       const [w, x, y, z] = p.rotation;
       const len = Math.hypot(w, x, y, z);
       const q = len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
-      mirrorQuat(q);
+      mirrorQuat(q, mirror);
       node.setRotation(q as [number, number, number, number]);
     }
     if (p.scale) node.setScale(p.scale as [number, number, number]);
@@ -142,7 +146,7 @@ export async function importUrhoPrefab(
           if (aniBytes) anims.push({ fileName: stemOf(p), animation: readAni(aniBytes, p) });
         }
       }
-      const sub = importUrho(mdl, anims, { name: stemOf(found.path) });
+      const sub = importUrho(mdl, anims, { name: stemOf(found.path), axes });
       warnings.merge(sub.warnings);
       imported = { document: sub.document, geometries: mdl.geometries.length };
       importedModels.set(key, imported);

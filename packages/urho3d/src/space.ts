@@ -2,30 +2,93 @@
  * The one place where Urho3D space meets glTF space.
  *
  * Urho3D is left-handed, +Y up, +Z forward, clockwise front faces; glTF is right-handed, +Y up,
- * counter-clockwise. We mirror Z (the same mirror Urho3D's AssetImporter applies through assimp):
- * positions, normals, translations, tangent xyz and morph deltas (x, y, −z); quaternions
- * (−x, −y, z, w); matrices S·M·S; triangle winding reversed. Tangent w keeps its sign (Urho builds
- * the bitangent as cross(T, N)·w, glTF as cross(N, T)·w: the mirror flips both). Scales are
- * unchanged. The mirror is its own inverse, so export applies the same functions.
+ * +Z forward ("the front of a glTF asset faces +Z"), counter-clockwise. One axis is mirrored:
+ * - `axes: 'gltf'` (default): X, as rbfx's glTF importer does — the model's forward (+Z in Urho3D)
+ *   stays +Z, so a character faces the viewer in glTF tools: positions, normals, translations,
+ *   tangent xyz and morph deltas (−x, y, z); quaternions (x, −y, −z, w);
+ * - `axes: 'assetimporter'`: Z, the mirror Urho3D's AssetImporter applies through assimp
+ *   (x, y, −z), quaternions (−x, −y, z, w) — for assets that went glTF → Urho3D through
+ *   AssetImporter and so face −Z in Urho3D.
+ * Either way matrices become S·M·S and triangle winding is reversed. Tangent w keeps its sign
+ * (Urho builds the bitangent as cross(T, N)·w, glTF as cross(N, T)·w: the mirror flips both).
+ * Scales are unchanged. A mirror is its own inverse, so export applies the same functions; import
+ * records the choice in the scene's `extras.urho3d.axes`, and export uses the recorded one unless
+ * told otherwise.
  */
-import { convertMat4, convertQuaternions, convertVec3, flipWinding, mirrorAxis } from '@gltf-legacy/core';
+import type { Document } from '@gltf-transform/core';
+import {
+  type AxisMap,
+  convertMat4,
+  convertQuaternions,
+  convertVec3,
+  flipWinding,
+  mirrorAxis,
+} from '@gltf-legacy/core';
 
-/** The Z mirror between Urho3D and glTF space (its own inverse). */
-export const URHO_MIRROR = mirrorAxis(2);
+/** Which axis is mirrored between Urho3D and glTF (see the file comment). */
+export type UrhoAxes = 'gltf' | 'assetimporter';
+
+/** The default axis convention: the model's forward stays +Z. */
+export const URHO_AXES_DEFAULT: UrhoAxes = 'gltf';
+
+/** The X mirror between Urho3D and glTF space (its own inverse): the default. */
+export const URHO_MIRROR = mirrorAxis(0);
+
+/** The Z mirror of Urho3D's AssetImporter (`axes: 'assetimporter'`). */
+export const ASSETIMPORTER_MIRROR = mirrorAxis(2);
+
+/**
+ * The axis convention an option value names (`undefined` → `fallback`); throws a RangeError
+ * naming the accepted values otherwise.
+ *
+ * ```ts
+ * urhoAxes('assetimporter'); // 'assetimporter'
+ * ```
+ */
+export function urhoAxes(value: unknown, fallback: UrhoAxes = URHO_AXES_DEFAULT): UrhoAxes {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (value === 'gltf' || value === 'assetimporter') return value;
+  throw new RangeError(`axes must be 'gltf' or 'assetimporter', not ${JSON.stringify(value)}`);
+}
+
+/** The mirror of an axis convention. */
+export function urhoMirror(axes: UrhoAxes): AxisMap {
+  return axes === 'assetimporter' ? ASSETIMPORTER_MIRROR : URHO_MIRROR;
+}
+
+/** The convention import recorded on the document's scenes (`extras.urho3d.axes`), if any. */
+export function recordedAxes(doc: Document): UrhoAxes | undefined {
+  const root = doc.getRoot();
+  for (const scene of [root.getDefaultScene(), ...root.listScenes()]) {
+    const a = (scene?.getExtras() as any)?.urho3d?.axes;
+    if (a === 'gltf' || a === 'assetimporter') return a;
+  }
+  return undefined;
+}
 
 /** Mirrors packed 3-vectors in place (`stride` 3, or 4 for tangents: w untouched). */
-export function mirrorVec3(data: { length: number; [i: number]: number }, stride = 3): void {
-  convertVec3(URHO_MIRROR, data, stride, 0); // typed arrays take core's monomorphic loop
+export function mirrorVec3(
+  data: { length: number; [i: number]: number },
+  stride = 3,
+  mirror: AxisMap = URHO_MIRROR,
+): void {
+  convertVec3(mirror, data, stride, 0); // typed arrays take core's monomorphic loop
 }
 
 /** Mirrors quaternions in glTF order (x, y, z, w) in place. */
-export function mirrorQuat(data: { length: number; [i: number]: number }): void {
-  convertQuaternions(URHO_MIRROR, data, 4);
+export function mirrorQuat(
+  data: { length: number; [i: number]: number },
+  mirror: AxisMap = URHO_MIRROR,
+): void {
+  convertQuaternions(mirror, data, 4);
 }
 
 /** Mirrors column-major 4×4 matrices in place. */
-export function mirrorMat4(data: { length: number; [i: number]: number }): void {
-  convertMat4(URHO_MIRROR, data, 16);
+export function mirrorMat4(
+  data: { length: number; [i: number]: number },
+  mirror: AxisMap = URHO_MIRROR,
+): void {
+  convertMat4(mirror, data, 16);
 }
 
 /** Reverses triangle-list winding in place (its own inverse). */

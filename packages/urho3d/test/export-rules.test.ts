@@ -88,7 +88,8 @@ describe('export rules', () => {
     expect(m.name).toBe('Bulge');
     expect(m.buffers[0].vertexCount).toBe(1);
     expect([...m.buffers[0].indices]).toEqual([2]);
-    expect([...m.buffers[0].positions!]).toEqual([0, 0, -0.25]);
+    // Urho space mirrors glTF's X (forward +Z stays +Z): the delta (0, 0, 0.25) stays +Z; x 0 → -0.
+    expect([...m.buffers[0].positions!]).toEqual([-0, 0, 0.25]);
     expect(model!.vertexBuffers[0].morphRangeStart).toBe(2);
     expect(model!.vertexBuffers[0].morphRangeCount).toBe(1);
     const out = await legacyFormat.export!(quads(3, { morph: true }), { name: 'q' });
@@ -183,10 +184,10 @@ describe('export rules', () => {
         const v = [0, 0, 0, 0];
         for (let k = 0; k < track.keyCount; k++) {
           sampleAt(s, track.times[k], v);
-          // Keys are exact samples of the glTF curve (Urho space: z / rotation x,y mirrored).
+          // Keys are exact samples of the glTF curve (Urho space: x / rotation y,z mirrored).
           if (ch.getTargetPath() === 'translation') {
-            expect(track.positions![k * 3 + 2]).toBeCloseTo(-v[2], 5);
-            expect(track.positions![k * 3]).toBeCloseTo(v[0], 5);
+            expect(track.positions![k * 3 + 2]).toBeCloseTo(v[2], 5);
+            expect(track.positions![k * 3]).toBeCloseTo(-v[0], 5);
           } else if (ch.getTargetPath() === 'scale') expect(track.scales![k * 3 + 1]).toBeCloseTo(v[1], 5);
           checked++;
         }
@@ -195,7 +196,7 @@ describe('export rules', () => {
           const t = (track.times[k] + track.times[k + 1]) / 2;
           sampleAt(s, t, v);
           const lin = (track.positions![k * 3] + track.positions![(k + 1) * 3]) / 2;
-          expect(Math.abs(lin - v[0])).toBeLessThan(0.02);
+          expect(Math.abs(-lin - v[0])).toBeLessThan(0.02); // x is mirrored
         }
       }
     }
@@ -293,11 +294,12 @@ describe('edited documents fall back to fresh layouts', () => {
 describe('bone collision shapes', () => {
   it('foreign skins get a bone-space sphere and box around the vertices each bone moves', async () => {
     const { model } = await exportUrhoModel(quads(3, { skinBones: 3 }));
-    // Quad i (x in [i, i+0.5], y in [0, 1]) is bound to bone i whose offset matrix moves x by -i.
+    // Quad i (x in [i, i+0.5], y in [0, 1]) is bound to bone i whose offset matrix moves x by -i;
+    // in Urho space (X mirrored) the quad spans x in [-i-0.5, -i] and the offset moves x by +i.
     for (let b = 0; b < 3; b++) {
       const bone = model!.bones[b];
       expect(bone.collisionMask).toBe(3);
-      expectClose([...bone.box!], [0, 0, 0, 0.5, 1, 0], 1e-6, `bone${b}.box`);
+      expectClose([...bone.box!], [-0.5, 0, 0, 0, 1, 0], 1e-6, `bone${b}.box`);
       expect(bone.radius).toBeCloseTo(Math.hypot(0.5, 1), 6);
     }
   });

@@ -150,7 +150,7 @@ describe.skipIf(!hasCorpus('textured/urho'))('textured/urho: every prefab and mo
     const top = document.getRoot().getDefaultScene()!.listChildren()[0];
     expect(top.getName()).toBe('Ninja');
     const child = top.listChildren()[0];
-    expect(child.getTranslation()).toEqual([0, -0.95, -0]);
+    expect(child.getTranslation()).toEqual([-0, -0.95, 0]); // X mirrored (forward +Z stays +Z)
     expect(child.listChildren()[0].getName()).toBe('Ninja'); // the model's top node
     expect(document.getRoot().listSkins().length).toBe(1);
     expect(
@@ -164,7 +164,7 @@ describe.skipIf(!hasCorpus('textured/urho'))('textured/urho: every prefab and mo
   it('an edited prefab and material are rewritten only where they changed', async () => {
     const { document } = await importMain('Data/Objects/Ninja.xml');
     const top = document.getRoot().getDefaultScene()!.listChildren()[0];
-    top.listChildren()[0].setTranslation([1, 2, -3]);
+    top.listChildren()[0].setTranslation([-1, 2, 3]); // Urho (1, 2, 3) with X mirrored
     const mat = document.getRoot().listMaterials()[0];
     mat.setBaseColorFactor([1, 0.5, 0.25, 1]).setDoubleSided(true);
     const { files } = await legacyFormat.export!(document, {});

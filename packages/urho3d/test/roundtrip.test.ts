@@ -44,7 +44,8 @@ describe('corpus models: import → .glb (0 validator errors, bounds as stored) 
               max[c] = Math.max(max[c], arr[i + c]);
             }
         }
-      const want = [m.bounds[0], m.bounds[1], -m.bounds[5], m.bounds[3], m.bounds[4], -m.bounds[2]];
+      // glTF space mirrors X (the model's +Z forward stays +Z): x → −x, so min x ↔ −max x.
+      const want = [-m.bounds[3], m.bounds[1], m.bounds[2], -m.bounds[0], m.bounds[4], m.bounds[5]];
       const got = [...min, ...max];
       if (basename(f) === 'Basis.mdl') {
         // Basis.mdl stores a box 1.5 units larger on every side than its line vertices: check it encloses them.

@@ -73,10 +73,10 @@ describe.skipIf(!hasCorpus('textured/urho'))('scenes and packages', () => {
     expect(level.getName()).toBe('Level');
     const [crate, shroom] = level.listChildren();
     expect(crate.getName()).toBe('Crate');
-    expect(crate.getTranslation()).toEqual([1, 2, -3]);
+    expect(crate.getTranslation()).toEqual([-1, 2, 3]); // X mirrored (forward +Z stays +Z)
     const r = crate.getRotation();
     expect(r[0]).toBeCloseTo(0, 6);
-    expect(r[1]).toBeCloseTo(-Math.SQRT1_2, 5); // Z mirror: (−x, −y, z, w)
+    expect(r[1]).toBeCloseTo(-Math.SQRT1_2, 5); // X mirror: (x, −y, −z, w)
     expect(r[3]).toBeCloseTo(Math.SQRT1_2, 5);
     expect(crate.getScale()).toEqual([2, 2, 2]);
     expect(shroom.listChildren().map((n) => n.getName())).toEqual(['Mushroom', 'Shroom2']);

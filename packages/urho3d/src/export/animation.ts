@@ -4,7 +4,7 @@
  * name, track order, channel masks, empty tracks, length and trailing bytes come back from
  * `extras.urho3d`.
  */
-import { readSampler, sampleAt, type WarningCollector } from '@gltf-legacy/core';
+import { type AxisMap, readSampler, sampleAt, type WarningCollector } from '@gltf-legacy/core';
 import type { Accessor, Animation, Node, Root } from '@gltf-transform/core';
 import type { AniAnimation, AniTrack } from '../ani.js';
 import { floatFromJson, mirrorQuat, mirrorVec3 } from '../space.js';
@@ -26,11 +26,12 @@ export function exportAnimations(
   oldBase: string | undefined,
   warnings: WarningCollector,
   nameOf: Map<Node, string>,
+  mirror: AxisMap,
 ): ExportedAnimation[] {
   const animations: ExportedAnimation[] = [];
   const usedFiles = new Set<string>();
   for (const anim of root.listAnimations()) {
-    const a = exportAnimation(anim, warnings, nameOf);
+    const a = exportAnimation(anim, warnings, nameOf, mirror);
     if (!a) continue;
     const ae = (anim.getExtras() as any)?.urho3d;
     let file: string;
@@ -48,6 +49,7 @@ export function exportAnimation(
   anim: Animation,
   warnings: WarningCollector,
   nameOf: Map<Node, string>,
+  mirror: AxisMap,
 ): AniAnimation | null {
   const ae = (anim.getExtras() as any)?.urho3d;
   const byNode = new Map<
@@ -125,11 +127,11 @@ export function exportAnimation(
     };
     const direct = shared && ordered;
     const positions = sample(e.translation, 3, direct);
-    if (positions) mirrorVec3(positions);
+    if (positions) mirrorVec3(positions, 3, mirror);
     const q = sample(e.rotation, 4, direct);
     let rotations: Float32Array | null = null;
     if (q) {
-      mirrorQuat(q);
+      mirrorQuat(q, mirror);
       // Unit quaternions, as import makes them (keys within 1e-6 of unit length stay as they are).
       for (let k = 0; k < n; k++) {
         const len = Math.hypot(q[k * 4], q[k * 4 + 1], q[k * 4 + 2], q[k * 4 + 3]);

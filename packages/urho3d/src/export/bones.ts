@@ -4,7 +4,7 @@
  * matrices, and collision shapes (a sphere and a box around the vertices a bone moves) for bones
  * that have none stored.
  */
-import type { WarningCollector } from '@gltf-legacy/core';
+import type { AxisMap, WarningCollector } from '@gltf-legacy/core';
 import type { Node } from '@gltf-transform/core';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import type { MdlBone } from '../mdl.js';
@@ -39,7 +39,7 @@ export function boneNames(boneNodes: Node[], warnings: WarningCollector): Map<No
 }
 
 /** The bones of the model, in skeleton order. */
-export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>): MdlBone[] {
+export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>, mirror: AxisMap): MdlBone[] {
   const { boneNodes, boneIndex, ibmOf } = skeleton;
   return boneNodes.map((node, i) => {
     let parentNode = node.getParentNode();
@@ -74,8 +74,8 @@ export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>): MdlBo
       r = [...q];
       s = [...sv];
     }
-    mirrorVec3(t);
-    mirrorQuat(r);
+    mirrorVec3(t, 3, mirror);
+    mirrorQuat(r, mirror);
     const be = (node.getExtras() as any)?.urho3d?.bone ?? {};
     let rotation = Float32Array.from([r[3], r[0], r[1], r[2]]);
     const position = Float32Array.from(t);
@@ -105,7 +105,7 @@ export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>): MdlBo
       const q = [raw[1], raw[2], raw[3], raw[0]];
       const len = Math.hypot(q[0], q[1], q[2], q[3]);
       if (len > 1e-12) for (let c = 0; c < 4; c++) q[c] /= len;
-      mirrorQuat(q);
+      mirrorQuat(q, mirror);
       const cur = node.getRotation();
       if (sameFloats(q, cur) || q.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) rotation = raw;
     }
@@ -113,13 +113,13 @@ export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>): MdlBo
     const ibm = ibmOf.get(node);
     if (ibm) {
       const m = Float32Array.from(ibm);
-      mirrorMat4(m);
+      mirrorMat4(m, mirror);
       offset = mat4ToMatrix3x4(m);
     } else {
       const m = Float32Array.from(
         mat4.invert(mat4.create(), node.getWorldMatrix() as unknown as mat4) ?? mat4.create(),
       );
-      mirrorMat4(m);
+      mirrorMat4(m, mirror);
       offset = mat4ToMatrix3x4(m);
     }
     const collisionMask = Number.isInteger(be.collisionMask) ? be.collisionMask & 0xff : 0;

@@ -5,7 +5,13 @@
  * dequantized; what is left here is Urho-specific (the mirror, line loops as line strips, rigid
  * binding below a bone, repeated bones merged).
  */
-import { ExportError, accessorFloats, readInfluences, type WarningCollector } from '@gltf-legacy/core';
+import {
+  type AxisMap,
+  ExportError,
+  accessorFloats,
+  readInfluences,
+  type WarningCollector,
+} from '@gltf-legacy/core';
 import type { Accessor, Primitive, Skin } from '@gltf-transform/core';
 import { mat3, type mat4, vec3 } from 'gl-matrix';
 import { PrimitiveType } from '../mdl.js';
@@ -20,18 +26,22 @@ export interface PrimitiveContext {
   /** Morph target names in first-seen order (one Urho morph each). */
   targetKeys: string[];
   skinJointToBone(skin: Skin): Uint16Array;
+  /** Urho3D ↔ glTF mirror (`space.ts`). */
+  mirror: AxisMap;
 }
 
 /** A {@link PrimitiveContext} for one export run. */
 export function primitiveContext(
   warnings: WarningCollector,
   skinJointToBone: (skin: Skin) => Uint16Array,
+  mirror: AxisMap,
 ): PrimitiveContext {
   const convCache = new Map<Accessor, Map<string, AttrValues>>();
   return {
     warnings,
     targetKeys: [],
     skinJointToBone,
+    mirror,
     cached(acc, key, make) {
       let m = convCache.get(acc);
       if (!m) convCache.set(acc, (m = new Map()));
@@ -114,7 +124,7 @@ export function makeVPrim(
             v[i + 2] = t[2];
           }
         }
-        mirrorVec3(v, stride);
+        mirrorVec3(v, stride, ctx.mirror);
         return v;
       });
       attrs.set(sem, { values, comps, normalizedU8: false });
@@ -243,7 +253,7 @@ export function makeVPrim(
             v.set(tmp, i);
           }
         }
-        mirrorVec3(v);
+        mirrorVec3(v, 3, ctx.mirror);
         return v;
       }) as Float32Array;
     };

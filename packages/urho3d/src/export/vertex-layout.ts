@@ -3,7 +3,7 @@
  * of each (the hinted one of an imported model while the data still fits it, else AssetImporter's
  * order), the interleaved bytes, and UMDL masks or UMD2 descriptors.
  */
-import type { WarningCollector } from '@gltf-legacy/core';
+import type { AxisMap, WarningCollector } from '@gltf-legacy/core';
 import type { Accessor, Root } from '@gltf-transform/core';
 import {
   attributeFor,
@@ -35,6 +35,8 @@ export interface LayoutContext {
   /** The hinted bone mappings hold: raw blend indices are written back as they were. */
   useHintMappings: boolean;
   geomMappings: Uint32Array[];
+  /** Urho3D ↔ glTF mirror (`space.ts`). */
+  mirror: AxisMap;
   /** Accessors by name (raw backups), built on first use. */
   accessorsByName?: Map<string, Accessor>;
 }
@@ -230,9 +232,9 @@ function fromRaw(
   if (!(arr instanceof Uint16Array) || arr.length !== current.length * 2) return null;
   const raw = new Float32Array(arr.slice().buffer);
   const check = raw.slice();
-  if (kind !== 'weights') mirrorVec3(check, comps);
+  if (kind !== 'weights') mirrorVec3(check, comps, ctx.mirror);
   sanitizeAttribute(kind, check);
-  if (kind !== 'weights') mirrorVec3(check, comps); // back to Urho space, where `current` is
+  if (kind !== 'weights') mirrorVec3(check, comps, ctx.mirror); // back to Urho space, where `current` is
   return sameFloats(check, current) ? raw : null;
 }
 

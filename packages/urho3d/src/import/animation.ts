@@ -3,7 +3,7 @@
  * bone of the same name (or, for an animation alone, a node per track); the file's name, length,
  * track order and channel masks kept in `extras.urho3d` for export.
  */
-import type { WarningCollector } from '@gltf-legacy/core';
+import type { AxisMap, WarningCollector } from '@gltf-legacy/core';
 import type { Document, Node } from '@gltf-transform/core';
 import type { AniAnimation } from '../ani.js';
 import { floatToJson, mirrorQuat, mirrorVec3 } from '../space.js';
@@ -25,6 +25,7 @@ export function importAnimation(
   nodesByName: Map<string, Node>,
   haveModel: boolean,
   warnings: WarningCollector,
+  mirror: AxisMap,
 ) {
   const ani = input.animation;
   const anim = doc.createAnimation(ani.name);
@@ -74,7 +75,7 @@ export function importAnimation(
     };
     if (track.positions) {
       const p = track.positions.slice();
-      mirrorVec3(p);
+      mirrorVec3(p, 3, mirror);
       add('translation', p, 'VEC3');
       if (holder && node.getParentNode() === holder) node.setTranslation([p[0], p[1], p[2]]);
     }
@@ -100,7 +101,7 @@ export function importAnimation(
           'animation rotation keys were not unit quaternions; normalized',
           fixed,
         );
-      mirrorQuat(q);
+      mirrorQuat(q, mirror);
       add('rotation', q, 'VEC4');
     }
     if (track.scales) add('scale', track.scales.slice(), 'VEC3');

@@ -3,7 +3,7 @@
  * count on all), dense deltas mirrored to glTF space (sparse accessors when most vertices do not
  * move); vertex buffers a morph does not touch share one all-zero accessor per vertex count.
  */
-import { FormatError } from '@gltf-legacy/core';
+import { type AxisMap, FormatError } from '@gltf-legacy/core';
 import type { Accessor, Document } from '@gltf-transform/core';
 import type { MdlModel } from '../mdl.js';
 import { mirrorVec3 } from '../space.js';
@@ -13,6 +13,7 @@ export function importMorphs(
   doc: Document,
   model: MdlModel,
   vbAttrs: Map<string, Accessor>[],
+  mirror: AxisMap,
 ): Map<string, Accessor>[][] {
   const channels: [string, 'positions' | 'normals' | 'tangents'][] = [
     ['POSITION', 'positions'],
@@ -65,7 +66,7 @@ export function importMorphs(
             dense[o + 2] = src[i * 3 + 2];
           }
         }
-        mirrorVec3(dense);
+        mirrorVec3(dense, 3, mirror);
         out.set(
           attr,
           doc

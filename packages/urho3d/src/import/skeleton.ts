@@ -3,7 +3,7 @@
  * zero, near-default TRS, non-unit rotations, collision shapes — kept in `extras.urho3d.bone`)
  * and the skin with the bones' offset matrices as inverse bind matrices.
  */
-import type { WarningCollector } from '@gltf-legacy/core';
+import type { AxisMap, WarningCollector } from '@gltf-legacy/core';
 import type { Document, Node, Skin } from '@gltf-transform/core';
 import type { MdlModel } from '../mdl.js';
 import {
@@ -27,13 +27,14 @@ export function importSkeleton(
   top: Node,
   nodesByName: Map<string, Node>,
   warnings: WarningCollector,
+  mirror: AxisMap,
 ): { boneNodes: Node[]; skin: Skin | null } {
   const boneNodes: Node[] = model.bones.map((b) => {
     const node = doc.createNode(b.name);
     const t = [b.position[0], b.position[1], b.position[2]];
-    mirrorVec3(t);
+    mirrorVec3(t, 3, mirror);
     const q = [b.rotation[1], b.rotation[2], b.rotation[3], b.rotation[0]];
-    mirrorQuat(q);
+    mirrorQuat(q, mirror);
     const qlen = Math.hypot(q[0], q[1], q[2], q[3]);
     const boneExtras: Record<string, unknown> = { collisionMask: b.collisionMask };
     if (b.collisionMask & 1) boneExtras.radius = floatToJson(b.radius);
@@ -78,7 +79,7 @@ export function importSkeleton(
     model.bones.forEach((b, i) => {
       matrix3x4ToMat4(b.offsetMatrix, ibm.subarray(i * 16, i * 16 + 16));
     });
-    mirrorMat4(ibm);
+    mirrorMat4(ibm, mirror);
     skin.setInverseBindMatrices(doc.createAccessor(`${name}_inverseBind`).setType('MAT4').setArray(ibm));
     for (const n of boneNodes) skin.addJoint(n);
     const root = model.bones.findIndex((b, i) => b.parent === i);

@@ -3,7 +3,7 @@
  * (positions, normals, tangents mirrored; values glTF cannot hold fixed and the file values kept
  * in raw accessors), and JOINTS_0 per (vertex buffer, geometry bone mapping) as global bones.
  */
-import { FormatError, type WarningCollector } from '@gltf-legacy/core';
+import { type AxisMap, FormatError, type WarningCollector } from '@gltf-legacy/core';
 import type { Accessor, Document } from '@gltf-transform/core';
 import { attributeFor, rawAttributeName, readElement, sanitizeAttribute } from '../attributes.js';
 import type { MdlModel } from '../mdl.js';
@@ -28,6 +28,7 @@ export function importVertexBuffers(
   model: MdlModel,
   name: string,
   warnings: WarningCollector,
+  mirror: AxisMap,
 ): VertexAccessors {
   const vbAttrs: Map<string, Accessor>[] = [];
   const vbJoints: (Uint8Array | null)[] = [];
@@ -62,14 +63,14 @@ export function importVertexBuffers(
       const acc = doc.createAccessor(`vb${v}.${attr}`);
       switch (kind) {
         case 'position':
-          mirrorVec3(values);
+          mirrorVec3(values, 3, mirror);
           acc.setType('VEC3').setArray(values);
           break;
         case 'normal':
         case 'tangent':
         case 'weights': {
           const raw = (values as Float32Array).slice();
-          if (kind !== 'weights') mirrorVec3(values, kind === 'tangent' ? 4 : 3);
+          if (kind !== 'weights') mirrorVec3(values, kind === 'tangent' ? 4 : 3, mirror);
           if (sanitizeAttribute(kind, values as Float32Array)) {
             warnings.warn(
               `${kind.toUpperCase()}_SANITIZED`,
