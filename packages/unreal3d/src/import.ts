@@ -31,6 +31,11 @@ export interface UnrealImportOptions {
    */
   scale?: number;
   /**
+   * `gltf` (default): the game's forward (+X) is glTF +Z and its up glTF +Y (the glTF spec's
+   * front); `swap`: the plain Y/Z swap (forward +X), as before. On the node transform only.
+   */
+  axes?: 'gltf' | 'swap';
+  /**
    * Smooth vertex normals over each file vertex (as the engine shades), for every frame (morph
    * target normal deltas). Default true; false writes no NORMAL (viewers shade flat).
    */
@@ -45,6 +50,7 @@ export interface UnrealImportOptions {
 export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
   frames: 'all',
   scale: UNREAL_UNIT_METRES,
+  axes: 'gltf',
   normals: true,
   textures: true,
 };
@@ -130,6 +136,7 @@ export function importUnreal(
 
   const placement = ucPlacement(uc);
   if (opts.scale !== 1) placement.unit = opts.scale;
+  if (opts.axes !== 'swap') placement.front = true;
   const extras = meshExtras({
     files,
     meshName,

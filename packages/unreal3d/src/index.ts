@@ -71,6 +71,7 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
     {
       frames: options.frames === 'first' || options.static === true ? 'first' : 'all',
       scale: options.scale === undefined ? undefined : Number(options.scale),
+      axes: options.axes === 'swap' ? 'swap' : 'gltf',
       normals: options.normals !== false,
     },
     warnings,

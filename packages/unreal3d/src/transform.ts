@@ -58,6 +58,34 @@ export interface Placement {
    * numbers stay as they were.
    */
   unit?: number;
+  /**
+   * True (import default, option `axes: 'gltf'`): the game's forward (+X) is turned to glTF +Z
+   * and its up (+Z) is glTF +Y, as the glTF spec asks ("the front of a glTF asset faces +Z"): the
+   * node gets a −90° turn about glTF Y on top of the Y/Z swap. Absent: the plain swap (forward
+   * +X). Not a `.uc` field.
+   */
+  front?: boolean;
+}
+
+/** The turn `front` adds, a −90° rotation about glTF Y: (x, y, z) → (−z, y, x). */
+const FRONT_Q: [number, number, number, number] = [0, -Math.SQRT1_2, 0, Math.SQRT1_2];
+
+/**
+ * Turns a glTF translation + rotation by the `front` turn: Unreal forward +X (glTF +X after the
+ * swap) to glTF +Z.
+ */
+export function turnFront(trs: { translation: number[]; rotation: number[] }): void {
+  const [x, y, z] = trs.translation;
+  trs.translation[0] = -z;
+  trs.translation[1] = y;
+  trs.translation[2] = x;
+  const [ax, ay, az, aw] = FRONT_Q;
+  const [bx, by, bz, bw] = trs.rotation;
+  const clean = (v: number) => (Math.abs(v) < 1e-12 ? 0 : v);
+  trs.rotation[0] = clean(aw * bx + ax * bw + ay * bz - az * by);
+  trs.rotation[1] = clean(aw * by - ax * bz + ay * bw + az * bx);
+  trs.rotation[2] = clean(aw * bz + ax * by - ay * bx + az * bw);
+  trs.rotation[3] = clean(aw * bw - ax * bx - ay * by - az * bz);
 }
 
 /**
@@ -94,11 +122,17 @@ export function placementTRS(p: Placement): {
   for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) Rg[c * 3 + r] = R[perm[c] * 3 + perm[r]];
   const q = quatFromMat3(Rg);
   const clean = (v: number) => (Math.abs(v) < 1e-12 ? 0 : v);
-  return {
+  const out: {
+    translation: [number, number, number];
+    rotation: [number, number, number, number];
+    scale: [number, number, number];
+  } = {
     translation: [clean(tu[0]), clean(tu[2]), clean(tu[1])],
     rotation: [clean(q[0]), clean(q[1]), clean(q[2]), clean(q[3]) || (q[0] || q[1] || q[2] ? 0 : 1)],
     scale: [s[0], s[2], s[1]],
   };
+  if (p.front) turnFront(out);
+  return out;
 }
 
 /**

@@ -71,17 +71,18 @@ describe('Fox.glb (skinned) → vertex-animated Unreal mesh', async () => {
         const o = [uc.origin.x, uc.origin.y, uc.origin.z];
         let worst = 0;
         for (let v = 0; v < nv; v++) {
-          // Unreal world = scale · (raw − origin); glTF = (X, Z, Y).
+          // Unreal world = scale · (raw − origin).
           const u = unrealOf[v];
           if (u < 0) continue;
           const w = [0, 1, 2].map((c) => uc.scale[c] * (raw[u * 3 + c] - o[c]));
-          // glTF metres → Unreal units (1 UU = UNREAL_UNIT_METRES).
+          // glTF metres → Unreal units (1 UU = UNREAL_UNIT_METRES), glTF +Z forward / +Y up /
+          // −X right → Unreal X forward / Z up / Y right.
           const U = UNREAL_UNIT_METRES;
           worst = Math.max(
             worst,
-            Math.abs(w[0] - pose[v * 3] / U),
+            Math.abs(w[0] - pose[v * 3 + 2] / U),
+            Math.abs(w[1] + pose[v * 3] / U),
             Math.abs(w[2] - pose[v * 3 + 1] / U),
-            Math.abs(w[1] - pose[v * 3 + 2] / U),
           );
         }
         expect(worst).toBeLessThanOrEqual(Math.max(...uc.scale) / 2 + 1e-6);

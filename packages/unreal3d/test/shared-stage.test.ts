@@ -99,7 +99,7 @@ describe('shared export stage', () => {
 
   it('a triangle strip becomes the same triangles (PRIMITIVE_TRIANGULATED, from the stage)', async () => {
     const { doc, strip } = stripDoc([1, 1, 1]);
-    const { files, warnings } = await exportUnreal(doc, { name: 'q', weld: false, scale: 1 });
+    const { files, warnings } = await exportUnreal(doc, { name: 'q', weld: false, scale: 1, axes: 'swap' });
     expect(warnings.map((w) => w.code)).toContain('PRIMITIVE_TRIANGULATED');
     // glTF strip (0 1 2) (2 1 3) → the triangles (0,0,0 1,0,0 0,1,0) and (0,1,0 1,0,0 1,1,0).
     expect(exportedTriangles(files)).toEqual(['0,0,0 1,0,0 0,1,0', '0,1,0 1,0,0 1,1,0']);
@@ -108,7 +108,7 @@ describe('shared export stage', () => {
 
   it('a mirrored static node is baked by the stage (TRANSFORMS_BAKED), its faces still facing out', async () => {
     const { doc } = stripDoc([-1, 1, 1]);
-    const { files, warnings } = await exportUnreal(doc, { name: 'q', weld: false, scale: 1 });
+    const { files, warnings } = await exportUnreal(doc, { name: 'q', weld: false, scale: 1, axes: 'swap' });
     expect(warnings.map((w) => w.code)).toContain('TRANSFORMS_BAKED');
     // Mirrored in X, each triangle's winding flips so it still faces +Z: (0,0,0 0,1,0 -1,0,0) …
     expect(exportedTriangles(files)).toEqual(

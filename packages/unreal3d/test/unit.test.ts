@@ -201,7 +201,8 @@ describe('weapon triangle', () => {
       ['w_d.3d', writeData(data)],
       ['w_a.3d', writeAniv(aniv)],
     ]);
-    const { document } = await importUnrealFiles(files, { main: 'w_d.3d' });
+    // The v200 frame rule in the plain Y/Z swap (axes: 'swap'); the default turn is tested in axes.test.ts.
+    const { document } = await importUnrealFiles(files, { main: 'w_d.3d', axes: 'swap' });
     const weapon = document
       .getRoot()
       .listNodes()

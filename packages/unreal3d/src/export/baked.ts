@@ -162,7 +162,7 @@ function mapBaked(
   options: UnrealExportOptions,
 ): UnrealExportModel {
   const { items, vertices: nv } = bakeItems(doc, layout, warnings);
-  const world = bakeFrames(doc, items, nv, plan, fps, warnings);
+  const world = bakeFrames(doc, items, nv, plan, fps, warnings, options.axes !== 'swap');
   // glTF metres → Unreal units.
   const unit = options.scale === undefined ? UNREAL_EXPORT_DEFAULTS.scale : Number(options.scale);
   if (unit !== 1) for (let i = 0; i < world.length; i++) world[i] /= unit;

@@ -29,6 +29,11 @@ export interface UnrealExportOptions {
    * writes glTF units as Unreal units). The native path writes the file's own numbers.
    */
   scale?: number;
+  /**
+   * Baked path: `gltf` (default) reads glTF +Z as the game's forward (+X) and +Y as up; `swap`
+   * the plain Y/Z swap (glTF +X forward). The native path keeps the imported placement.
+   */
+  axes?: 'gltf' | 'swap';
 }
 
 export const UNREAL_EXPORT_DEFAULTS = {

@@ -87,8 +87,8 @@ export function planFrames(
 }
 
 /**
- * Poses `items` (of the prepared document `doc`) at every frame of `plan`: Unreal axes (glTF
- * X, Z, Y), world units, `frameCount × vertices × 3` values. Non-finite coordinates are written
+ * Poses `items` (of the prepared document `doc`) at every frame of `plan`: Unreal axes (`front`:
+ * glTF +Z forward is Unreal +X, glTF −X is +Y, +Y is +Z; else glTF X, Z, Y), glTF units, `frameCount × vertices × 3` values. Non-finite coordinates are written
  * as 0 (`VALUE_INVALID`).
  */
 export function bakeFrames(
@@ -98,6 +98,7 @@ export function bakeFrames(
   plan: FramePlan,
   fps: number,
   warnings: WarningCollector,
+  front = true,
 ): Float64Array {
   const world = new Float64Array(plan.frameCount * vertices * 3);
   const tmp = new Float64Array(vertices * 3);
@@ -109,11 +110,19 @@ export function bakeFrames(
     for (let i = 0; i < clip.frames; i++, f++) {
       poseAt(items, tracks, i / fps, tmp, parents);
       const o = f * vertices * 3;
-      for (let v = 0; v < vertices; v++) {
-        world[o + v * 3] = tmp[v * 3];
-        world[o + v * 3 + 1] = tmp[v * 3 + 2];
-        world[o + v * 3 + 2] = tmp[v * 3 + 1];
-      }
+      if (front)
+        // glTF +Z forward, +Y up, −X right → Unreal X forward, Z up, Y right.
+        for (let v = 0; v < vertices; v++) {
+          world[o + v * 3] = tmp[v * 3 + 2];
+          world[o + v * 3 + 1] = -tmp[v * 3];
+          world[o + v * 3 + 2] = tmp[v * 3 + 1];
+        }
+      else
+        for (let v = 0; v < vertices; v++) {
+          world[o + v * 3] = tmp[v * 3];
+          world[o + v * 3 + 1] = tmp[v * 3 + 2];
+          world[o + v * 3 + 2] = tmp[v * 3 + 1];
+        }
     }
   }
   let bad = 0;

@@ -7,7 +7,7 @@ import type { Buffer, Document, Node, Scene } from '@gltf-transform/core';
 import type { WarningCollector } from '@gltf-legacy/core';
 import { anivVertex, type UnrealAniv } from '../aniv.js';
 import type { UnrealMeshExtras } from '../extras.js';
-import { type Placement, placeUnreal, weaponFrame } from '../transform.js';
+import { type Placement, placeUnreal, turnFront, weaponFrame } from '../transform.js';
 import type { UcMesh, UcSequence } from '../uc.js';
 
 /** Where the animations go. */
@@ -36,7 +36,9 @@ function weaponAt(
   const c = new Float64Array(9);
   for (let k = 0; k < 3; k++) anivVertex(aniv, f, weapon.vertices[k], c, k * 3);
   placeUnreal(placement, c);
-  return weaponFrame(c);
+  const frame = weaponFrame(c);
+  if (placement.front) turnFront(frame);
+  return frame;
 }
 
 /**
