@@ -54,6 +54,42 @@ describe('twoInfluences (export fast path)', () => {
     );
   });
 
+  it('equals readInfluences on what the shared stage leaves: at most two non-zero weights per vertex', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }),
+            fc.array(fc.oneof(fc.constant(0.5), fc.float({ min: 0, max: 1, noNaN: true })), {
+              minLength: 2,
+              maxLength: 2,
+            }),
+            fc.integer({ min: 0, max: 3 }),
+          ),
+          { minLength: 1, maxLength: 20 },
+        ),
+        (vertices) => {
+          const joints: number[] = [];
+          const weights: number[] = [];
+          for (const [j, w, slot] of vertices) {
+            joints.push(...j);
+            const row = [0, 0, 0, 0];
+            row[slot] = w[0];
+            row[(slot + 1 + (slot % 2)) % 4] = w[1]; // the second weight in another slot
+            weights.push(...row);
+          }
+          const prim = primitive(vertices.length, joints, weights, 1);
+          const core = readInfluences(prim, 2)!;
+          const fast = twoInfluences(prim)!;
+          expect(Array.from(fast.joints)).toEqual(Array.from(core.joints));
+          expect(Array.from(fast.weights)).toEqual(Array.from(core.weights));
+          expect(fast.truncated).toBe(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('without JOINTS_0/WEIGHTS_0 there are no influences', () => {
     expect(twoInfluences(primitive(3, [0], [1], 0))).toBeNull();
   });
