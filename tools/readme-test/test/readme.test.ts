@@ -93,6 +93,7 @@ describe.runIf(haveCorpus)('tarballs installed with npm outside the repository',
 });
 
 for (const [readme, blocks] of readmes) {
+  if (!blocks.length) continue; // a README without sh/ts blocks has nothing to run
   describe.runIf(haveCorpus)(readme, () => {
     beforeAll(() => {
       rmSync(scratch, { recursive: true, force: true });
