@@ -165,6 +165,41 @@ function frameTimes(frames: Uint32Array, n: number, fps: number): Float32Array {
   return t;
 }
 
+/**
+ * The u16 codes of axes whose range box is too narrow for float32 (per `rangeU16Float32Safe`),
+ * per axis (`pos0` … `scale2`), with unflagged frames carried forward: kept in extras so export
+ * writes the same codes.
+ */
+function narrowAxisCodes(block: AnimationBlock, mask: number): Record<string, number[]> {
+  const boxes = block.boxes!;
+  const raw: Record<string, number[]> = {};
+  const keep = (
+    kind: 'pos' | 'scale',
+    bit: number,
+    c: number,
+    min: number,
+    size: number,
+    codes: Uint16Array,
+  ) => {
+    if (!(mask & bit)) return;
+    if (size > 0 && Number.isFinite(min) && rangeU16Float32Safe(min, size)) return;
+    let allZero = true;
+    for (let e = c; e < codes.length && allZero; e += 3) if (codes[e] !== 0) allZero = false;
+    if (allZero && size === 0) return;
+    // Codes with unflagged frames carried forward (what the frame holds, not what is stored).
+    const list: number[] = new Array(codes.length / 3);
+    const nbk = block.bones.length;
+    for (let e = 0; e < list.length; e++)
+      list[e] = block.flags[e] & bit ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
+    raw[`${kind}${c}`] = list;
+  };
+  for (let c = 0; c < 3; c++) {
+    keep('pos', 1 << c, c, boxes[c], boxes[3 + c], block.positions as Uint16Array);
+    keep('scale', 16 << c, c, boxes[6 + c], boxes[9 + c], block.scales as Uint16Array);
+  }
+  return raw;
+}
+
 export function blockToAnimation(
   ctx: Ctx,
   block: AnimationBlock,
@@ -286,32 +321,7 @@ export function blockToAnimation(
   if (block.boxes) {
     const boxes = block.boxes;
     extras.boxes = f32(boxes);
-    // Axes whose range is too narrow for float32: keep the codes for a byte-exact export.
-    const raw: Record<string, number[]> = {};
-    const keep = (
-      kind: 'pos' | 'scale',
-      bit: number,
-      c: number,
-      min: number,
-      size: number,
-      codes: Uint16Array,
-    ) => {
-      if (!(mask & bit)) return;
-      if (size > 0 && Number.isFinite(min) && rangeU16Float32Safe(min, size)) return;
-      let allZero = true;
-      for (let e = c; e < codes.length && allZero; e += 3) if (codes[e] !== 0) allZero = false;
-      if (allZero && size === 0) return;
-      // Codes with unflagged frames carried forward (what the frame holds, not what is stored).
-      const list: number[] = new Array(codes.length / 3);
-      const nbk = block.bones.length;
-      for (let e = 0; e < list.length; e++)
-        list[e] = block.flags[e] & bit ? codes[e * 3 + c] : e >= nbk ? list[e - nbk] : 0;
-      raw[`${kind}${c}`] = list;
-    };
-    for (let c = 0; c < 3; c++) {
-      keep('pos', 1 << c, c, boxes[c], boxes[3 + c], block.positions as Uint16Array);
-      keep('scale', 16 << c, c, boxes[6 + c], boxes[9 + c], block.scales as Uint16Array);
-    }
+    const raw = narrowAxisCodes(block, mask);
     if (Object.keys(raw).length) extras.rawCodes = raw;
   }
   anim.setExtras({ unigine: extras });
