@@ -1,3 +1,6 @@
+/**
+ * The one axis change between UNIGINE (right-handed, Z up) and glTF (Y up), both directions.
+ */
 import { type AxisMap, axisMap, inverseAxes } from '@gltf-legacy/core';
 
 /**

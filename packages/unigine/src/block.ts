@@ -1,3 +1,7 @@
+/**
+ * The animation block file model, shared by `.mesh` (float variant) and `.anim` (an10, u16 codes
+ * in range boxes): frame flags, per-frame components, `readBlock` / `writeBlock`.
+ */
 import type { ByteReader, ByteWriter } from '@gltf-legacy/core';
 import { readCount, readInt2, writeInt2 } from './int2.js';
 

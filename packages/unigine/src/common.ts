@@ -1,3 +1,7 @@
+/**
+ * What both file kinds share at the field level: magics and versions, bounds, the skeleton header
+ * (bones, parents, cycles), names and the bind pose.
+ */
 import { type ByteReader, type ByteWriter, FormatError, printable } from '@gltf-legacy/core';
 import { readCount, readString, writeInt2, writeString } from './int2.js';
 

@@ -1,3 +1,6 @@
+/**
+ * UNIGINE's compact integers and NUL-terminated strings (`readInt2`/`writeInt2`, counts, strings).
+ */
 import { type ByteReader, type ByteWriter, decodeText, encodeText } from '@gltf-legacy/core';
 
 /**
