@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormatError } from '@gltf-legacy/core';
-import { TEST_ASSETS } from '@gltf-legacy/test-utils';
+import { TEST_ASSETS, firstByteDiff, folderResources } from '@gltf-legacy/test-utils';
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { detectTsoKind, legacyFormat } from '../src/index.js';
@@ -109,4 +109,47 @@ describe('quirks', () => {
       }
     });
   }
+
+  describe('outfit-pad: the hand-made outfit with its .apr, .bnd and .mesh padded', () => {
+    const OUTFIT = join(DIR, 'quirks', 'outfit-pad');
+    const APR = 'Appearances/hand-cube.00c0be040000000c.apr';
+    const importApr = (strict?: boolean) =>
+      legacyFormat.import!(new Map([['hand-cube.00c0be040000000c.apr', file(`quirks/outfit-pad/${APR}`)]]), {
+        main: 'hand-cube.00c0be040000000c.apr',
+        resources: folderResources(OUTFIT),
+        resourcePath: APR,
+        strict,
+      });
+
+    it('reads with one TRAILING_BYTES per padded file, names them; strict refuses the .apr', async () => {
+      const { warnings } = await importApr();
+      const pads = warnings.filter((w) => w.code === 'TRAILING_BYTES').map((w) => w.message);
+      expect(pads.length).toBe(3);
+      expect(pads.some((m) => m.includes(APR) && m.includes('2 bytes'))).toBe(true);
+      expect(
+        pads.some((m) => m.includes('Bindings/hand-cube.00c0be030000000b.bnd') && m.includes('1 byte ')),
+      ).toBe(true);
+      expect(
+        pads.some((m) => m.includes('Meshes/hand-cube.00c0be0100000009.mesh') && m.includes('5 bytes')),
+      ).toBe(true);
+      const error = await importApr(true).catch((e) => e);
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error.code).toBe('TRAILING_BYTES');
+      expect(error.file).toBe(APR);
+    });
+
+    it('outfit → glb → outfit gives the four padded files back byte-identical', async () => {
+      const { document } = await importApr();
+      const back = await io.readBinary(await io.writeBinary(document));
+      const { files } = await legacyFormat.export!(back, { name: 'cube' });
+      expect([...files.keys()].sort()).toEqual([
+        APR,
+        'Bindings/hand-cube.00c0be030000000b.bnd',
+        'Meshes/hand-cube.00c0be0100000009.mesh',
+        'Textures/hand-cube.00c0be0200000014.bmp',
+      ]);
+      for (const [path, bytes] of files)
+        expect(firstByteDiff(bytes, file(`quirks/outfit-pad/${path}`)), path).toBe(-1);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 // Makes the TSO quirk samples of this folder from the hand-made files one folder up (never from
 // corpus bytes): `node test-assets/tso/quirks/make.mjs` from the repository root. Deterministic.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const here = new URL('./', import.meta.url);
 const read = (name) => new Uint8Array(readFileSync(new URL(`../${name}`, here)));
@@ -51,4 +51,20 @@ write('twobone-wave-pad.anim', concat(read('twobone-wave.anim'), Uint8Array.of(0
   const out = concat(b.subarray(0, end - 12), b.subarray(end));
   setBe32(out, countAt, count - 1);
   write('twobone-wave-short.anim', out);
+}
+
+// 4. Trailing pad in an outfit (tolerated: TRAILING_BYTES): the hand-made outfit of ../outfit with
+// its .apr, .bnd and .mesh padded; the texture copied as it is.
+{
+  const files = {
+    'Appearances/hand-cube.00c0be040000000c.apr': Uint8Array.of(0, 0),
+    'Bindings/hand-cube.00c0be030000000b.bnd': Uint8Array.of(0),
+    'Meshes/hand-cube.00c0be0100000009.mesh': Uint8Array.of(0, 0, 0, 0, 0),
+    'Textures/hand-cube.00c0be0200000014.bmp': new Uint8Array(0),
+  };
+  for (const [path, pad] of Object.entries(files)) {
+    const folder = new URL(`outfit-pad/${path.split('/')[0]}/`, here);
+    mkdirSync(folder, { recursive: true });
+    write(`outfit-pad/${path}`, concat(read(`outfit/${path}`), pad));
+  }
 }
