@@ -3,7 +3,8 @@
  */
 import { FormatError, type InspectSection } from '@gltf-legacy/core';
 import { readAni } from './ani.js';
-import { SEMANTIC_NAMES, readMdl } from './mdl.js';
+import { indexView } from './import/geometries.js';
+import { type MdlModel, SEMANTIC_NAMES, readMdl } from './mdl.js';
 import { TYPE_NAMES } from './attributes.js';
 import { readPak } from './pak.js';
 
@@ -81,6 +82,7 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
         magic: m.magic,
         vertexBuffers: m.vertexBuffers.length,
         vertices: m.vertexBuffers.reduce((s, v) => s + v.vertexCount, 0),
+        ...lodVertexCounts(m),
         indexBuffers: m.indexBuffers.length,
         geometries: m.geometries.length,
         lodLevels: m.geometries.reduce((s, g) => s + g.lods.length, 0),
@@ -132,4 +134,39 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
       ]),
     },
   ];
+}
+
+/**
+ * Vertices drawn: each geometry's LOD 0 (what a viewer shows up close, and what a glTF client
+ * without MSFT_lod shows) and every LOD level together (what a client that drew all levels would
+ * show), counting the distinct vertices of each geometry's level.
+ *
+ * ```ts
+ * lodVertexCounts(readMdl(bytes)); // Jack: { lod0Vertices: 4640, allLodVertices: 12196 }
+ * ```
+ */
+export function lodVertexCounts(m: MdlModel): { lod0Vertices: number; allLodVertices: number } {
+  const stamps = m.vertexBuffers.map((vb) => new Int32Array(vb.vertexCount));
+  let stamp = 0;
+  let lod0Vertices = 0;
+  let allLodVertices = 0;
+  for (const g of m.geometries) {
+    g.lods.forEach((lod, level) => {
+      const seen = stamps[lod.vertexBuffer];
+      const view = indexView(m.indexBuffers[lod.indexBuffer]);
+      const end = Math.min(view.length, lod.indexStart + lod.indexCount);
+      stamp++;
+      let n = 0;
+      for (let i = lod.indexStart; i < end; i++) {
+        const v = view[i];
+        if (v < seen.length && seen[v] !== stamp) {
+          seen[v] = stamp;
+          n++;
+        }
+      }
+      if (level === 0) lod0Vertices += n;
+      allLodVertices += n;
+    });
+  }
+  return { lod0Vertices, allLodVertices };
 }
