@@ -1,6 +1,7 @@
 import { ExportError, type FileSet, type Warning, baseName, unchangedTextureSource } from '@gltf-legacy/core';
 import type { Document, Node, Texture } from '@gltf-transform/core';
 import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
+import { storable } from './export/geometry.js';
 import { readMesh } from './mesh.js';
 import {
   TSO_REF_WITH_IDS,
@@ -57,14 +58,9 @@ export function collectContentIds(names: Iterable<string>): Set<number> {
   return out;
 }
 
+/** A node the plain export writes a `.mesh` for: one with a triangle list (after the shared stage). */
 function isMeshNode(n: Node): boolean {
-  return !!n
-    .getMesh()
-    ?.listPrimitives()
-    .some(
-      (p) =>
-        p.getMode() >= 4 && p.getMode() <= 6 && Math.floor(p.getAttribute('POSITION')?.getCount() ?? 0) > 0,
-    );
+  return !!n.getMesh()?.listPrimitives().some(storable);
 }
 
 /** A file name from extras that is safe to write again: a plain base name carrying ids. */
