@@ -177,6 +177,28 @@ describe('shared export stage', () => {
     expect(sampler.getInput()!.getCount()).toBe(3); // caller's keys untouched
   });
 
+  it("meshNodes of the caller's document still select the parts when the stage had to clone it", async () => {
+    const a = quad(Primitive.Mode.TRIANGLE_STRIP); // a strip: the stage clones the document
+    const b = a.doc.createNode('other').setMesh(
+      a.doc.createMesh('other').addPrimitive(
+        a.doc.createPrimitive().setAttribute(
+          'POSITION',
+          a.doc
+            .createAccessor()
+            .setBuffer(a.buffer)
+            .setType('VEC3')
+            .setArray(new Float32Array([5, 0, 0, 6, 0, 0, 5, 1, 0])),
+        ),
+      ),
+    );
+    a.doc.getRoot().listScenes()[0].addChild(b);
+    const { files } = await exportTso(a.doc, { name: 'p', meshNodes: [b] });
+    const m = readMesh(files.get('p.mesh')!);
+    expect(m.uvs.length / 2).toBe(3); // the 3 vertices of "other" only
+    expect(m.boneNames).toEqual(['other']);
+    expect(-m.realVertices[0]).toBe(5); // its first vertex (node at the origin; TSO mirrors X)
+  });
+
   for (const path of corpusFiles('gltf', ['.glb', '.gltf']).filter((p) => !SKIP.test(p))) {
     it(`${basename(path)}: export reports the stage codes prepare(TSO_LIMITS) gives`, async () => {
       const doc = await io.read(path);
