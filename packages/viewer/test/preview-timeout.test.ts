@@ -7,6 +7,7 @@ import { LegacyError } from '@gltf-legacy/core';
 import { expect, test } from 'vitest';
 import { withDeadline } from '../src/node/deadline.js';
 import { previewFiles } from '../src/node/preview.js';
+import { corpusNamed, haveChromium } from './helpers.js';
 
 test('a Chromium that never answers: PREVIEW_TIMEOUT naming the seconds, after exactly one retry, in bounded time', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-hung-chromium-'));
@@ -37,3 +38,19 @@ test('withDeadline: a promise that never settles is a PREVIEW_TIMEOUT after the 
   expect(performance.now() - t).toBeGreaterThanOrEqual(190);
   expect(await withDeadline(Promise.resolve(7), 200, 'x')).toBe(7);
 });
+
+test.skipIf(!haveChromium())(
+  'an input Chromium does not render in time: retried once in a new browser, then PREVIEW_TIMEOUT in its result',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-slow-input-'));
+    const skull = corpusNamed('unreal3d', ['Skull_d.3d']);
+    const t = performance.now();
+    const results = await previewFiles(skull, { outDir: dir, size: 64, timeoutMs: 100 });
+    expect(results).toHaveLength(1);
+    expect(results[0].outputs).toEqual([]);
+    expect(results[0].error?.code).toBe('PREVIEW_TIMEOUT');
+    expect(results[0].error?.message).toMatch(/waited 0\.1 s for Skull_d\.3d to render \(after one retry\)/);
+    expect((performance.now() - t) / 1000).toBeLessThan(25);
+  },
+  30_000,
+);
