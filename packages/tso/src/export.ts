@@ -27,7 +27,7 @@ import { writeSkeleton } from './skel.js';
 
 export { TSO_EXPORT_DEFAULTS, type TsoExportOptions } from './export/options.js';
 export { MAX_FRAMES } from './export/animation.js';
-export { twoInfluences } from './export/geometry.js';
+export { twoInfluences } from './export/influences.js';
 
 /** What an export gives: the files and every warning (the stage's first). */
 export interface TsoExportResult {
