@@ -53,10 +53,14 @@ export function installTarballs(root: string, extra: string[] = []): TarballInst
     `${JSON.stringify({ name: 'my-project', private: true, type: 'module' }, null, 2)}\n`,
   );
   t = performance.now();
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...extra], {
-    cwd: app,
-    stdio: 'pipe',
-    timeout: 600_000,
-  });
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...extra],
+    {
+      cwd: app,
+      stdio: 'pipe',
+      timeout: 600_000,
+    },
+  );
   return { app, tarballs, packMs, installMs: performance.now() - t };
 }
