@@ -16,7 +16,8 @@ import {
 } from '@gltf-legacy/core';
 import { readAnim } from './anim.js';
 import { unigineMagic } from './common.js';
-import { exportUnigine } from './export.js';
+import { UNIGINE_EXPORT_DEFAULTS, exportUnigine } from './export.js';
+import { animationLimits } from './export/animation.js';
 import { UNIGINE_LIMITS } from './limits.js';
 import { animCompanions, importUnigine } from './import.js';
 import { type UnigineMaterialExportOptions, exportUnigineMaterials } from './mat-export.js';
@@ -264,6 +265,10 @@ export const legacyFormat: LegacyFormat = {
   mainExtension: '.mesh',
   capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
   limits: UNIGINE_LIMITS,
+  exportLimits: (document, options) => ({
+    ...UNIGINE_LIMITS,
+    animation: animationLimits(document, Number(options?.fps ?? UNIGINE_EXPORT_DEFAULTS.fps)),
+  }),
   /** By magic: `ms11`/`an10`, and the other UNIGINE versions so they get an UNSUPPORTED_VERSION error. */
   sniff(bytes: Uint8Array): boolean {
     return unigineMagic(bytes) !== null;

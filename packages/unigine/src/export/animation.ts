@@ -28,21 +28,20 @@ export function sanitize(s: string): string {
  * clips our importer made keep LINEAR keys on frames only where values change, which the map
  * layer fills in exactly, so a document whose clips are all such gets `sampling: 'any'` (no step,
  * byte-exact round trips). Otherwise the stage samples onto the frame grid at the clips' one rate
- * (`ANIMATION_RESAMPLED`, as for every format). Clips with different imported rates cannot share
- * the stage's one grid: `null`, and `sampleFrames` samples such tracks. Refuses an absurd clip
+ * (`ANIMATION_RESAMPLED`, as for every format), each clip at its own imported rate (a per-clip
+ * `fps` function when they differ). Refuses an absurd clip
  * (`ANIMATION_TOO_LONG`) before the stage would sample it.
  *
  * ```ts
  * const animation = animationLimits(document, 30); // { sampling: 'grid', fps: 30, … } for a foreign clip
  * ```
  */
-export function animationLimits(document: Document, fps: number): AnimationLimits | null {
+export function animationLimits(document: Document, fps: number): AnimationLimits {
   const base = UNIGINE_LIMITS.animation!;
   const rates = new Set<number>();
   let onFrames = true;
   for (const anim of document.getRoot().listAnimations()) {
-    const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
-    const rate = typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
+    const rate = clipRate(anim, fps);
     rates.add(rate);
     // Only our own clips skip the stage: a foreign clip's frames between its keys are sampled.
     if (!unigineExtras(anim)) onFrames = false;
@@ -54,16 +53,24 @@ export function animationLimits(document: Document, fps: number): AnimationLimit
     }
   }
   if (onFrames) return { ...base, sampling: 'any' };
-  if (rates.size > 1) return null;
-  const rate = rates.size ? [...rates][0] : fps;
   // The stage would sample every frame of every channel: refuse an absurd clip before it does.
   for (const anim of document.getRoot().listAnimations()) {
+    const rate = clipRate(anim, fps);
     const frames = Math.max(1, Math.round(animDuration(anim) * rate) + 1);
     const nodes = new Set(anim.listChannels().map((c) => c.getTargetNode())).size;
     if (!Number.isFinite(frames) || frames * nodes > MAX_BLOCK_ENTRIES)
       throw tooLong(anim, frames, nodes, rate);
   }
-  return { ...base, fps: rate };
+  // One rate for every clip, or each clip's own (the stage asks with the clone's animations,
+  // whose extras carry the same imported rate).
+  if (rates.size <= 1) return { ...base, fps: rates.size ? [...rates][0] : fps };
+  return { ...base, fps: (anim: Animation) => clipRate(anim, fps) };
+}
+
+/** A clip's frame rate: the imported one (extras), else the export option. */
+function clipRate(anim: Animation, fps: number): number {
+  const ex = (unigineExtras(anim) ?? {}) as Partial<UnigineAnimationExtras>;
+  return typeof ex.fps === 'number' && ex.fps > 0 ? ex.fps : fps;
 }
 
 export function tooLong(anim: Animation, frames: number, bones: number, fps: number): ExportError {
@@ -98,7 +105,7 @@ export interface AnimationContext {
   maxRot: number;
   /** True when some block was quantized from foreign (or normalized) values. */
   lossy: boolean;
-  /** Tracks `sampleFrames` had to sample off the frames (clips of several rates). */
+  /** Tracks `sampleFrames` had to sample off the frames (defensive: the stage puts keys on frames). */
   resampled: number;
 }
 
