@@ -1,7 +1,7 @@
 /**
  * Urho3D / Dry animation file (`.ani`, magic `UANI`): the file model.
  */
-import { ByteReader } from '@gltf-legacy/core';
+import { ByteReader, type WarningCollector } from '@gltf-legacy/core';
 import { nameBytes, readName } from './names.js';
 
 /** Channel mask bits of a track. */
@@ -34,6 +34,29 @@ export interface AniAnimation {
   tracks: AniTrack[];
   /** Bytes after the last track (the engine ignores them); kept for byte-exact writing. */
   trailing?: Uint8Array;
+  /**
+   * Bytes the file's last key was short of (the quirk `ANI_LAST_KEY_SHORT`): the key was padded
+   * from the previous one on reading, and writing leaves these bytes off again.
+   */
+  missingBytes?: number;
+}
+
+/** Options of {@link readAni}. */
+export interface ReadAniOptions {
+  /** Refuse a short last key (`FormatError`) instead of reading it with a warning. Default false. */
+  strict?: boolean;
+  /** Receives the `ANI_LAST_KEY_SHORT` warning. */
+  warnings?: WarningCollector;
+}
+
+/** Thrown inside {@link readAni} when only the last key of the last track is cut short. */
+class ShortLastKey {
+  constructor(
+    readonly missing: number,
+    readonly record: number,
+    readonly keyCount: number,
+    readonly track: string,
+  ) {}
 }
 
 /** Bytes of one keyframe for a channel mask. */
@@ -101,7 +124,29 @@ function copyKeyWords(
  * console.log(anim.name, anim.length, anim.tracks.length);
  * ```
  */
-export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
+export function readAni(bytes: Uint8Array, fileName?: string, options: ReadAniOptions = {}): AniAnimation {
+  if (options.strict) return readAniBytes(bytes, fileName, false);
+  try {
+    return readAniBytes(bytes, fileName, true);
+  } catch (e) {
+    if (!(e instanceof ShortLastKey)) throw e;
+    // Urho3D's Animation::BeginLoad reads keys without checking for the end of the file, so the
+    // game loads such a file; we give the missing bytes of the key the previous key's values
+    // (zero for a track's only key), and writing leaves them off again.
+    const padded = new Uint8Array(bytes.length + e.missing);
+    padded.set(bytes);
+    if (e.keyCount > 1) for (let i = bytes.length; i < padded.length; i++) padded[i] = padded[i - e.record];
+    const out = readAniBytes(padded, fileName, false);
+    options.warnings?.warn(
+      'ANI_LAST_KEY_SHORT',
+      `${fileName ?? '.ani'}: the last key of track "${e.track}" ends ${e.missing} bytes past the end of the file (offset ${bytes.length}); padded from the previous key, as the game reads it`,
+      e.missing,
+    );
+    return { ...out, missingBytes: e.missing };
+  }
+}
+
+function readAniBytes(bytes: Uint8Array, fileName: string | undefined, tolerant: boolean): AniAnimation {
   const r = new ByteReader(bytes, { file: fileName });
   r.expectMagic('UANI');
   const { name, raw: nameRaw } = readName(r, 'name');
@@ -114,7 +159,11 @@ export function readAni(bytes: Uint8Array, fileName?: string): AniAnimation {
         const { name, raw: nameRaw } = readName(r, 'name');
         const channelMask = r.u8('channelMask');
         const keyCount = r.u32('keyCount');
-        r.count(keyCount, keyRecordSize(channelMask), 'keyCount');
+        const rec = keyRecordSize(channelMask);
+        const short = keyCount * rec - r.remaining;
+        if (tolerant && t === numTracks - 1 && short > 0 && short < rec && keyCount > 0)
+          throw new ShortLastKey(short, rec, keyCount, name);
+        r.count(keyCount, rec, 'keyCount');
         const times = new Float32Array(keyCount);
         const positions = channelMask & 1 ? new Float32Array(keyCount * 3) : null;
         const rotations = channelMask & 2 ? new Float32Array(keyCount * 4) : null;
@@ -247,5 +296,6 @@ export function writeAni(anim: AniAnimation): Uint8Array {
     }
   });
   if (anim.trailing) out.set(anim.trailing, o);
-  return out;
+  const cut = anim.missingBytes ?? 0;
+  return cut > 0 && cut < out.length && !anim.trailing ? out.slice(0, out.length - cut) : out;
 }

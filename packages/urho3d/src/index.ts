@@ -97,6 +97,7 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
       resourcePath: options.resourcePath ?? main,
       name: options.name,
       axes: urhoAxes(options.axes),
+      strict: options.strict,
     });
   }
   if (magic === 'UPAK' || magic === 'ULZ4') {
@@ -110,11 +111,16 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
   }
   const anims: UrhoAnimationInput[] = [];
   let model = null;
-  if (magic === 'UANI') anims.push({ fileName: stem(main), animation: readAni(bytes, main) });
+  if (magic === 'UANI')
+    anims.push({
+      fileName: stem(main),
+      animation: readAni(bytes, main, { strict: options.strict, warnings }),
+    });
   else model = readMdl(bytes, main);
   for (const [name, b] of files) {
     if (name === main) continue;
-    if (magicOf(b) === 'UANI') anims.push({ fileName: stem(name), animation: readAni(b, name) });
+    if (magicOf(b) === 'UANI')
+      anims.push({ fileName: stem(name), animation: readAni(b, name, { strict: options.strict, warnings }) });
     else if (!name.includes('/'))
       warnings.warn('COMPANION_IGNORED', `companion ${name} is not a .ani animation; ignored`);
   }

@@ -35,6 +35,8 @@ export interface ImportPrefabOptions {
   maxModels?: number;
   /** Which axis to mirror (`gltf` default, or `assetimporter`): see `ImportUrhoOptions.axes`. */
   axes?: UrhoAxes;
+  /** Refuse quirks the engine tolerates (a short last .ani key) instead of warning. */
+  strict?: boolean;
 }
 export const IMPORT_PREFAB_DEFAULTS = { maxModels: 4096 } as const;
 
@@ -143,7 +145,11 @@ export async function importUrhoPrefab(
           const b = baseName(p).toLowerCase();
           if (!b.endsWith('.ani') || !b.startsWith(base)) continue;
           const aniBytes = await dirs.resources.read(p);
-          if (aniBytes) anims.push({ fileName: stemOf(p), animation: readAni(aniBytes, p) });
+          if (aniBytes)
+            anims.push({
+              fileName: stemOf(p),
+              animation: readAni(aniBytes, p, { strict: options.strict, warnings }),
+            });
         }
       }
       const sub = importUrho(mdl, anims, { name: stemOf(found.path), axes });

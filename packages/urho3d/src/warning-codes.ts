@@ -14,6 +14,9 @@ import type { WarningCodeTable } from '@gltf-legacy/core';
  * ```
  */
 export const WARNING_CODES: WarningCodeTable = {
+  // import: quirks the engine tolerates (strict: true refuses them)
+  ANI_LAST_KEY_SHORT:
+    'An .ani ended inside its last key (the engine reads such files): the missing bytes took the previous key’s values; export writes the file short again.',
   // import: .mdl / .ani / prefab / materials
   ROTATION_NORMALIZED:
     'A bone or key rotation was not a unit quaternion; normalized for glTF, the file value kept in extras.',

@@ -198,5 +198,19 @@ export function exportAnimation(
     length,
     tracks,
     ...(Array.isArray(ae?.trailing) ? { trailing: Uint8Array.from(ae.trailing) } : {}),
+    ...lastKeyShort(ae, tracks),
   };
+}
+
+/**
+ * The file's short last key (quirk `ANI_LAST_KEY_SHORT`, recorded by import as
+ * `extras.urho3d.missingBytes`): written short again while the last track is the one the file
+ * had, with the same key count, so the round trip gives the original bytes.
+ */
+function lastKeyShort(ae: any, tracks: AniTrack[]): { missingBytes?: number } {
+  const n = ae?.missingBytes;
+  const recorded = Array.isArray(ae?.tracks) ? ae.tracks[ae.tracks.length - 1] : undefined;
+  const last = tracks[tracks.length - 1];
+  if (!Number.isInteger(n) || n <= 0 || !recorded || !last) return {};
+  return recorded[0] === last.name && recorded[2] === last.keyCount ? { missingBytes: n } : {};
 }

@@ -126,6 +126,7 @@ export function importAnimation(
       length: floatToJson(ani.length),
       tracks: ani.tracks.map((t) => [t.name, t.channelMask, t.keyCount]),
       ...(ani.trailing ? { trailing: Array.from(ani.trailing) } : {}),
+      ...(ani.missingBytes ? { missingBytes: ani.missingBytes } : {}),
     },
   });
 }
