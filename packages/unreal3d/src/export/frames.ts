@@ -7,7 +7,7 @@
  * the `fps` grid (`ANIMATION_RESAMPLED`).
  */
 import type { Document, Node } from '@gltf-transform/core';
-import type { WarningCollector } from '@gltf-legacy/core';
+import { objectName, uniqueNames, type WarningCollector } from '@gltf-legacy/core';
 import { type BakeItem, poseAt, readTracks } from '../bake.js';
 import type { UcSequence } from '../uc.js';
 import { tooManyFrames, UNREAL_MAX_VERTEX_FRAMES, unrealName } from './common.js';
@@ -40,7 +40,7 @@ export function sceneVertexCount(doc: Document): number {
 
 /**
  * One sequence per animation with a usable channel, `round(duration · fps)` frames each (at least
- * one), named safely and uniquely; the rest pose alone when there is none. Channels that cannot be
+ * one), named by core's naming rule (`objectName`, `uniqueNames`) as UnrealScript identifiers; the rest pose alone when there is none. Channels that cannot be
  * sampled are reported here (`ANIMATION_CHANNEL_DROPPED`, see `readTracks`). Refuses before any
  * sampling when the frames exceed `maxFrames` or `frames × vertices` exceeds
  * {@link UNREAL_MAX_VERTEX_FRAMES}.
@@ -59,7 +59,6 @@ export function planFrames(
 ): FramePlan {
   const sequences: UcSequence[] = [];
   const clips: FramePlan['clips'] = [];
-  const usedNames = new Set<string>();
   const budget = Math.min(maxFrames, Math.floor(UNREAL_MAX_VERTEX_FRAMES / Math.max(1, vertices)));
   let frameCount = 0;
   doc
@@ -71,13 +70,15 @@ export function planFrames(
       const frames = Math.max(1, Math.round(tracks.duration * fps));
       if (frameCount + frames > budget)
         throw tooManyFrames(frameCount + frames, vertices, maxFrames, budget, fps);
-      let name = unrealName(anim.getName(), `Anim${sequences.length}`);
-      while (usedNames.has(name.toLowerCase())) name += '_';
-      usedNames.add(name.toLowerCase());
+      // Core's naming rule (objectName, then uniqueNames below), made an UnrealScript identifier.
+      const name = unrealName(objectName(anim.getName(), 'Animation', animation), `Animation${animation}`);
       sequences.push({ name, startFrame: frameCount, numFrames: frames, rate: fps, notifies: [] });
       clips.push({ animation, frames });
       frameCount += frames;
     });
+  uniqueNames(sequences.map((s) => s.name)).forEach((name, i) => {
+    sequences[i].name = name;
+  });
   if (!sequences.length) {
     sequences.push({ name: 'All', startFrame: 0, numFrames: 1, rate: fps, notifies: [] });
     clips.push({ animation: -1, frames: 1 });

@@ -62,6 +62,15 @@ export function findNativeMesh(doc: Document): { node: Node; mesh: Mesh; extras:
   return { node, mesh, extras };
 }
 
+/**
+ * True when an animation name is what import made of sequence `seq`: the name itself, or it
+ * made unique by core's `uniqueNames` (`Fire_2`) or by earlier versions (`Fire_`).
+ */
+function sameSequenceName(animName: string, seq: string): boolean {
+  if (animName === seq || animName.replace(/_+$/, '') === seq.replace(/_+$/, '')) return true;
+  return animName.startsWith(`${seq}_`) && /^\d+$/.test(animName.slice(seq.length + 1));
+}
+
 /** Sequences of a native document: from animation extras when the keys agree with them. */
 function nativeSequences(doc: Document, node: Node, frameCount: number): UcSequence[] | null {
   const out: UcSequence[] = [];
@@ -105,10 +114,7 @@ function nativeSequences(doc: Document, node: Node, frameCount: number): UcSeque
     // A renamed animation renames the sequence (import appends '_' to duplicate names).
     const animName = anim.getName();
     const s: UcSequence = {
-      name:
-        animName.replace(/_+$/, '') === ex.seq.replace(/_+$/, '') || !animName
-          ? ex.seq
-          : unrealName(animName, ex.seq),
+      name: sameSequenceName(animName, ex.seq) || !animName ? ex.seq : unrealName(animName, ex.seq),
       startFrame: ex.startFrame,
       numFrames: ex.numFrames,
       rate: ex.rate,

@@ -4,7 +4,7 @@
  * `1 / RATE` s on the morph weights (and on the weapon node), the sequence fields in extras.
  */
 import type { Buffer, Document, Node, Scene } from '@gltf-transform/core';
-import type { WarningCollector } from '@gltf-legacy/core';
+import { objectName, uniqueNames, type WarningCollector } from '@gltf-legacy/core';
 import { anivVertex, type UnrealAniv } from '../aniv.js';
 import type { UnrealMeshExtras } from '../extras.js';
 import { type Placement, placeUnreal, turnFront, weaponFrame } from '../transform.js';
@@ -88,12 +88,10 @@ export function addSequences(
       'UC_MISSING',
       `no .uc names ${meshName}: one animation "All" of ${frameCount} frames at 30 fps, scale 1`,
     );
-  const usedNames = new Set<string>();
-  for (const s of seqs) {
-    let name = s.name || 'Sequence';
-    while (usedNames.has(name)) name += '_';
-    usedNames.add(name);
-    const anim = doc.createAnimation(name);
+  // Core's naming rule: a sequence's own name, `Animation<i>` without one, `_2`… for repeats.
+  const names = uniqueNames(seqs.map((s, i) => objectName(s.name, 'Animation', i)));
+  seqs.forEach((s, si) => {
+    const anim = doc.createAnimation(names[si]);
     const ex: Record<string, unknown> = {
       seq: s.name,
       startFrame: s.startFrame,
@@ -178,5 +176,5 @@ export function addSequences(
           doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(st),
         );
     }
-  }
+  });
 }
