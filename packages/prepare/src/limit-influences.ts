@@ -6,7 +6,7 @@
  * vertex, which would change the bytes of files that already fit.
  */
 import { Accessor, type Document, type Primitive, type Transform } from '@gltf-transform/core';
-import { type WarningCollector, accessorFloats, readInfluences } from '@gltf-legacy/core';
+import { type WarningCollector, readInfluences } from '@gltf-legacy/core';
 import { createAccessor } from './utils.js';
 
 export interface LimitInfluencesOptions {
@@ -18,34 +18,43 @@ export interface LimitInfluencesOptions {
 
 export const LIMIT_INFLUENCES_DEFAULTS: LimitInfluencesOptions = { maxInfluences: 4 };
 
-/** Vertices of `prim` with more than `max` non-zero weights (0 without skin attributes). */
-export function countOverInfluenced(prim: Primitive, max: number): number {
-  const sets: Float32Array[] = [];
+/**
+ * Vertices of `prim` with more than `max` non-zero weights (0 without skin attributes); with
+ * `stopAt`, counting stops there (a yes/no question needs one). Reads the weight arrays as they
+ * are (a normalized integer is > 0 exactly when its float is), no copy.
+ */
+export function countOverInfluenced(prim: Primitive, max: number, stopAt = Number.POSITIVE_INFINITY): number {
+  const sets: ArrayLike<number>[] = [];
+  const sizes: number[] = [];
   let slots = 0;
   for (let s = 0; ; s++) {
     const w = prim.getAttribute(`WEIGHTS_${s}`);
-    if (!w || !prim.getAttribute(`JOINTS_${s}`)) break;
-    sets.push(accessorFloats(w));
+    const array = w?.getArray();
+    if (!w || !array || !prim.getAttribute(`JOINTS_${s}`)) break;
+    sets.push(array);
+    sizes.push(w.getElementSize());
     slots += w.getElementSize();
   }
   if (slots <= max) return 0;
   const n = prim.getAttribute('POSITION')?.getCount() ?? 0;
   let over = 0;
-  for (let v = 0; v < n; v++) {
+  for (let v = 0; v < n && over < stopAt; v++) {
     let nonZero = 0;
-    for (const w of sets) {
-      const size = w.length / Math.max(n, 1);
-      for (let c = 0; c < size; c++) if (w[v * size + c] > 0) nonZero++;
+    for (let s = 0; s < sets.length; s++) {
+      const w = sets[s];
+      const size = sizes[s];
+      const end = Math.min(w.length, (v + 1) * size);
+      for (let i = v * size; i < end; i++) if (w[i] > 0) nonZero++;
     }
     if (nonZero > max) over++;
   }
   return over;
 }
 
-/** True when some vertex of `document` has more than `max` influences. */
+/** True when some vertex of `document` has more than `max` influences (stops at the first). */
 export function limitInfluencesNeeded(document: Document, max: number): boolean {
   for (const mesh of document.getRoot().listMeshes())
-    for (const prim of mesh.listPrimitives()) if (countOverInfluenced(prim, max) > 0) return true;
+    for (const prim of mesh.listPrimitives()) if (countOverInfluenced(prim, max, 1) > 0) return true;
   return false;
 }
 
@@ -63,7 +72,7 @@ export function limitInfluences(options: Partial<LimitInfluencesOptions> = {}): 
   return (document: Document): void => {
     for (const mesh of document.getRoot().listMeshes()) {
       for (const prim of mesh.listPrimitives()) {
-        if (countOverInfluenced(prim, max) === 0) continue;
+        if (countOverInfluenced(prim, max, 1) === 0) continue;
         const inf = readInfluences(prim, max);
         if (!inf) continue;
         const n = inf.weights.length / max;

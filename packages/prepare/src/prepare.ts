@@ -98,12 +98,15 @@ export async function prepare(
   const full: LegacyLimits = { ...LEGACY_LIMITS_DEFAULTS, ...limits };
   const warnings = options.warnings ?? new WarningCollector();
   const all = steps(full);
-  if (!all.some((s) => s.needed(document))) return { document, changed: false, steps: [], warnings };
+  // Each check once on the caller's document; only a step that was not needed there is checked
+  // again on the clone, and only after an earlier step changed it (a triangulated strip may then
+  // need a split). A needed step that an earlier one made moot finds nothing to do.
+  const needed = all.map((s) => s.needed(document));
+  if (!needed.includes(true)) return { document, changed: false, steps: [], warnings };
   const clone = cloneDocument(document);
   const ran: string[] = [];
-  for (const step of all) {
-    // Later steps see what earlier ones did (e.g. a triangulated strip may then need a split).
-    if (!step.needed(clone)) continue;
+  for (const [i, step] of all.entries()) {
+    if (!needed[i] && !(ran.length && step.needed(clone))) continue;
     await clone.transform(step.transform(warnings));
     ran.push(step.name);
   }

@@ -6,7 +6,13 @@
  * CUBICSPLINE rules), exact at the original keys. `@gltf-transform/functions`' `resample` removes
  * redundant keys, which is the opposite job.
  */
-import type { Animation, AnimationSampler, Document, Transform } from '@gltf-transform/core';
+import type {
+  Animation,
+  AnimationChannel,
+  AnimationSampler,
+  Document,
+  Transform,
+} from '@gltf-transform/core';
 import { type AnimationLimits, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
 
 import { createAccessor } from './utils.js';
@@ -99,13 +105,18 @@ export function resampleAnimations(options: Partial<ResampleAnimationsOptions> =
   return (document: Document): void => {
     for (const anim of document.getRoot().listAnimations()) {
       const fps = animationFps(limits, anim);
+      const channelsOf = new Map<AnimationSampler, AnimationChannel[]>();
+      for (const c of anim.listChannels()) {
+        const s = c.getSampler();
+        if (s) channelsOf.set(s, [...(channelsOf.get(s) ?? []), c]);
+      }
       let count = 0;
       const reasons = new Set<string>();
       for (const sampler of anim.listSamplers()) {
         const reason = resampleReason(sampler, limits, anim);
         if (!reason) continue;
-        const channel = anim.listChannels().find((c) => c.getSampler() === sampler);
-        const quaternion = channel?.getTargetPath() === 'rotation';
+        const users = channelsOf.get(sampler) ?? [];
+        const quaternion = users[0]?.getTargetPath() === 'rotation';
         const data = readSampler(sampler, quaternion);
         const times = resampleTimes(data.times, limits, fps);
         const values = new Float32Array(times.length * data.size);
@@ -119,7 +130,7 @@ export function resampleAnimations(options: Partial<ResampleAnimationsOptions> =
           .setInput(createAccessor(document).setType('SCALAR').setArray(times))
           .setOutput(createAccessor(document).setType(type).setArray(values))
           .setInterpolation(target);
-        count += anim.listChannels().filter((c) => c.getSampler() === sampler).length;
+        count += users.length;
         reasons.add(reason);
       }
       warnings?.warn(
