@@ -8,6 +8,7 @@
 import { type Document, Logger, MathUtils, type Node, type Transform, type mat4 } from '@gltf-transform/core';
 import type { WarningCollector } from '@gltf-legacy/core';
 import { clearNodeTransform, flatten, uninstance } from '@gltf-transform/functions';
+import { ensureIndices } from './utils.js';
 
 export interface BakeTransformsOptions {
   /** Receives `TRANSFORMS_BAKED` (count: mesh nodes changed). */
@@ -103,6 +104,8 @@ async function bakeAll(document: Document, warnings: WarningCollector | undefine
     }
     seen.add(mesh);
     if (MathUtils.eq(node.getMatrix(), IDENTITY)) continue;
+    // A mirroring transform flips the winding; on a non-indexed primitive that flip would weld.
+    for (const prim of mesh.listPrimitives()) ensureIndices(document, prim);
     clearNodeTransform(node);
     baked++;
   }

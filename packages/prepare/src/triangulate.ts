@@ -6,7 +6,7 @@
 import { type Document, type Mesh, Node, Primitive, type Transform } from '@gltf-transform/core';
 import type { WarningCollector } from '@gltf-legacy/core';
 import { convertPrimitiveToTriangles } from '@gltf-transform/functions';
-import { createAccessor } from './utils.js';
+import { ensureIndices } from './utils.js';
 
 const { TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN } = Primitive.Mode;
 const MODE_NAMES = [
@@ -61,13 +61,8 @@ export function triangulate(options: Partial<TriangulateOptions> = {}): Transfor
         const action = modeAction(prim, modes);
         const label = `mesh "${mesh.getName()}"`;
         if (action === 'triangulate') {
-          if (!prim.getIndices()) {
-            // Sequential indices instead of the function's weld: keeps every vertex as it is.
-            const n = prim.getAttribute('POSITION')!.getCount();
-            const indices = n > 65535 ? new Uint32Array(n) : new Uint16Array(n);
-            for (let i = 0; i < n; i++) indices[i] = i;
-            prim.setIndices(createAccessor(document).setType('SCALAR').setArray(indices));
-          }
+          // Sequential indices instead of the function's weld: keeps every vertex as it is.
+          ensureIndices(document, prim);
           const from = MODE_NAMES[prim.getMode()];
           if (prim.getIndices()!.getCount() < 3) {
             // No triangle (convertPrimitiveToTriangles throws a RangeError below 2 indices).

@@ -38,3 +38,19 @@ describe('bakeTransforms', () => {
     expect(bakeTransformsNeeded(docWith([0, 0, 0, 1, 0, 0, 0, 1, 0]).document)).toBe(false);
   });
 });
+
+describe('bakeTransforms with a mirror', () => {
+  it('keeps every vertex of a non-indexed primitive (no weld) and flips the winding', async () => {
+    // two triangles sharing two identical corner positions: a weld would merge them
+    const { document, node } = docWith([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    node.setScale([-1, 1, 1]);
+    await document.transform(bakeTransforms());
+    const prim = node.getMesh()!.listPrimitives()[0];
+    expect(prim.getAttribute('POSITION')!.getCount()).toBe(6);
+    // reversed winding (functions' reversePrimitiveWindingOrder starts each triangle at its last corner)
+    expect(Array.from(prim.getIndices()!.getArray()!)).toEqual([2, 1, 0, 5, 4, 3]);
+    expect(Array.from(prim.getAttribute('POSITION')!.getArray()!.slice(0, 9))).toEqual([
+      -0, 0, 0, -1, 0, 0, -0, 1, 0,
+    ]);
+  });
+});
