@@ -16,6 +16,7 @@ import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { sniffFormat } from '@gltf-legacy/core';
 import { formatBytes } from './table.js';
 import { lodStats } from './lod-stats.js';
+import { unpackInput } from './containers.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 
@@ -144,7 +145,10 @@ export async function inspectFile(
   }
   const name = basename(path);
   // the companions beside the file (and --with), as convert finds them: an Unreal _d.3d needs its _a.3d
-  const files = kind.capabilities.container
+  // a package (.pak) is shown by the format's inspect alone; a model of a container format
+  // (Urho3D's .mdl) is imported like any other
+  const container = !!unpackInput(kind, bytes, name);
+  const files = container
     ? new Map([[name, bytes]])
     : await gatherFiles(path, kind, bytes, {
         companions: options.companions ?? true,
@@ -153,7 +157,7 @@ export async function inspectFile(
   report.sections.push({ title: 'File', facts: { format: kind.label, size: formatBytes(bytes.length) } });
   const { resources, resourcePath } = inputResources(path, kind, options.resourceDir);
   if (kind.inspect) report.sections.push(...kind.inspect(files, { main: name, resources, resourcePath }));
-  if (!kind.capabilities.container) {
+  if (!container) {
     const warnings = new WarningCollector();
     try {
       const result = await kind.import(files, { main: name, resources, resourcePath });

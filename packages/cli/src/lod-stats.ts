@@ -5,8 +5,8 @@ import type { Document, Mesh, Node } from '@gltf-transform/core';
 /** Vertex counts of LOD 0 and of all levels; undefined when no node has `MSFT_lod`. */
 export interface LodStats {
   levels: number;
-  verticesLod0: number;
-  verticesAllLods: number;
+  lod0Vertices: number;
+  allLodVertices: number;
 }
 
 type LodExtension = { listLods?: () => Node[] };
@@ -22,7 +22,7 @@ function meshVertices(mesh: Mesh): number {
  * node listed by a node's `MSFT_lod` (all levels); each mesh counted once per set.
  *
  * ```ts
- * const lod = lodStats(document); // { levels: 7, verticesLod0: 5320, verticesAllLods: 9876 }
+ * const lod = lodStats(document); // { levels: 7, lod0Vertices: 5320, allLodVertices: 9876 }
  * ```
  */
 export function lodStats(doc: Document): LodStats | undefined {
@@ -54,5 +54,5 @@ export function lodStats(doc: Document): LodStats | undefined {
     visit(node, all, seenAll, lower);
   }
   const sum = (s: Set<Mesh>) => [...s].reduce((n, m) => n + meshVertices(m), 0);
-  return { levels, verticesLod0: sum(lod0), verticesAllLods: sum(all) };
+  return { levels, lod0Vertices: sum(lod0), allLodVertices: sum(all) };
 }

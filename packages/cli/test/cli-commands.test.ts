@@ -219,13 +219,23 @@ describe('MSFT_lod', () => {
     const lod = new Lod(doc.getGraph()).addLod(lod1).addLod(lod2);
     const main = doc.createNode('LOD0').setMesh(mesh(10)).setExtension('MSFT_lod', lod);
     doc.createScene().addChild(doc.createNode('root').addChild(main));
-    expect(lodStats(doc)).toEqual({ levels: 3, verticesLod0: 10, verticesAllLods: 17 });
+    expect(lodStats(doc)).toEqual({ levels: 3, lod0Vertices: 10, allLodVertices: 17 });
     const path = join(dir, 'lod.glb');
     await new NodeIO().registerExtensions([MSFTLod]).write(path, doc);
     const r = await run(['inspect', path, '--json'], 'all');
     const facts = (JSON.parse(r.out) as { sections: { facts?: Record<string, unknown> }[] }).sections[0]
       .facts;
-    expect(facts).toMatchObject({ vertices: 17, levels: 3, verticesLod0: 10, verticesAllLods: 17 });
+    expect(facts).toMatchObject({ vertices: 17, levels: 3, lod0Vertices: 10, allLodVertices: 17 });
+    if (existsSync(join(corpus, 'urho/Jack.mdl'))) {
+      // a legacy file: imported (Jack_Walk.ani beside it) and counted the same way
+      const jack = await run(['inspect', join(corpus, 'urho/Jack.mdl'), '--json'], 'all');
+      const asGltf = (
+        JSON.parse(jack.out) as { sections: { title: string; facts?: Record<string, number> }[] }
+      ).sections.find((s) => s.title === 'As glTF')!.facts!;
+      expect(asGltf).toMatchObject({ animations: 1, levels: 7 });
+      expect(asGltf.lod0Vertices).toBeLessThan(asGltf.allLodVertices);
+      expect(asGltf.allLodVertices).toBe(asGltf.vertices);
+    }
     const plain = new Document();
     plain.createScene().addChild(plain.createNode().setMesh(mesh(1) && plain.createMesh()));
     expect(lodStats(plain)).toBeUndefined();
