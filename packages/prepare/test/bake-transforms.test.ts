@@ -50,7 +50,7 @@ describe('bakeTransforms with a mirror', () => {
     // reversed winding (functions' reversePrimitiveWindingOrder starts each triangle at its last corner)
     expect(Array.from(prim.getIndices()!.getArray()!)).toEqual([2, 1, 0, 5, 4, 3]);
     expect(Array.from(prim.getAttribute('POSITION')!.getArray()!.slice(0, 9))).toEqual([
-      -0, 0, 0, -1, 0, 0, -0, 1, 0,
+      0, 0, 0, -1, 0, 0, 0, 1, 0,
     ]);
   });
 });
