@@ -14,6 +14,7 @@ import {
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
 import { addOutput, gatherFiles, outputBase, unpackLimitsOf, writeGltf } from './convert.js';
+import { checkSizes, recordSourceSizes } from './size-check.js';
 import { outputPath, readInput, writeFilesAtomic } from './files.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
@@ -260,6 +261,7 @@ export class LegacyIO {
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
     this.lastWarnings = warnings.list();
+    recordSourceSizes(result.document, format.id, main, ordered);
     return {
       document: result.document,
       format: format.id,
@@ -333,6 +335,10 @@ export class LegacyIO {
     });
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
+    const mainOut = [...result.files.keys()].find((f) =>
+      f.toLowerCase().endsWith(target.mainExtension.toLowerCase()),
+    );
+    checkSizes(document, target.id, mainOut, result.files, warnings);
     this.lastWarnings = warnings.list();
     return result.files;
   }
