@@ -56,14 +56,7 @@ export function triangleGroups(data: UnrealData, nv: number): TriangleGroups {
       outOfRange.push(raw(i));
     } else if (isWeaponType(types[i])) {
       g = -1;
-      weapons.push({
-        vertices: [vertices[i * 3], vertices[i * 3 + 1], vertices[i * 3 + 2]],
-        type: types[i],
-        color: colors[i],
-        uvs: Array.from(uvs.subarray(i * 6, i * 6 + 6)),
-        texture: textures[i],
-        flags: flags[i],
-      });
+      weapons.push(raw(i));
     } else {
       const key = (textures[i] << 16) | (types[i] << 8) | flags[i];
       let gi = keyIndex.get(key);
