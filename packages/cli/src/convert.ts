@@ -26,7 +26,7 @@ import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeFlags, optimizeTransform } from './optimize.js';
 import { WarningLogger } from './library-log.js';
 import { checkSizes, noteSteps, recordSourceSizes } from './size-check.js';
-import { modelBaseName, sniffFormat } from '@gltf-legacy/core';
+import { fileSafeName, modelBaseName, sniffFormat } from '@gltf-legacy/core';
 
 /** Options of {@link convertFile}. */
 export interface ConvertOptions {
@@ -310,7 +310,8 @@ async function loadDocuments(
           document,
           format: f.id,
           // entries keep their folders inside the package: A/x.mdl and B/x.mdl are two outputs
-          base: join(basename(input, extname(input)), outFolder, outputBase(name, f)),
+          // (an entry's name is made file-safe by core's naming rule: the package is untrusted)
+          base: join(basename(input, extname(input)), outFolder, fileSafeName(outputBase(name, f), 'Model')),
         });
       } catch (e) {
         const err = toErrorRecord(e);

@@ -1,7 +1,15 @@
 // Issue 21/18 command-line behaviours: a model-named file no reader accepts is a failed record,
 // validate over many files and folders, inspect with companions and --with, --strict/--scale/
 // --option reaching the format, the warnings table, MSFT_lod vertex counts.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
@@ -10,6 +18,7 @@ import { Lod, MSFTLod } from '@gltf-legacy/urho3d';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type BatchReport, CLI_WARNING_CODES, lodStats, main, type WarningCodeRow } from '../src/index.js';
 import { checkSizes, noteSteps, recordSourceSizes } from '../src/size-check.js';
+import { triangleModel, ulz4Pak } from './bomb.js';
 import { fakeBytes, fakeFormat } from './fake-format.js';
 
 const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
@@ -325,4 +334,13 @@ describe('size check and library logs', () => {
         expect(size[0].message).toContain(why);
     },
   );
+});
+
+describe('package entry names', () => {
+  it("an entry named with characters a file system refuses gets core's file-safe name", async () => {
+    writeFileSync(join(dir, 'odd.pak'), ulz4Pak([['Models/a*b?c|.mdl', triangleModel()]]));
+    const r = await run(['convert', join(dir, 'odd.pak'), '--out-dir', join(dir, 'out')], 'all');
+    expect(r.code, r.err).toBe(0);
+    expect(readdirSync(join(dir, 'out', 'odd', 'Models'))).toEqual(['a_b_c_.glb']);
+  });
 });
