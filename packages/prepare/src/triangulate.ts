@@ -6,7 +6,7 @@
 import { type Document, type Mesh, Node, Primitive, type Transform } from '@gltf-transform/core';
 import type { WarningCollector } from '@gltf-legacy/core';
 import { convertPrimitiveToTriangles } from '@gltf-transform/functions';
-import { ensureIndices } from './utils.js';
+import { createAccessor, ensureIndices } from './utils.js';
 
 const { TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN } = Primitive.Mode;
 const MODE_NAMES = [
