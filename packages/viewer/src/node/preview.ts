@@ -192,7 +192,7 @@ export async function previewFiles(inputs: string[], options: PreviewOptions): P
           // Chromium stopped answering: a new browser for the retry (and for the next inputs)
           result.error = {
             code: 'PREVIEW_TIMEOUT',
-            message: `${input}: ${(e as Error).message}${attempt === 2 ? ' (after one retry)' : ''}`,
+            message: `${(e as Error).message}${attempt === 2 ? ' (after one retry)' : ''}`,
           };
           await closeQuietly(session?.browser);
           session = undefined;
