@@ -18,6 +18,7 @@ import {
   type ExportResult,
   WarningCollector,
   assertNodeTrees,
+  type LegacyLimits,
 } from '@gltf-legacy/core';
 import { writeAniv } from './aniv.js';
 import { writeData } from './data.js';
@@ -32,7 +33,7 @@ import {
 import { exportBaked } from './export/baked.js';
 import { exportNative, findNativeMesh } from './export/native.js';
 import { writeSkins } from './skin-export.js';
-import { UNREAL3D_NATIVE_LIMITS } from './limits.js';
+import { UNREAL3D_NATIVE_LIMITS, unreal3dLimits } from './limits.js';
 import { prepare } from '@gltf-legacy/prepare';
 
 export * from './export/common.js';
@@ -83,6 +84,20 @@ export async function exportUnrealModel(
     }
   }
   return exportBaked(doc, layout, name, fps, warnings, options);
+}
+
+/**
+ * The limits the export of `doc` gives the shared stage: `UNREAL3D_NATIVE_LIMITS` for a document
+ * this package imported (written back by the native path when the stage needs no step), else
+ * `UNREAL3D_LIMITS` with the animation grid at the `fps` option.
+ *
+ * ```ts
+ * const limits = unreal3dExportLimits(document, { fps: 15 }); // limits.animation.fps === 15
+ * ```
+ */
+export function unreal3dExportLimits(doc: Document, options: UnrealExportOptions = {}): LegacyLimits {
+  if (!options.bake && findNativeMesh(doc)) return UNREAL3D_NATIVE_LIMITS;
+  return unreal3dLimits(Number(options.fps ?? UNREAL_EXPORT_DEFAULTS.fps));
 }
 
 /**

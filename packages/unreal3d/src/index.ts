@@ -18,7 +18,7 @@ import {
 } from '@gltf-legacy/core';
 import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
-import { exportUnreal, type UnrealExportOptions } from './export.js';
+import { exportUnreal, type UnrealExportOptions, unreal3dExportLimits } from './export.js';
 import { classMeshFiles, findClassFiles, unrealPackageDir } from './discovery.js';
 import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
 import { UNREAL3D_LIMITS } from './limits.js';
@@ -220,6 +220,7 @@ export const legacyFormat: LegacyFormat = {
   mainExtension: '_d.3d',
   capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
   limits: UNREAL3D_LIMITS,
+  exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),
   sniff(bytes: Uint8Array, name: string): boolean {
     if (/_a\.3d$/i.test(name)) {
       // Routed here so the importer can say it needs the _d.3d (or use one beside it).

@@ -6,20 +6,22 @@
  * shared table or the package's own).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { Document, NodeIO, Primitive } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
-import { corpusFiles } from '@gltf-legacy/test-utils';
+import { corpusFiles, readBytes, TEST_ASSETS } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   anivFrame,
   exportUnreal,
+  importUnrealFiles,
   legacyFormat,
   readAniv,
   readData,
   UNREAL3D_LIMITS,
+  UNREAL3D_NATIVE_LIMITS,
   WARNING_CODES,
 } from '../src/index.js';
 
@@ -81,6 +83,19 @@ describe('shared export stage', () => {
     expect(UNREAL3D_LIMITS.maxInfluences).toBe(8);
     expect(UNREAL3D_LIMITS.nodeTree).toBe(false);
     expect(UNREAL3D_LIMITS.animation).toEqual({ sampling: 'grid', fps: 30, interpolations: ['LINEAR'] });
+  });
+
+  it('exportLimits: the grid at the fps option for a foreign document, the native limits for an imported one', async () => {
+    const { doc } = stripDoc([1, 1, 1]);
+    expect(legacyFormat.exportLimits?.(doc, {})).toEqual(UNREAL3D_LIMITS);
+    expect(legacyFormat.exportLimits?.(doc, { fps: 15 })?.animation?.fps).toBe(15);
+    const dir = join(TEST_ASSETS, 'unreal3d');
+    const files = new Map(
+      ['cube_d.3d', 'cube_a.3d', 'cube.uc'].map((n) => [n, readBytes(join(dir, n))] as const),
+    );
+    const { document } = await importUnrealFiles(files, { main: 'cube_d.3d' });
+    expect(legacyFormat.exportLimits?.(document, {})).toBe(UNREAL3D_NATIVE_LIMITS);
+    expect((await prepare(document, UNREAL3D_NATIVE_LIMITS)).changed).toBe(false);
   });
 
   it('the package lists only codes core does not, and every code it emits', () => {
