@@ -4,7 +4,15 @@
  * name, track order, channel masks, empty tracks, length and trailing bytes come back from
  * `extras.urho3d`.
  */
-import { type AxisMap, readSampler, sampleAt, type WarningCollector } from '@gltf-legacy/core';
+import {
+  type AxisMap,
+  clipFileName,
+  objectName,
+  readSampler,
+  sampleAt,
+  uniqueNames,
+  type WarningCollector,
+} from '@gltf-legacy/core';
 import type { Accessor, Animation, Node, Root } from '@gltf-transform/core';
 import type { AniAnimation, AniTrack } from '../ani.js';
 import { floatFromJson, mirrorQuat, mirrorVec3 } from '../space.js';
@@ -18,7 +26,7 @@ export interface ExportedAnimation {
 
 /**
  * Every animation of `root` that has keys, with its file stem: the imported file's (its model
- * prefix `oldBase` replaced by `name`), else `NAME_<animation>`.
+ * prefix `oldBase` replaced by `name`), else `NAME_<animation>` by core's naming rule.
  */
 export function exportAnimations(
   root: Root,
@@ -28,21 +36,22 @@ export function exportAnimations(
   nameOf: Map<Node, string>,
   mirror: AxisMap,
 ): ExportedAnimation[] {
-  const animations: ExportedAnimation[] = [];
-  const usedFiles = new Set<string>();
+  const written: { anim: Animation; animation: AniAnimation }[] = [];
   for (const anim of root.listAnimations()) {
     const a = exportAnimation(anim, warnings, nameOf, mirror);
-    if (!a) continue;
-    const ae = (anim.getExtras() as any)?.urho3d;
-    let file: string;
-    if (typeof ae?.file === 'string' && ae.file) {
-      file = oldBase && ae.file.startsWith(oldBase) ? name + ae.file.slice(oldBase.length) : ae.file;
-    } else file = `${name}_${(anim.getName() || `Animation${animations.length}`).replace(/[^\w.-]+/g, '_')}`;
-    while (usedFiles.has(file)) file += '_';
-    usedFiles.add(file);
-    animations.push({ fileName: file, animation: a });
+    if (a) written.push({ anim, animation: a });
   }
-  return animations;
+  // File stems: the imported file's (its model prefix `oldBase` replaced by `name`), else core's
+  // one naming rule (`NAME_<clip>`, no doubled prefix); repeats get `_2`, `_3`, … (core).
+  const stems = written.map(({ anim }) => {
+    const ae = (anim.getExtras() as any)?.urho3d;
+    if (typeof ae?.file === 'string' && ae.file)
+      return oldBase && ae.file.startsWith(oldBase) ? name + ae.file.slice(oldBase.length) : ae.file;
+    const clip = objectName(anim.getName(), 'Animation', root.listAnimations().indexOf(anim));
+    return clipFileName(name, clip, '');
+  });
+  const unique = uniqueNames(stems);
+  return written.map(({ animation }, i) => ({ fileName: unique[i], animation }));
 }
 
 export function exportAnimation(
