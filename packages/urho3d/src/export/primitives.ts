@@ -72,6 +72,10 @@ const PRIM_TYPE_BY_MODE: Record<number, number> = {
   3: PrimitiveType.LINE_STRIP,
 };
 
+/**
+ * One glTF primitive as a VPrim (null when nothing of it can be written), in steps: the bake of
+ * a static mesh's node transform, attributes, influences, indices, morph targets.
+ */
 export function makeVPrim(
   ctx: PrimitiveContext,
   prim: Primitive,
@@ -83,23 +87,74 @@ export function makeVPrim(
   meshName: string,
   rigidBone: number,
 ): VPrim | null {
-  const { warnings, cached, targetKeys } = ctx;
   const pos = prim.getAttribute('POSITION');
   if (!pos) {
-    warnings.warn('PRIMITIVE_DROPPED', 'a primitive without POSITION was dropped');
+    ctx.warnings.warn('PRIMITIVE_DROPPED', 'a primitive without POSITION was dropped');
     return null;
   }
-  const mode = prim.getMode();
   const vertexCount = pos.getCount();
   wholeCount(pos, 'POSITION', meshName);
-  const bakeKey = bake ? Array.from(bake).join(',') : '';
+  const b = bakeOf(bake);
+  const attrs = primitiveAttributes(ctx, prim, vertexCount, b);
+  const { joints, weights, rawBlend } = primitiveInfluences(ctx, prim, skin, vertexCount, rigidBone);
+  attrs.delete('_URHO_BLENDINDICES');
+  const idx = primitiveIndices(ctx, prim, vertexCount, meshName, b.flipDet);
+  if (!idx) return null;
+  return {
+    geometry,
+    lod,
+    distance: 0,
+    vbKey: `${pos.getName()}#${convKey(pos)}|${b.key}`,
+    vertexCount,
+    attrs,
+    joints,
+    weights,
+    rawBlend,
+    indices: idx.indices,
+    primitiveType: idx.primitiveType,
+    targets: primitiveTargets(ctx, prim, vertexCount, b, targetNames, meshName),
+    material: prim.getMaterial(),
+  };
+}
+
+/** A static mesh's node transform, with what normals and winding need of it. */
+interface Bake {
+  matrix: Float32Array | null;
+  /** Cache key part: converted values are shared per accessor and bake. */
+  key: string;
+  normalMat: mat3 | null;
+  linear: mat3 | null;
+  /** The transform mirrors (negative determinant): the winding is already reversed. */
+  flipDet: boolean;
+}
+
+function bakeOf(bake: Float32Array | null): Bake {
   // a singular bake (a node scaled by 0, legal glTF) has no normal matrix: normals stay as
   // they are rather than collapsing (gl-matrix returns null there)
   const normalMat = bake
     ? (mat3.normalFromMat4(mat3.create(), bake as unknown as mat4) ?? mat3.create())
     : null;
   const linear = bake ? mat3.fromMat4(mat3.create(), bake as unknown as mat4) : null;
-  const flipDet = bake ? mat3.determinant(linear!) < 0 : false;
+  return {
+    matrix: bake,
+    key: bake ? Array.from(bake).join(',') : '',
+    normalMat,
+    linear,
+    flipDet: linear ? mat3.determinant(linear) < 0 : false,
+  };
+}
+
+/** Vertex attributes in Urho space (POSITION/NORMAL/TANGENT baked and mirrored; others as stored). */
+function primitiveAttributes(
+  ctx: PrimitiveContext,
+  prim: Primitive,
+  vertexCount: number,
+  b: Bake,
+): VPrim['attrs'] {
+  const { warnings, cached } = ctx;
+  const bake = b.matrix;
+  const { normalMat, linear } = b;
+  const bakeKey = b.key;
   const attrs: VPrim['attrs'] = new Map();
   for (const sem of prim.listSemantics()) {
     const acc = prim.getAttribute(sem)!;
@@ -138,7 +193,18 @@ export function makeVPrim(
       warnings.warn('ATTRIBUTE_DROPPED', `attribute ${sem} has no Urho3D vertex element; dropped`);
     }
   }
-  // Skin influences.
+  return attrs;
+}
+
+/** Bone numbers and weights (4 per vertex): the skin's, or a rigid bind to `rigidBone`. */
+function primitiveInfluences(
+  ctx: PrimitiveContext,
+  prim: Primitive,
+  skin: Skin | null,
+  vertexCount: number,
+  rigidBone: number,
+): { joints: Uint16Array | null; weights: Float32Array | null; rawBlend: Uint8Array | null } {
+  const { warnings } = ctx;
   let joints: Uint16Array | null = null;
   let weights: Float32Array | null = null;
   let rawBlend: Uint8Array | null = null;
@@ -162,22 +228,7 @@ export function makeVPrim(
       for (let i = 0; i < joints.length; i++) joints[i] = map[inf.joints[i]] ?? 0;
       weights = inf.weights;
     }
-    // A bone listed twice with weight (or joints past the skin, mapped to bone 0): merge.
-    const jj = joints!;
-    const ww = weights!;
-    for (let v = 0; v + 3 < jj.length; v += 4) {
-      for (let c = 1; c < 4; c++) {
-        if (!(ww[v + c] > 0)) continue;
-        for (let p = 0; p < c; p++) {
-          if (jj[v + p] === jj[v + c] && ww[v + p] > 0) {
-            ww[v + p] += ww[v + c];
-            ww[v + c] = 0;
-            jj[v + c] = 0;
-            break;
-          }
-        }
-      }
-    }
+    mergeRepeatedBones(joints!, weights!);
     const rb = prim.getAttribute('_URHO_BLENDINDICES');
     if (rb?.getArray() instanceof Uint8Array && rb.getCount() === vertexCount)
       rawBlend = rb.getArray() as Uint8Array;
@@ -190,8 +241,36 @@ export function makeVPrim(
       weights[v * 4] = 1;
     }
   }
-  attrs.delete('_URHO_BLENDINDICES');
-  // Indices in Urho winding.
+  return { joints, weights, rawBlend };
+}
+
+/** A bone listed twice with weight on a vertex (or joints past the skin, mapped to bone 0): merged. */
+function mergeRepeatedBones(jj: Uint16Array, ww: Float32Array): void {
+  for (let v = 0; v + 3 < jj.length; v += 4) {
+    for (let c = 1; c < 4; c++) {
+      if (!(ww[v + c] > 0)) continue;
+      for (let p = 0; p < c; p++) {
+        if (jj[v + p] === jj[v + c] && ww[v + p] > 0) {
+          ww[v + p] += ww[v + c];
+          ww[v + c] = 0;
+          jj[v + c] = 0;
+          break;
+        }
+      }
+    }
+  }
+}
+
+/** Indices in Urho winding and the Urho primitive type; null (with a warning) when none is left. */
+function primitiveIndices(
+  ctx: PrimitiveContext,
+  prim: Primitive,
+  vertexCount: number,
+  meshName: string,
+  flipDet: boolean,
+): { indices: Uint32Array; primitiveType: number } | null {
+  const { warnings } = ctx;
+  const mode = prim.getMode();
   const idxAcc = prim.getIndices();
   if (idxAcc) wholeCount(idxAcc, 'indices', meshName);
   const n = idxAcc ? idxAcc.getCount() : vertexCount;
@@ -235,7 +314,21 @@ export function makeVPrim(
     );
     return null;
   }
-  // Morph targets.
+  return { indices: idx, primitiveType };
+}
+
+/** Morph targets in Urho space, named (target name, mesh `targetNames`, or `<mesh>_<i>`). */
+function primitiveTargets(
+  ctx: PrimitiveContext,
+  prim: Primitive,
+  vertexCount: number,
+  b: Bake,
+  targetNames: string[],
+  meshName: string,
+): VPrim['targets'] {
+  const { cached, targetKeys } = ctx;
+  const { normalMat, linear } = b;
+  const bakeKey = b.key;
   const targets: VPrim['targets'] = [];
   prim.listTargets().forEach((t, ti) => {
     const key = t.getName() || targetNames[ti] || `${meshName}_${ti}`;
@@ -259,21 +352,7 @@ export function makeVPrim(
     };
     targets.push({ key, pos: conv('POSITION'), nrm: conv('NORMAL'), tan: conv('TANGENT') });
   });
-  return {
-    geometry,
-    lod,
-    distance: 0,
-    vbKey: `${pos.getName()}#${convKey(pos)}|${bakeKey}`,
-    vertexCount,
-    attrs,
-    joints,
-    weights,
-    rawBlend,
-    indices: idx,
-    primitiveType,
-    targets,
-    material: prim.getMaterial(),
-  };
+  return targets;
 }
 
 /** First position whose index is not below `count` (NaN too), or -1. */
