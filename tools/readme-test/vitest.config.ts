@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
 // The blocks run built packages (dist/, tarballs): no source aliases here.
-export default defineConfig({ test: { testTimeout: 180_000, hookTimeout: 900_000, fileParallelism: false } });
+export default defineConfig({ test: { testTimeout: 140_000, hookTimeout: 900_000, fileParallelism: false } });

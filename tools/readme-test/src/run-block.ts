@@ -22,7 +22,15 @@ export interface RunBlockOptions {
   timeoutMs?: number;
 }
 
-export const RUN_BLOCK_DEFAULTS = { timeoutMs: 170_000 };
+export const RUN_BLOCK_DEFAULTS = { timeoutMs: 120_000 };
+
+/**
+ * The command under GNU `timeout`, which runs it in a process group of its own and signals the
+ * whole group when time is up (a block's children — pnpm, node workers — never outlive it).
+ */
+function bounded(timeoutMs: number, command: string[]): [string, string[]] {
+  return ['timeout', ['-k', '5', `${Math.ceil(timeoutMs / 1000)}`, ...command]];
+}
 
 /**
  * Runs a block and returns its exit status and combined output.
@@ -39,7 +47,8 @@ export function runBlock(block: ReadmeBlock, options: RunBlockOptions): BlockRes
   const t = performance.now();
   let r: ReturnType<typeof spawnSync>;
   if (block.lang === 'sh') {
-    r = spawnSync('bash', ['-e', '-c', block.code], { cwd, env, timeout: timeoutMs, encoding: 'utf8' });
+    const [cmd, args] = bounded(timeoutMs, ['bash', '-e', '-c', block.code]);
+    r = spawnSync(cmd, args, { cwd, env, timeout: timeoutMs + 10_000, encoding: 'utf8' });
   } else {
     const js = ts.transpileModule(block.code, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
@@ -47,8 +56,10 @@ export function runBlock(block: ReadmeBlock, options: RunBlockOptions): BlockRes
     const file = join(app, `${block.readme.replace(/[^\w]+/g, '_')}_${block.line}.mjs`);
     // an import of nothing still makes the file a module (top-level await)
     writeFileSync(file, `${js}\nexport {};\n`);
-    r = spawnSync(process.execPath, [file], { cwd, env, timeout: timeoutMs, encoding: 'utf8' });
+    const [cmd, args] = bounded(timeoutMs, [process.execPath, file]);
+    r = spawnSync(cmd, args, { cwd, env, timeout: timeoutMs + 10_000, encoding: 'utf8' });
   }
-  const output = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
+  const late = r.status === 124 ? `\n(stopped: the block ran longer than ${timeoutMs / 1000} s)` : '';
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}${late}`;
   return { status: r.status, output, ms: performance.now() - t };
 }
