@@ -162,10 +162,9 @@ function mapBaked(
   options: UnrealExportOptions,
 ): UnrealExportModel {
   const { items, vertices: nv } = bakeItems(doc, layout, warnings);
-  const world = bakeFrames(doc, items, nv, plan, fps, warnings, options.axes !== 'swap');
-  // glTF metres → Unreal units.
+  // glTF metres → Unreal units, glTF +Z forward → Unreal +X.
   const unit = options.scale === undefined ? UNREAL_EXPORT_DEFAULTS.scale : Number(options.scale);
-  if (unit !== 1) for (let i = 0; i < world.length; i++) world[i] /= unit;
+  const world = bakeFrames(doc, items, nv, plan, fps, warnings, options.axes !== 'swap', unit);
   const { raw, placement } = quantizePositions(world, layout, warnings);
   const { slots, textures, slotMaterials } = textureSlots(items);
   const polys = writeTriangles(items, slots, warnings);
@@ -262,12 +261,16 @@ function quantizePositions(
 ): { raw: Float64Array; placement: Placement } {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < world.length; i += 3) {
-    for (let c = 0; c < 3; c++) {
-      const v = world[i + c];
-      if (v < min[c]) min[c] = v;
-      if (v > max[c]) max[c] = v;
+  for (let c = 0; c < 3; c++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = c; i < world.length; i += 3) {
+      const v = world[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
     }
+    min[c] = lo;
+    max[c] = hi;
   }
   const lims = layout === 'packed' ? [UNREAL_X_MAX, UNREAL_X_MAX, UNREAL_Z_MAX] : [32767, 32767, 32767];
   const fit = [0, 1, 2].map((c) => fitRange(min[c], max[c], lims[c]));
@@ -277,13 +280,15 @@ function quantizePositions(
   };
   const raw = new Float64Array(world.length);
   let worst = 0;
-  for (let i = 0; i < world.length; i += 3) {
-    for (let c = 0; c < 3; c++) {
-      const s = fit[c].scale;
-      const o = fit[c].origin;
-      const q = Math.round(world[i + c] / s + o);
-      raw[i + c] = q;
-      const err = Math.abs(s * (q - o) - world[i + c]);
+  // One pass per axis with the scale and origin in locals (a hot loop: frames × vertices).
+  for (let c = 0; c < 3; c++) {
+    const s = fit[c].scale;
+    const o = fit[c].origin;
+    for (let i = c; i < world.length; i += 3) {
+      const w = world[i];
+      const q = Math.round(w / s + o);
+      raw[i] = q;
+      const err = Math.abs(s * (q - o) - w);
       if (err > worst) worst = err;
     }
   }

@@ -88,8 +88,9 @@ export function planFrames(
 }
 
 /**
- * Poses `items` (of the prepared document `doc`) at every frame of `plan`: Unreal axes (`front`:
- * glTF +Z forward is Unreal +X, glTF −X is +Y, +Y is +Z; else glTF X, Z, Y), glTF units, `frameCount × vertices × 3` values. Non-finite coordinates are written
+ * Poses `items` (of the prepared document `doc`) at every frame of `plan`, in Unreal axes (`front`:
+ * glTF +Z forward is Unreal +X, glTF −X is +Y, +Y is +Z; else glTF X, Z, Y) and Unreal units
+ * (glTF units ÷ `unit`): `frameCount × vertices × 3` values. Non-finite coordinates are written
  * as 0 (`VALUE_INVALID`).
  */
 export function bakeFrames(
@@ -100,7 +101,9 @@ export function bakeFrames(
   fps: number,
   warnings: WarningCollector,
   front = true,
+  unit = 1,
 ): Float64Array {
+  const k = 1 / unit;
   const world = new Float64Array(plan.frameCount * vertices * 3);
   const tmp = new Float64Array(vertices * 3);
   const parents = new Map<Node, Node | null>();
@@ -114,15 +117,15 @@ export function bakeFrames(
       if (front)
         // glTF +Z forward, +Y up, −X right → Unreal X forward, Z up, Y right.
         for (let v = 0; v < vertices; v++) {
-          world[o + v * 3] = tmp[v * 3 + 2];
-          world[o + v * 3 + 1] = -tmp[v * 3];
-          world[o + v * 3 + 2] = tmp[v * 3 + 1];
+          world[o + v * 3] = tmp[v * 3 + 2] * k;
+          world[o + v * 3 + 1] = -tmp[v * 3] * k;
+          world[o + v * 3 + 2] = tmp[v * 3 + 1] * k;
         }
       else
         for (let v = 0; v < vertices; v++) {
-          world[o + v * 3] = tmp[v * 3];
-          world[o + v * 3 + 1] = tmp[v * 3 + 2];
-          world[o + v * 3 + 2] = tmp[v * 3 + 1];
+          world[o + v * 3] = tmp[v * 3] * k;
+          world[o + v * 3 + 1] = tmp[v * 3 + 2] * k;
+          world[o + v * 3 + 2] = tmp[v * 3 + 1] * k;
         }
     }
   }
