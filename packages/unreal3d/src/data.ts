@@ -260,11 +260,12 @@ export function looksLikeData(bytes: Uint8Array): boolean {
   const expected = DATA_HEADER_SIZE + POLY_SIZE * numPolys;
   // Allow a little slack (files from the wild can be a few triangles/bytes off).
   if (Math.abs(bytes.length - expected) > 64) return false;
-  // Check the first triangle's indices against numVertices.
+  // Check the first triangle's indices against numVertices (one past the end is a quirk the
+  // game accepted: INDEX_OUT_OF_RANGE).
   if (bytes.length >= DATA_HEADER_SIZE + POLY_SIZE) {
     for (let c = 0; c < 3; c++) {
       const v = bytes[48 + c * 2] | (bytes[49 + c * 2] << 8);
-      if (v >= numVerts) return false;
+      if (v > numVerts) return false;
     }
   }
   return true;
