@@ -18,6 +18,12 @@ export const WARNING_CODES: WarningCodeTable = {
   ANI_LAST_KEY_SHORT:
     'An .ani ended inside its last key (the engine reads such files): the missing bytes took the previous key’s values; export writes the file short again.',
   // import: .mdl / .ani / prefab / materials
+  NORMAL_SANITIZED:
+    'Normals glTF forbids (not unit length, NaN) were fixed; the file values are kept in a raw accessor and written back.',
+  TANGENT_SANITIZED:
+    'Tangents glTF forbids (not unit length, w not ±1, NaN) were fixed; the file values are kept in a raw accessor and written back.',
+  WEIGHTS_SANITIZED:
+    'Blend weights glTF forbids (not summing to 1, NaN) were fixed; the file values are kept in a raw accessor and written back.',
   ROTATION_NORMALIZED:
     'A bone or key rotation was not a unit quaternion; normalized for glTF, the file value kept in extras.',
   DUPLICATE_BONE_NAME: 'Two bones share a name; animation tracks drive the first (as the engine does).',
