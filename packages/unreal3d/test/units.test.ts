@@ -8,15 +8,16 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { corpusRoot, firstByteDiff, hasCorpus, readBytes } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
+  anivFrame,
   exportUnreal,
   importUnrealFiles,
   parseUc,
+  placeUnreal,
   readAniv,
   readData,
   UNREAL_UNIT_METRES,
   ucMesh,
 } from '../src/index.js';
-import { anivFrame, placeUnreal } from '../src/index.js';
 
 const dir = hasCorpus('unreal3d') ? join(corpusRoot(), 'unreal3d') : '';
 
