@@ -32,16 +32,18 @@ export function addInspectCommand(program: Command, { io, formats, resourceDirHe
     .option('--json', 'print JSON instead of tables')
     .option('--with <file>', 'add a companion file (repeatable)', collect, [] as string[])
     .option('--no-companions', 'do not look for companion files beside the input')
+    .option('--strict', 'import with strict: true (a quirk the games tolerated shows as the error it is)')
     .option('--resource-dir <dir>', resourceDirHelp)
     .action(
       async (
         file: string,
-        opts: { json?: boolean; resourceDir?: string; with: string[]; companions: boolean },
+        opts: { json?: boolean; resourceDir?: string; with: string[]; companions: boolean; strict?: boolean },
       ) => {
         const report = await inspectFile(file, formats, {
           resourceDir: opts.resourceDir,
           with: opts.with,
           companions: opts.companions,
+          strict: opts.strict,
         });
         if (opts.json) {
           io.out(JSON.stringify(report, null, 2));

@@ -28,6 +28,8 @@ export interface InspectOptions {
   with?: string[];
   /** Discover companion files beside the input (default true), as convert does. */
   companions?: boolean;
+  /** `strict: true` for the import: the quirks the games' tools tolerated are errors. */
+  strict?: boolean;
 }
 
 /** What `gltf-legacy inspect` shows: sections of facts and tables. */
@@ -160,7 +162,12 @@ export async function inspectFile(
   if (!container) {
     const warnings = new WarningCollector();
     try {
-      const result = await kind.import(files, { main: name, resources, resourcePath });
+      const result = await kind.import(files, {
+        main: name,
+        resources,
+        resourcePath,
+        ...(options.strict ? { strict: true } : {}),
+      });
       warnings.merge(result.warnings);
       report.sections.push(
         ...describeDocument(result.document, 'As glTF'),

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { type LegacyFormat, SHARED_WARNING_CODES, WarningCollector } from '@gltf-legacy/core';
+import { FormatError, type LegacyFormat, SHARED_WARNING_CODES, WarningCollector } from '@gltf-legacy/core';
 import { Lod, MSFTLod } from '@gltf-legacy/urho3d';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type BatchReport, CLI_WARNING_CODES, lodStats, main, type WarningCodeRow } from '../src/index.js';
@@ -135,6 +135,33 @@ describe('inspect', () => {
       'companion tri.note read',
     ]);
     expect(await seen('--no-companions')).toEqual([]);
+  });
+});
+
+describe('inspect --strict', () => {
+  it('imports with strict: true, so a tolerated quirk shows as its error', async () => {
+    const quirky: LegacyFormat = {
+      ...fakeFormat,
+      async import(files, options = {}) {
+        if (options.strict)
+          throw new FormatError('3 bytes after the last vertex', {
+            code: 'TRAILING_BYTES',
+            file: 'tri.fake',
+            offset: 44,
+          });
+        return fakeFormat.import(files, options);
+      },
+    };
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const facts = async (...args: string[]) => {
+      const r = await run(['inspect', join(dir, 'tri.fake'), '--json', ...args], [quirky]);
+      expect(r.code).toBe(0);
+      return (
+        JSON.parse(r.out) as { sections: { title: string; facts?: Record<string, unknown> }[] }
+      ).sections.find((s) => s.title === 'As glTF')?.facts;
+    };
+    expect(await facts()).toMatchObject({ vertices: 3 });
+    expect(await facts('--strict')).toEqual({ error: expect.stringMatching(/^TRAILING_BYTES: tri\.fake/) });
   });
 });
 
