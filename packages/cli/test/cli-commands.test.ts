@@ -193,6 +193,10 @@ describe('format flags', () => {
     expect(
       (await run(['convert', join(dir, 'tri.fake'), '-o', join(dir, 'z.glb'), '--scale', '-1'])).code,
     ).toBe(2);
+    const help = await run(['convert', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/--strict\s+refuse the quirks the original tools tolerated/);
+    expect(help.out).toMatch(/--scale <n>\s+glTF metres per game unit/);
   });
 });
 
