@@ -41,4 +41,13 @@ describe('triangulate', () => {
     await document.transform(triangulate({ modes }));
     expect(prim.getMode()).toBe(Primitive.Mode.TRIANGLE_STRIP);
   });
+
+  it('makes a strip of fewer than 3 vertices an empty triangle list (no RangeError)', async () => {
+    const { document, prim } = docWith([0, 0, 0, 1, 0, 0], undefined, Primitive.Mode.TRIANGLE_STRIP);
+    const warnings = new WarningCollector();
+    await document.transform(triangulate({ warnings }));
+    expect(prim.getMode()).toBe(Primitive.Mode.TRIANGLES);
+    expect(prim.getIndices()!.getCount()).toBe(0);
+    expect(warnings.has('PRIMITIVE_TRIANGULATED')).toBe(true);
+  });
 });
