@@ -37,6 +37,8 @@ export function inspectUrho(bytes: Uint8Array, name?: string): InspectSection[] 
           length: a.length,
           tracks: a.tracks.length,
           keys: a.tracks.reduce((s, t) => s + t.keyCount, 0),
+          // the quirk ANI_LAST_KEY_SHORT: bytes the last key lacks (padded on reading)
+          ...(a.missingBytes ? { lastKeyShortBy: a.missingBytes } : {}),
         },
       },
       {

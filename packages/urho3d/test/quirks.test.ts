@@ -32,6 +32,7 @@ describe('quirk: the last key of an .ani is cut short (ANI_LAST_KEY_SHORT)', asy
     expect(w.message).toContain('short_last_key.ani');
     expect(w.message).toContain('offset 129');
     expect(WARNING_CODES.ANI_LAST_KEY_SHORT).toBeTruthy();
+    expect(legacyFormat.inspect!(files)[0].facts).toMatchObject({ tracks: 2, keys: 4, lastKeyShortBy: 4 });
     // glTF: the last rotation key of "Bone" is (0.8, 0, 0, 0.6) with X mirrored (x, −y, −z, w)
     const ch = document
       .getRoot()
