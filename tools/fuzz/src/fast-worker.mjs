@@ -108,16 +108,24 @@ function account(job, out, meta) {
   stats.roundTrips += r.fileModel ?? 0;
 }
 
+/** A file of 64 KB or less is always taken; a larger one with probability 64 KB / size. */
+function cheapEnough(e, rng) {
+  return e.bytes.length <= 64 << 10 || rng.chance((64 << 10) / e.bytes.length);
+}
+
 function pickEntry(rng) {
-  // half of the inputs start from an entry that reached new blocks (when there are any)
+  // half of the inputs start from an entry that reached new blocks (when there are any); large
+  // files are re-picked most of the time (an input's cost grows with its size)
   const n = pool.length;
-  if (w.guide !== false && n > w.seedCount && rng.chance(0.5))
-    return pool[w.seedCount + rng.int(n - w.seedCount)];
-  for (let k = 0; k < 4; k++) {
-    const s = pool[rng.int(w.seedCount)];
-    if (s.bytes.length < 64 << 10 || rng.chance(0.1)) return s;
+  const fromCorpus = w.guide !== false && n > w.seedCount && rng.chance(0.5);
+  const lo = fromCorpus ? w.seedCount : 0;
+  const span = fromCorpus ? n - w.seedCount : w.seedCount;
+  let e;
+  for (let k = 0; k < 8; k++) {
+    e = pool[lo + rng.int(span)];
+    if (!e.skip && cheapEnough(e, rng)) return e;
   }
-  return pool[rng.int(w.seedCount)];
+  return e;
 }
 
 function makeInput(i) {

@@ -5,8 +5,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ES module without type declarations
 import { dictionaryTokens, dictMutate } from '../src/dictionary.mjs';
 // @ts-expect-error plain ES module without type declarations
-import { fastPool, runFast } from '../src/fast.mjs';
-// @ts-expect-error plain ES module without type declarations
 import { Rng } from '../src/rng.mjs';
 // @ts-expect-error plain ES module without type declarations
 import { sha256 } from '../src/patch.mjs';
@@ -29,6 +27,12 @@ interface FastFinding {
 const planted = join(import.meta.dirname, 'fixtures', 'planted-tso.mjs');
 const tmp = mkdtempSync(join(tmpdir(), 'fuzz-fast-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// notes of the planted findings go to a scratch folder (read when campaign.mjs loads)
+process.env.GLTF_LEGACY_FUZZ_REGRESSIONS = join(tmp, 'notes');
+// @ts-expect-error plain ES module without type declarations
+const { fastPool, runFast } = await import('../src/fast.mjs');
+// @ts-expect-error plain ES module without type declarations
+const { loadRegressions } = await import('../src/campaign.mjs');
 
 describe('dictionary', () => {
   it('writes the format tokens into mutants (magics, version words, counts)', () => {
@@ -102,12 +106,11 @@ describe('fast tier on the built tso file model', () => {
 });
 
 describe('fast tier findings (a file model with planted bugs)', () => {
-  it('finds the TypeError and the write → read mismatch, once each', async () => {
+  it('finds the TypeError and the write → read mismatch, once each, stored as replayable patches', async () => {
     const { stats, findings } = await runFast({
       formats: ['tso'],
       iterations: 3000,
       seed: 9,
-      write: false,
       writeCorpus: false,
       corpusDir: join(tmp, 'planted'),
       dist: { tso: planted },
@@ -120,6 +123,21 @@ describe('fast tier findings (a file model with planted bugs)', () => {
     // deduplicated by symptom: many inputs, one record per signature
     expect(new Set(findings.map((f: FastFinding) => f.signature)).size).toBe(findings.length);
     expect(stats.tso.findings).toBeGreaterThan(findings.length);
+    // notes: minimised, patches over the tso seeds, replayed through the file model only
+    const notes = await loadRegressions(['tso']);
+    expect(notes.length).toBe(findings.length);
+    const { readMesh } = await import(planted);
+    for (const { note, job } of notes) {
+      expect(note.tier).toBe('fast');
+      // a patch (copies from seeds it names + literal bytes), never a .bin of corpus bytes
+      expect(note.input).toBeUndefined();
+      expect(note.inputPatch.length).toBe(job.bytes.length);
+      expect(job.fileModelOnly).toBe(true);
+      if (note.kind === 'CRASH') {
+        expect(note.minimised.to).toBeLessThan(note.minimised.from);
+        expect(() => readMesh(job.bytes, job.name)).toThrow(TypeError);
+      }
+    }
   });
 
   it('stops a hang (CPU-time deadline), records it and goes on from the next input', async () => {
