@@ -13,19 +13,34 @@ import type {
   Document,
   Transform,
 } from '@gltf-transform/core';
-import { type AnimationLimits, type WarningCollector, readSampler, sampleAt } from '@gltf-legacy/core';
+import {
+  type AnimationLimits,
+  ExportError,
+  type WarningCollector,
+  readSampler,
+  sampleAt,
+} from '@gltf-legacy/core';
 
 import { createAccessor } from './utils.js';
 
 export interface ResampleAnimationsOptions extends AnimationLimits {
+  /**
+   * Keys one resampled channel may get; more is an `ExportError TOO_MANY_FRAMES` before anything
+   * is allocated (a two-key channel spanning 10⁷ s must not become 3·10⁸ keys).
+   */
+  maxKeys?: number;
   /** Receives `ANIMATION_RESAMPLED` (count: channels, one message per animation). */
   warnings?: WarningCollector;
 }
+
+/** Default {@link ResampleAnimationsOptions.maxKeys}: 100 000 keys, 55 minutes at 30 fps. */
+export const MAX_RESAMPLED_KEYS = 100_000;
 
 export const RESAMPLE_ANIMATIONS_DEFAULTS: ResampleAnimationsOptions = {
   sampling: 'any',
   fps: 30,
   interpolations: ['LINEAR', 'STEP'],
+  maxKeys: MAX_RESAMPLED_KEYS,
 };
 
 /** The rate used when a per-animation rate function has no animation to ask. */
@@ -81,6 +96,8 @@ export function resampleTimes(
 ): Float32Array {
   const first = times[0];
   const last = times[times.length - 1];
+  const count = resampleKeyCount(times, limits, fps);
+  if (!(count <= MAX_ARRAY_KEYS)) throw tooManyKeys('a channel', count, fps, MAX_ARRAY_KEYS);
   if (limits.sampling === 'grid') {
     const frames = Math.max(1, Math.ceil(last * fps - 1e-6) + 1);
     return Float32Array.from({ length: frames }, (_, k) => k / fps);
@@ -89,6 +106,24 @@ export function resampleTimes(
   for (let i = 0; i < times.length; i++) out.add(Math.fround(times[i]));
   for (let k = Math.ceil(first * fps); k / fps < last; k++) out.add(Math.fround(k / fps));
   return Float32Array.from([...out].sort((a, b) => a - b));
+}
+
+/** Keys that {@link resampleTimes} would give (an upper bound for `'any'`), without building them. */
+export function resampleKeyCount(times: ArrayLike<number>, limits: AnimationLimits, fps: number): number {
+  const first = times[0];
+  const last = times[times.length - 1];
+  if (limits.sampling === 'grid') return Math.max(1, Math.ceil(last * fps - 1e-6) + 1);
+  return times.length + Math.max(0, Math.ceil((last - first) * fps) + 1);
+}
+
+/** The most keys a JavaScript Set or typed array of key times may be asked to hold here. */
+const MAX_ARRAY_KEYS = 2 ** 24;
+
+function tooManyKeys(what: string, count: number, fps: number, max: number): ExportError {
+  return new ExportError(
+    'TOO_MANY_FRAMES',
+    `${what} would need ${Number.isFinite(count) ? count : 'infinitely many'} keys at ${fps} fps to be sampled again (limit ${max}); lower the frame rate or shorten the clip`,
+  );
 }
 
 /**
@@ -100,7 +135,11 @@ export function resampleTimes(
  * ```
  */
 export function resampleAnimations(options: Partial<ResampleAnimationsOptions> = {}): Transform {
-  const { warnings, ...limits } = { ...RESAMPLE_ANIMATIONS_DEFAULTS, ...options };
+  const {
+    warnings,
+    maxKeys = MAX_RESAMPLED_KEYS,
+    ...limits
+  } = { ...RESAMPLE_ANIMATIONS_DEFAULTS, ...options };
   const target = limits.interpolations.includes('LINEAR') ? 'LINEAR' : limits.interpolations[0];
   return (document: Document): void => {
     for (const anim of document.getRoot().listAnimations()) {
@@ -118,6 +157,9 @@ export function resampleAnimations(options: Partial<ResampleAnimationsOptions> =
         const users = channelsOf.get(sampler) ?? [];
         const quaternion = users[0]?.getTargetPath() === 'rotation';
         const data = readSampler(sampler, quaternion);
+        const keys = resampleKeyCount(data.times, limits, fps);
+        if (!(keys <= maxKeys))
+          throw tooManyKeys(`animation "${anim.getName()}": a channel`, keys, fps, maxKeys);
         const times = resampleTimes(data.times, limits, fps);
         const values = new Float32Array(times.length * data.size);
         const tmp = new Float64Array(data.size);

@@ -104,3 +104,13 @@ describe('resampleAnimations with a rate per animation', () => {
     expect(sampler.getInput()!.getArray()!.length).toBe(3);
   });
 });
+
+describe('resampleAnimations bounds', () => {
+  it('refuses a STEP channel spanning 10⁷ s with TOO_MANY_FRAMES before allocating', async () => {
+    const { document } = animated([0, 1e7], [0, 0, 0, 1, 0, 0], 'STEP');
+    const run = document.transform(
+      resampleAnimations({ sampling: 'any', fps: 30, interpolations: ['LINEAR'] }),
+    );
+    await expect(run).rejects.toMatchObject({ code: 'TOO_MANY_FRAMES' });
+  });
+});
