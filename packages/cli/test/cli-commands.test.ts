@@ -234,7 +234,10 @@ describe('warnings', () => {
       writeFileSync(readmePath, readme);
     }
     const section = /<!-- warning-codes:start -->\n([\s\S]*?)\n<!-- warning-codes:end -->/.exec(readme)?.[1];
-    expect(section, 'regenerate with: pnpm gltf-legacy warnings --markdown').toBe(r.out);
+    expect(
+      section,
+      'regenerate: UPDATE_WARNING_CODES=1 npx vitest run test/cli-commands.test.ts -t README',
+    ).toBe(r.out);
   });
 });
 
