@@ -24,6 +24,11 @@ export interface AnimationLimits {
   fps: number | ((animation: Animation) => number);
   /** Interpolations the format plays back; channels using another one are sampled to LINEAR keys. */
   interpolations: Interpolation[];
+  /**
+   * Keys one channel may get when it is sampled again (default 2²³, the most a UNIGINE block
+   * holds); more is an `ExportError TOO_MANY_FRAMES` before anything is allocated.
+   */
+  maxKeys?: number;
 }
 
 /**

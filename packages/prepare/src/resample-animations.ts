@@ -24,17 +24,15 @@ import {
 import { createAccessor } from './utils.js';
 
 export interface ResampleAnimationsOptions extends AnimationLimits {
-  /**
-   * Keys one resampled channel may get; more is an `ExportError TOO_MANY_FRAMES` before anything
-   * is allocated (a two-key channel spanning 10⁷ s must not become 3·10⁸ keys).
-   */
-  maxKeys?: number;
   /** Receives `ANIMATION_RESAMPLED` (count: channels, one message per animation). */
   warnings?: WarningCollector;
 }
 
-/** Default {@link ResampleAnimationsOptions.maxKeys}: 100 000 keys, 55 minutes at 30 fps. */
-export const MAX_RESAMPLED_KEYS = 100_000;
+/**
+ * Default `maxKeys`: 2²³ keys per resampled channel (78 hours at 30 fps), so that a two-key
+ * channel spanning 10⁷ s never becomes 3·10⁸ keys; formats set a lower one in their limits.
+ */
+export const MAX_RESAMPLED_KEYS = 2 ** 23;
 
 export const RESAMPLE_ANIMATIONS_DEFAULTS: ResampleAnimationsOptions = {
   sampling: 'any',

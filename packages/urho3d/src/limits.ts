@@ -33,7 +33,8 @@ export function urhoLimits(fps = URHO_DEFAULT_FPS): LegacyLimits {
     maxVertices: 0xffffffff,
     maxBonesPerDraw: Number.POSITIVE_INFINITY,
     nodeTree: true,
-    animation: { sampling: 'any', fps, interpolations: ['LINEAR'] },
+    // maxKeys: the cap urho3d's own resampler had (100 000 keys per track) before the stage.
+    animation: { sampling: 'any', fps, interpolations: ['LINEAR'], maxKeys: 100_000 },
   };
 }
 
