@@ -13,3 +13,4 @@ export * from './source-files.js';
 export * from './warning-codes.js';
 export * from './naming.js';
 export * from './limits.js';
+export * from './bounds.js';

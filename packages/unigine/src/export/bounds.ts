@@ -2,6 +2,7 @@
  * Bounds of the written mesh: box + sphere per surface (kept from extras when still valid) and
  * their union for the mesh.
  */
+import { extendBounds } from '@gltf-legacy/core';
 import { unpackF32 } from '../jsonf32.js';
 import { CHUNK } from '../kernels.js';
 
@@ -16,7 +17,8 @@ export function computeBounds(p: Float32Array): Float32Array {
   const n = Math.floor(p.length / 3);
   if (p.length / 3 === 0) return new Float32Array(10);
   const box = Float64Array.of(p[0], p[1], p[2], p[0], p[1], p[2]);
-  for (let from = 0; from < n; from += CHUNK) boxRange(p, from, Math.min(n, from + CHUNK), box);
+  for (let from = 0; from < n; from += CHUNK)
+    extendBounds(p, box, box.subarray(3), undefined, from, Math.min(n, from + CHUNK));
   const cx = Math.fround((box[0] + box[3]) / 2);
   const cy = Math.fround((box[1] + box[4]) / 2);
   const cz = Math.fround((box[2] + box[5]) / 2);
@@ -24,33 +26,6 @@ export function computeBounds(p: Float32Array): Float32Array {
   for (let from = 0; from < n; from += CHUNK)
     r2 = farthestRange(p, from, Math.min(n, from + CHUNK), cx, cy, cz, r2);
   return Float32Array.of(box[0], box[1], box[2], box[3], box[4], box[5], cx, cy, cz, Math.sqrt(r2));
-}
-
-/** Grows `box` (min xyz, max xyz) by points `from … to−1`. */
-function boxRange(p: Float32Array, from: number, to: number, box: Float64Array): void {
-  let x0 = box[0];
-  let y0 = box[1];
-  let z0 = box[2];
-  let x1 = box[3];
-  let y1 = box[4];
-  let z1 = box[5];
-  for (let v = from; v < to; v++) {
-    const x = p[v * 3];
-    const y = p[v * 3 + 1];
-    const z = p[v * 3 + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  box[0] = x0;
-  box[1] = y0;
-  box[2] = z0;
-  box[3] = x1;
-  box[4] = y1;
-  box[5] = z1;
 }
 
 /** Largest squared distance from (cx, cy, cz) over points `from … to−1` and `r2`. */
