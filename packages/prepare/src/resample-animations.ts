@@ -64,7 +64,8 @@ export function resampleReason(
   animation?: Animation,
 ): string | null {
   const input = sampler.getInput()?.getArray();
-  if (!input || input.length === 0) return null;
+  // A sampler without keys or without values has nothing to sample (the exporter reports it).
+  if (!input || input.length === 0 || !sampler.getOutput()?.getArray()) return null;
   const interpolation = sampler.getInterpolation() ?? 'LINEAR';
   if (!limits.interpolations.includes(interpolation)) return `${interpolation} interpolation`;
   if (limits.sampling === 'grid') {

@@ -114,3 +114,14 @@ describe('resampleAnimations bounds', () => {
     await expect(run).rejects.toMatchObject({ code: 'TOO_MANY_FRAMES' });
   });
 });
+
+describe('resampleAnimations on broken samplers', () => {
+  it('leaves a CUBICSPLINE sampler without output alone (no TypeError; the exporter reports it)', async () => {
+    const { document, sampler } = animated([0, 0.5], [0, 0, 0, 1, 0, 0], 'CUBICSPLINE');
+    sampler.setOutput(null);
+    const limits = { sampling: 'grid' as const, fps: 30, interpolations: ['LINEAR' as const] };
+    expect(resampleNeeded(document, limits)).toBe(false);
+    await document.transform(resampleAnimations(limits));
+    expect(sampler.getInterpolation()).toBe('CUBICSPLINE');
+  });
+});
