@@ -102,6 +102,17 @@ export function clipFileName(modelStem: string, clipName: string, ext: string): 
 export function clipNameFromFile(fileName: string, modelStem: string): string {
   const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
-  const stem = dot > 0 ? base.slice(0, dot) : base;
-  return hasPrefix(stem, modelStem) ? stem.slice(modelStem.length + 1) : stem;
+  return withoutModelPrefix(dot > 0 ? base.slice(0, dot) : base, modelStem);
+}
+
+/**
+ * A clip name without the model's `<model>_` prefix (a name, not a file name: dots stay), so a
+ * clip imported as `Jack_Walk` is exported as `Walk` again.
+ *
+ * ```ts
+ * withoutModelPrefix('Jack_Walk.v2', 'Jack'); // 'Walk.v2'
+ * ```
+ */
+export function withoutModelPrefix(name: string, modelStem: string): string {
+  return hasPrefix(name, modelStem) ? name.slice(modelStem.length + 1) : name;
 }

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clipFileName, clipNameFromFile, fileSafeName, objectName, uniqueNames } from '../src/index.js';
+import {
+  clipFileName,
+  clipNameFromFile,
+  fileSafeName,
+  objectName,
+  uniqueNames,
+  withoutModelPrefix,
+} from '../src/index.js';
 
 /** glTF JSON of a .gltf or .glb file. */
 function gltfJson(path: string): {
@@ -40,6 +47,13 @@ describe('naming', () => {
     expect(clipFileName('skel_bl', 'skel_bl_attack', '.ani')).toBe('skel_bl_attack.ani');
     expect(clipNameFromFile('Kachujin.ani', 'Kachujin')).toBe('Kachujin');
     expect(clipNameFromFile('dance.ani', 'Kachujin')).toBe('dance');
+  });
+
+  it('a clip name keeps its dots when the model prefix goes (it is not a file name)', () => {
+    expect(withoutModelPrefix('fuzz_a b.c', 'fuzz')).toBe('a b.c');
+    expect(clipFileName('fuzz', withoutModelPrefix('fuzz_a b.c', 'fuzz'), '.animation')).toBe(
+      'fuzz_a b.c.animation',
+    );
   });
 
   it('property: file → clip → file is the identity for file-safe stems', () => {

@@ -6,9 +6,9 @@
 import {
   assertNodeTrees,
   clipFileName,
-  clipNameFromFile,
   fileSafeName,
   objectName,
+  withoutModelPrefix,
   ExportError,
   type ExportOptions,
   type FileSet,
@@ -52,7 +52,7 @@ function animationFileName(
   count: number,
 ): string {
   if (scene?.animationOnly && count === 1) return `${named ? name : fileSafeName(animName, name)}.animation`;
-  const clip = scene?.modelName ? clipNameFromFile(animName, scene.modelName) : animName;
+  const clip = scene?.modelName ? withoutModelPrefix(animName, scene.modelName) : animName;
   return clipFileName(name, objectName(clip, 'Animation', index), '.animation');
 }
 
@@ -170,6 +170,17 @@ function mapGrimrock(
     for (let k = 2; files.has(unique); k++) unique = fileName.replace(/\.animation$/, `_${k}.animation`);
     files.set(unique, writeAnimation(file));
   });
+  if (!files.size) {
+    // e.g. an imported .animation whose every item was dropped: nothing left to write is an error,
+    // not an empty file set (fuzz eeb951b25e81904a).
+    throw new ExportError(
+      'NOTHING_TO_EXPORT',
+      `nothing to write: no scene node and no animation with a channel the format can hold (${warnings
+        .list()
+        .map((w) => w.code)
+        .join(', ')})`,
+    );
+  }
   return { files, warnings: warnings.list(), materials: [...used] };
 }
 

@@ -421,4 +421,22 @@ describe('Node Buffer input', () => {
     const e = (await exportGrimrock(b, { name: 'slug' })).files.get('slug.model')!;
     expect(firstDiff(e, u8)).toBe(-1);
   });
+
+  // eeb951b25e81904a (campaign seed 1, iteration 431): 40 bytes spliced from a real .animation
+  // and a .model imported as an animation whose items all named missing nodes; its export was an
+  // empty file set, and re-import failed with a RangeError ("empty file set"). Nothing to write
+  // is now ExportError NOTHING_TO_EXPORT.
+  it('export with nothing left to write throws NOTHING_TO_EXPORT, never an empty file set', async () => {
+    const anim = readBytes(corpusFiles('grimrock', ['log2_rc_lever_down.animation'])[0]);
+    const model = readBytes(corpusFiles('grimrock', ['eob_lockpicks.model'])[0]);
+    const bytes = new Uint8Array(40);
+    bytes.set(anim.subarray(0, 24), 0);
+    bytes.set(model.subarray(32, 42), 24);
+    const { document } = await importGrimrock(new Map([['log2_rc_lever_down.animation', bytes]]), {
+      main: 'log2_rc_lever_down.animation',
+    });
+    await expect(exportGrimrock(document, { name: 'fuzz' })).rejects.toMatchObject({
+      code: 'NOTHING_TO_EXPORT',
+    });
+  });
 });
