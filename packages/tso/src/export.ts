@@ -10,7 +10,9 @@ import {
   type Warning,
   WarningCollector,
   assertNodeTrees,
+  clipFileName,
   fileSafeName,
+  objectName,
   uniqueNames,
 } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
@@ -156,8 +158,10 @@ export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExport
       );
       continue;
     }
-    const clip = fileSafeName(anim.name, `Animation${index}`).replace(/[^A-Za-z0-9_.-]+/g, '_');
-    clips.push({ base: file ?? `${o.name}-${clip}`, bytes: writeAnimation(anim) });
+    // core's one rule: `<model>_<clip>`, file-safe, `Animation<i>` when unnamed, no doubled prefix
+    const clip = fileSafeName(objectName(anim.name, 'Animation', index), `Animation${index}`);
+    const base = file ?? clipFileName(o.name, clip, '');
+    clips.push({ base, bytes: writeAnimation(anim) });
   }
   const names = uniqueNames(clips.map((c) => c.base));
   for (let k = 0; k < clips.length; k++) files.set(`${names[k]}.anim`, clips[k].bytes);

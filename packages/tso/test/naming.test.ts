@@ -42,13 +42,13 @@ describe('naming', () => {
     const { files } = await exportTso(animated(['', 'Walk', 'walk', '..', 'Run Fast']), { name: 'm' });
     const anims = [...files.keys()].filter((n) => n.endsWith('.anim'));
     expect(anims).toEqual([
-      'm-Animation0.anim',
-      'm-Walk.anim',
-      'm-walk_2.anim',
-      'm-Animation3.anim',
-      'm-Run_Fast.anim',
+      'm_Animation0.anim',
+      'm_Walk.anim',
+      'm_walk_2.anim',
+      'm_Animation3.anim',
+      'm_Run Fast.anim',
     ]);
-    expect(readAnimation(files.get('m-Animation0.anim')!).name).toBe('Animation0');
-    expect(readAnimation(files.get('m-Walk.anim')!).name).toBe('Walk');
+    expect(readAnimation(files.get('m_Animation0.anim')!).name).toBe('Animation0');
+    expect(readAnimation(files.get('m_Walk.anim')!).name).toBe('Walk');
   });
 });

@@ -168,7 +168,7 @@ describe('shared export stage', () => {
       );
     const { files, warnings } = await exportTso(doc, { name: 'a' });
     expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
-    const anim = readAnimation(files.get('a-move.anim')!);
+    const anim = readAnimation(files.get('a_move.anim')!);
     expect(anim.motions[0].frameCount).toBe(37); // 0 … 1 s at 36 fps
     const y = (k: number) => anim.translations[k * 3 + 1];
     expect(y(0)).toBe(0);

@@ -114,8 +114,8 @@ describe('foreign glTF export keeps the geometry and the poses', () => {
     for (const [i, a] of anims.entries()) {
       const end = Math.max(...a.listSamplers().map((s) => s.getInput()?.getMax([])[0] ?? 0));
       const t = Math.round((end / 2) * 30) / 30;
-      // Exported as x_<name>.anim (unnamed: x_anim<i>.anim), imported back under that suffix.
-      const mine = backAnims.find((b) => b.getName() === (a.getName() || `anim${i}`));
+      // Exported as x_<name>.anim (unnamed: x_Animation<i>.anim, core's naming rule), imported back under that suffix.
+      const mine = backAnims.find((b) => b.getName() === (a.getName() || `Animation${i}`));
       expect(mine, a.getName()).toBeDefined();
       check(posedBox(back, mine ?? null, t), posedBox(doc, a, t), 0.01 * size(rest));
     }

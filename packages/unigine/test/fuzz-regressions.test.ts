@@ -300,7 +300,7 @@ describe('fuzz regressions', () => {
     const r1 = await exportUnigine(doc, { name: 'fuzz' });
     expect(r1.warnings.some((w) => w.code === 'BIND_POSE_FROM_IBM')).toBe(true);
     const e1 = r1.files;
-    expect([...e1.keys()].sort()).toEqual(['fuzz.mesh', 'fuzz_anim0.anim']);
+    expect([...e1.keys()].sort()).toEqual(['fuzz.mesh', 'fuzz_Animation0.anim']);
     const r2 = await exportUnigine(importUnigine(e1, { main: 'fuzz.mesh' }).document, { name: 'fuzz' });
     expect(r2.warnings.some((w) => w.code === 'BIND_POSE_FROM_IBM')).toBe(false);
     const e2 = r2.files;

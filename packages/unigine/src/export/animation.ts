@@ -2,7 +2,13 @@
  * Export of glTF animations: the limits the shared stage gets (keys on frames need no step), the
  * guard against absurd clips, `.anim` file names and per-file rest poses.
  */
-import { type AnimationLimits, ExportError, type WarningCollector, clipFileName } from '@gltf-legacy/core';
+import {
+  type AnimationLimits,
+  ExportError,
+  type WarningCollector,
+  clipFileName,
+  objectName,
+} from '@gltf-legacy/core';
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationBlock } from '../block.js';
 import type { UnigineBone } from '../common.js';
@@ -17,10 +23,6 @@ import { type Skeleton, nodeBind } from './skeleton.js';
 export function overrideOf(header: AnimFileExtras | undefined, i: number): number[] | null {
   const o = unpackF32(header?.bindPoseOverrides?.[String(i)], 10);
   return o ? Array.from(o) : null;
-}
-
-export function sanitize(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'anim';
 }
 
 /**
@@ -146,11 +148,10 @@ export function groupAnimations(
         file = name + file.slice(meshStem.length);
       else if (!meshStem && (rx.animFiles?.length ?? 0) === 1) file = `${name}.anim`;
     } else {
-      // core's one rule for clip files (no doubled model prefix), on this package's own clip
-      // names (`anim<i>` when unnamed, [A-Za-z0-9_.-] only): earlier exports' names stay.
+      // core's one naming rule: `Animation<i>` when unnamed, file-safe, no doubled model prefix.
       file = clipFileName(
         name,
-        sanitize(anim.getName() || `anim${root.listAnimations().indexOf(anim)}`),
+        objectName(anim.getName(), 'Animation', root.listAnimations().indexOf(anim)),
         '.anim',
       );
     }
