@@ -12,3 +12,4 @@ export * from './bake-transforms.js';
 export * from './limit-influences.js';
 export * from './split-primitives.js';
 export * from './resample-animations.js';
+export * from './stage-codes.js';

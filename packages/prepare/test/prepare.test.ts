@@ -1,6 +1,6 @@
 import { Primitive } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { LEGACY_LIMITS_DEFAULTS, dequantizeAttributes, prepare } from '../src/index.js';
+import { LEGACY_LIMITS_DEFAULTS, dequantizeAttributes, prepare, stageWarningCodes } from '../src/index.js';
 import { docWith } from './helpers.js';
 
 describe('prepare', () => {
@@ -35,5 +35,15 @@ describe('prepare', () => {
       .setNormalized(true);
     await document.transform(dequantizeAttributes());
     expect(Array.from(prim.getAttribute('POSITION')!.getArray()!)).toEqual([0, 0, 0, 1, 0, 0, 0, -1, 0]);
+  });
+
+  it('stageWarningCodes keeps the distinct stage codes, sorted, and nothing else', () => {
+    const list = [
+      { code: 'WEIGHTS_TRUNCATED' },
+      { code: 'TEXTURE_MISSING' },
+      { code: 'ANIMATION_RESAMPLED' },
+      { code: 'WEIGHTS_TRUNCATED' },
+    ];
+    expect(stageWarningCodes(list)).toEqual(['ANIMATION_RESAMPLED', 'WEIGHTS_TRUNCATED']);
   });
 });

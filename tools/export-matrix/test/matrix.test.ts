@@ -10,7 +10,7 @@ import type { Document } from '@gltf-transform/core';
 import { createCodecNodeIO, readGlbFile, readGltfJson } from '@gltf-legacy/cli';
 import { type LegacyFormat, type LegacyLimits, isLegacyError } from '@gltf-legacy/core';
 import { legacyFormat as grimrock } from '@gltf-legacy/grimrock';
-import { animationFps, prepare } from '@gltf-legacy/prepare';
+import { STAGE_WARNING_CODES, animationFps, prepare, stageWarningCodes } from '@gltf-legacy/prepare';
 import { corpusFiles, hasCorpus } from '@gltf-legacy/test-utils';
 import { legacyFormat as tso } from '@gltf-legacy/tso';
 import { legacyFormat as unigine } from '@gltf-legacy/unigine';
@@ -21,15 +21,7 @@ import { describe, expect, it } from 'vitest';
 const FORMATS: LegacyFormat[] = [unreal3d, urho3d, grimrock, tso, unigine];
 
 /** The codes the shared stage owns: one per kind of preparation step. */
-const STAGE_CODES = [
-  'ATTRIBUTE_DEQUANTIZED',
-  'PRIMITIVE_TRIANGULATED',
-  'PRIMITIVE_DROPPED',
-  'TRANSFORMS_BAKED',
-  'WEIGHTS_TRUNCATED',
-  'PRIMITIVE_SPLIT',
-  'ANIMATION_RESAMPLED',
-] as const;
+const STAGE_CODES = STAGE_WARNING_CODES;
 
 /** Codes that were once spelled differently per format, for the same step. */
 const RETIRED_CODES = ['PRIMITIVE_CONVERTED', 'PRIMITIVE_SKIPPED', 'INFLUENCES_LIMITED'];
@@ -64,8 +56,7 @@ async function readGltf(path: string): Promise<Document> {
     : readGltfJson(io, path, bytes, { resourceDir: dirname(path) });
 }
 
-const codesOf = (list: { code: string }[]) =>
-  [...new Set(list.map((w) => w.code).filter((c) => (STAGE_CODES as readonly string[]).includes(c)))].sort();
+const codesOf = stageWarningCodes;
 
 describe.skipIf(!hasCorpus('gltf'))('export matrix: corpus/gltf × five formats', () => {
   const files = hasCorpus('gltf') ? corpusFiles('gltf', ['.glb', '.gltf']) : [];
