@@ -29,7 +29,8 @@ describe('shared export stage', () => {
   });
 
   it('the package lists only codes core does not', () => {
-    for (const code of Object.keys(WARNING_CODES)) expect(Object.keys(SHARED_WARNING_CODES), code).not.toContain(code);
+    for (const code of Object.keys(WARNING_CODES))
+      expect(Object.keys(SHARED_WARNING_CODES), code).not.toContain(code);
     // every code the sources emit is in one of the two tables
     const src = ['import/mesh.ts', 'import/animation.ts', 'import.ts', 'export.ts', 'export/mesh.ts']
       .concat(['export/animation.ts', 'export/nodes.ts', 'material-import.ts', 'material-export.ts'])
