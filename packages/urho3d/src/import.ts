@@ -58,7 +58,8 @@ export function importUrho(
   scene.addChild(top);
   const nodesByName = new Map<string, Node>();
   if (model) importModel(doc, model, name, top, nodesByName, warnings, mirror);
-  for (const a of animations) importAnimation(doc, a, top, nodesByName, model !== null, warnings, mirror);
+  for (const a of animations)
+    importAnimation(doc, a, top, nodesByName, model !== null, warnings, mirror, model ? name : '');
   for (const acc of doc.getRoot().listAccessors()) acc.setBuffer(buffer);
   return { document: doc, warnings: warnings.list() };
 }

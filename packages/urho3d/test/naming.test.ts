@@ -1,7 +1,11 @@
-// Issue 21: .ani file names of foreign glTF animations follow core's one naming rule.
+// Issue 21: .ani file names of foreign glTF animations follow core's one naming rule, and clips are
+// named after their files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
 import { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { exportUrhoModel } from '../src/index.js';
+import { exportUrhoModel, legacyFormat } from '../src/index.js';
 
 function animated(names: string[]): Document {
   const doc = new Document();
@@ -43,4 +47,27 @@ describe('animation file names (core naming)', () => {
       'Jack_Run_Fast',
     ]);
   });
+
+  it.skipIf(!hasCorpus('urho'))(
+    'a clip is named after its file (Kachujin_Walk.ani → Walk), and the .ani comes back byte for byte',
+    async () => {
+      const dir = join(corpusRoot(), 'urho');
+      const files = new Map(
+        ['Kachujin.mdl', 'Kachujin_Walk.ani'].map(
+          (n) => [n, new Uint8Array(readFileSync(join(dir, n)))] as const,
+        ),
+      );
+      const { document } = await legacyFormat.import(files, { main: 'Kachujin.mdl' });
+      expect(
+        document
+          .getRoot()
+          .listAnimations()
+          .map((a) => a.getName()),
+      ).toEqual(['Walk']);
+      const out = await legacyFormat.export!(document, { name: 'Kachujin' });
+      expect(
+        Buffer.from(out.files.get('Kachujin_Walk.ani')!).equals(Buffer.from(files.get('Kachujin_Walk.ani')!)),
+      ).toBe(true);
+    },
+  );
 });

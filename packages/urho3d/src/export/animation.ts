@@ -83,7 +83,8 @@ export function exportAnimation(
   restoreTrackOrder(ae, tracks);
   const length = ae?.length !== undefined ? floatFromJson(ae.length) : maxTime;
   return {
-    name: anim.getName(),
+    // the name stored in the imported .ani (kept when the clip was named after its file)
+    name: typeof ae?.name === 'string' ? ae.name : anim.getName(),
     length,
     tracks,
     ...(Array.isArray(ae?.trailing) ? { trailing: Uint8Array.from(ae.trailing) } : {}),

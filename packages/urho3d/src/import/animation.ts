@@ -3,7 +3,7 @@
  * bone of the same name (or, for an animation alone, a node per track); the file's name, length,
  * track order and channel masks kept in `extras.urho3d` for export.
  */
-import type { AxisMap, WarningCollector } from '@gltf-legacy/core';
+import { type AxisMap, type WarningCollector, clipNameFromFile } from '@gltf-legacy/core';
 import type { Document, Node } from '@gltf-transform/core';
 import type { AniAnimation } from '../ani.js';
 import { floatToJson, mirrorQuat, mirrorVec3 } from '../space.js';
@@ -26,9 +26,14 @@ export function importAnimation(
   haveModel: boolean,
   warnings: WarningCollector,
   mirror: AxisMap,
+  modelStem = '',
 ) {
   const ani = input.animation;
-  const anim = doc.createAnimation(ani.name);
+  // The clip is named after its file, the way core names clips (`Kachujin_Walk.ani` beside
+  // `Kachujin.mdl` → `Walk`); the name stored inside the .ani (often the DCC's `Armature`) is kept
+  // in extras for export.
+  const clipName = clipNameFromFile(input.fileName, modelStem) || ani.name;
+  const anim = doc.createAnimation(clipName);
   let matched = 0;
   let unmatched = 0;
   let holder: Node | null = null;
@@ -123,6 +128,7 @@ export function importAnimation(
   anim.setExtras({
     urho3d: {
       file: input.fileName,
+      ...(clipName !== ani.name ? { name: ani.name } : {}),
       length: floatToJson(ani.length),
       tracks: ani.tracks.map((t) => [t.name, t.channelMask, t.keyCount]),
       ...(ani.trailing ? { trailing: Array.from(ani.trailing) } : {}),
