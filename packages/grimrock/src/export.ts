@@ -98,16 +98,7 @@ export async function exportGrimrock(
   const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings });
   const result = mapGrimrock(prepared.document, options, plans, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.
-  if (prepared.changed) {
-    const own = root.listMaterials();
-    const index = new Map(
-      prepared.document
-        .getRoot()
-        .listMaterials()
-        .map((m, i) => [m, i]),
-    );
-    result.materials = result.materials.map((m) => (m ? own[index.get(m)!] : null));
-  }
+  result.materials = result.materials.map(prepared.callerMaterial);
   return result;
 }
 

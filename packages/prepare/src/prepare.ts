@@ -3,7 +3,7 @@
  * format can hold, one small transform per kind of step, each reporting its one shared warning
  * code. Exporters run it first and then only map the prepared document to their file model.
  */
-import type { Document, Transform } from '@gltf-transform/core';
+import type { Document, Material, Transform } from '@gltf-transform/core';
 import { LEGACY_LIMITS_DEFAULTS, type LegacyLimits, WarningCollector } from '@gltf-legacy/core';
 import { cloneDocument } from '@gltf-transform/functions';
 import { bakeTransforms, bakeTransformsNeeded } from './bake-transforms.js';
@@ -29,6 +29,24 @@ export interface PrepareResult {
   /** Names of the steps that ran, in order (`triangulate`, `limitInfluences`, …). */
   steps: string[];
   warnings: WarningCollector;
+  /**
+   * The caller's material for a material of `document` (the clone lists materials in the same
+   * order as the caller's document; no step adds or removes one), so an exporter can hand back
+   * the caller's own objects. Identity when nothing changed.
+   */
+  callerMaterial(material: Material | null): Material | null;
+}
+
+/** `callerMaterial` for a prepared clone of `caller`. */
+function materialMap(caller: Document, clone: Document): (m: Material | null) => Material | null {
+  const own = caller.getRoot().listMaterials();
+  const index = new Map(
+    clone
+      .getRoot()
+      .listMaterials()
+      .map((m, i) => [m, i]),
+  );
+  return (m) => (m ? (own[index.get(m) ?? -1] ?? null) : null);
 }
 
 /** One step: its name, whether the document needs it, and the transform. */
@@ -102,7 +120,8 @@ export async function prepare(
   // again on the clone, and only after an earlier step changed it (a triangulated strip may then
   // need a split). A needed step that an earlier one made moot finds nothing to do.
   const needed = all.map((s) => s.needed(document));
-  if (!needed.includes(true)) return { document, changed: false, steps: [], warnings };
+  if (!needed.includes(true))
+    return { document, changed: false, steps: [], warnings, callerMaterial: (m) => m };
   const clone = cloneDocument(document);
   const ran: string[] = [];
   for (const [i, step] of all.entries()) {
@@ -110,5 +129,11 @@ export async function prepare(
     await clone.transform(step.transform(warnings));
     ran.push(step.name);
   }
-  return { document: clone, changed: true, steps: ran, warnings };
+  return {
+    document: clone,
+    changed: true,
+    steps: ran,
+    warnings,
+    callerMaterial: materialMap(document, clone),
+  };
 }

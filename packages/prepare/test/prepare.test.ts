@@ -47,3 +47,22 @@ describe('prepare', () => {
     expect(stageWarningCodes(list)).toEqual(['ANIMATION_RESAMPLED', 'WEIGHTS_TRUNCATED']);
   });
 });
+
+describe('prepare: callerMaterial', () => {
+  it('maps a material of the prepared clone back to the caller’s own', async () => {
+    const { document, prim } = docWith(
+      [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0],
+      undefined,
+      Primitive.Mode.TRIANGLE_STRIP,
+    );
+    const a = document.createMaterial('a');
+    const b = document.createMaterial('b');
+    prim.setMaterial(b);
+    const result = await prepare(document, {});
+    const cloned = result.document.getRoot().listMeshes()[0].listPrimitives()[0].getMaterial();
+    expect(cloned).not.toBe(b);
+    expect(result.callerMaterial(cloned)).toBe(b);
+    expect(result.callerMaterial(null)).toBeNull();
+    expect((await prepare(docWith([0, 0, 0, 1, 0, 0, 0, 1, 0]).document, {})).callerMaterial(a)).toBe(a);
+  });
+});

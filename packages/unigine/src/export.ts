@@ -90,16 +90,7 @@ export async function exportUnigine(
   const prepared = await prepare(document, { ...UNIGINE_LIMITS, animation }, { warnings });
   const result = mapUnigine(prepared.document, options, fps, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.
-  if (prepared.changed) {
-    const own = document.getRoot().listMaterials();
-    const index = new Map(
-      prepared.document
-        .getRoot()
-        .listMaterials()
-        .map((m, i) => [m, i]),
-    );
-    result.surfaceMaterials = result.surfaceMaterials.map((m) => (m ? own[index.get(m)!] : null));
-  }
+  result.surfaceMaterials = result.surfaceMaterials.map(prepared.callerMaterial);
   return result;
 }
 

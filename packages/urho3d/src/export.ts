@@ -140,14 +140,10 @@ export async function exportUrhoModel(
   assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const fps = options.fps ?? EXPORT_URHO_DEFAULTS.fps;
-  const { document: prepared, changed } = await prepare(doc, urhoLimits(fps), { warnings });
+  const { document: prepared, callerMaterial } = await prepare(doc, urhoLimits(fps), { warnings });
   const out = mapUrhoModel(prepared, options, warnings);
-  if (changed) {
-    // The clone lists its materials in the same order as `doc`: hand back the caller's own.
-    const own = doc.getRoot().listMaterials();
-    const cloned = prepared.getRoot().listMaterials();
-    out.geometryMaterials = out.geometryMaterials.map((m) => (m ? (own[cloned.indexOf(m)] ?? null) : null));
-  }
+  // The stage maps a clone when it changed something: hand back the caller's own materials.
+  out.geometryMaterials = out.geometryMaterials.map(callerMaterial);
   return out;
 }
 
