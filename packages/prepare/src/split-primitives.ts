@@ -34,33 +34,43 @@ interface VertexJoints {
   list: Uint32Array;
   /** Distinct joints over the whole primitive. */
   distinct: number;
+  /** One more than the largest joint index (the size of a per-joint stamp array). */
+  jointRange: number;
 }
 
 function vertexJoints(prim: Primitive, n: number): VertexJoints | null {
   const sets: [ArrayLike<number>, ArrayLike<number>, number][] = [];
+  let slots = 0;
   for (let s = 0; ; s++) {
     const j = prim.getAttribute(`JOINTS_${s}`);
     const w = prim.getAttribute(`WEIGHTS_${s}`);
     if (!j || !w) break;
     sets.push([j.getArray()!, w.getArray()!, j.getElementSize()]);
+    slots += j.getElementSize();
   }
   if (!sets.length) return null;
   const offsets = new Uint32Array(n + 1);
-  const tmp: number[] = [];
-  const seen = new Set<number>();
+  const list = new Uint32Array(n * slots);
+  let at = 0;
+  let jointRange = 0;
   for (let v = 0; v < n; v++) {
-    offsets[v] = tmp.length;
+    offsets[v] = at;
     for (const [joints, weights, size] of sets)
       for (let c = 0; c < size; c++) {
         const joint = joints[v * size + c];
-        if (weights[v * size + c] > 0 && tmp.indexOf(joint, offsets[v]) < 0) {
-          tmp.push(joint);
-          seen.add(joint);
-        }
+        if (!(weights[v * size + c] > 0)) continue;
+        let repeat = false;
+        for (let i = offsets[v]; i < at && !repeat; i++) repeat = list[i] === joint;
+        if (repeat) continue;
+        list[at++] = joint;
+        if (joint >= jointRange) jointRange = joint + 1;
       }
   }
-  offsets[n] = tmp.length;
-  return { offsets, list: Uint32Array.from(tmp), distinct: seen.size };
+  offsets[n] = at;
+  const seen = new Uint8Array(jointRange);
+  let distinct = 0;
+  for (let i = 0; i < at; i++) if (!seen[list[i]]++) distinct++;
+  return { offsets, list: list.subarray(0, at), distinct, jointRange };
 }
 
 function needsSplit(prim: Primitive, maxVertices: number, maxBones: number): boolean {
@@ -78,48 +88,69 @@ export function splitPrimitivesNeeded(document: Document, maxVertices: number, m
   return false;
 }
 
-/** Cuts the triangle list into runs [start, end) (in triangles) that fit both budgets. */
+/**
+ * Cuts the triangle list into runs [start, end) (in triangles) that fit both budgets. Stamp
+ * arrays say which vertices and joints the current run holds (`run`) and which this triangle
+ * already counted (`t + 1`, negated): no allocation per triangle.
+ */
 function planRuns(
   indices: ArrayLike<number>,
   n: number,
   vj: VertexJoints | null,
   maxV: number,
   maxB: number,
-) {
+): number[] {
   const runs: number[] = [0];
-  const vStamp = new Int32Array(n).fill(-1);
-  const jStamp = new Map<number, number>();
+  const vRun = new Int32Array(n).fill(-1);
+  const jRun = new Int32Array(vj?.jointRange ?? 0).fill(-1);
+  const vTri = new Int32Array(n);
+  const jTri = new Int32Array(vj?.jointRange ?? 0);
   let run = 0;
   let vCount = 0;
   let jCount = 0;
-  const triangles = Math.floor(indices.length / 3);
-  for (let t = 0; t < triangles; t++) {
-    let newV = 0;
-    const newJ = new Set<number>();
+  // New vertices and joints triangle `t` brings to the current run (into newV, newJ).
+  let newV = 0;
+  let newJ = 0;
+  const fresh = (t: number): void => {
+    newV = 0;
+    newJ = 0;
     for (let k = 0; k < 3; k++) {
       const v = indices[t * 3 + k];
-      if (vStamp[v] === run) continue;
+      if (vRun[v] === run || vTri[v] === t + 1) continue;
+      vTri[v] = t + 1;
       newV++;
-      if (vj)
-        for (let i = vj.offsets[v]; i < vj.offsets[v + 1]; i++)
-          if (jStamp.get(vj.list[i]) !== run) newJ.add(vj.list[i]);
+      if (!vj) continue;
+      for (let i = vj.offsets[v]; i < vj.offsets[v + 1]; i++) {
+        const j = vj.list[i];
+        if (jRun[j] === run || jTri[j] === t + 1) continue;
+        jTri[j] = t + 1;
+        newJ++;
+      }
     }
-    if (t > runs[runs.length - 1] && (vCount + newV > maxV || jCount + newJ.size > maxB)) {
+  };
+  const triangles = Math.floor(indices.length / 3);
+  for (let t = 0; t < triangles; t++) {
+    fresh(t);
+    if (t > runs[runs.length - 1] && (vCount + newV > maxV || jCount + newJ > maxB)) {
       run++;
       runs.push(t);
       vCount = 0;
       jCount = 0;
-      newJ.clear();
+      // count again against the empty run (the per-triangle marks must not hide anything)
       for (let k = 0; k < 3; k++) {
         const v = indices[t * 3 + k];
-        if (vj) for (let i = vj.offsets[v]; i < vj.offsets[v + 1]; i++) newJ.add(vj.list[i]);
+        vTri[v] = 0;
+        if (vj) for (let i = vj.offsets[v]; i < vj.offsets[v + 1]; i++) jTri[vj.list[i]] = 0;
       }
-      newV = new Set([indices[t * 3], indices[t * 3 + 1], indices[t * 3 + 2]]).size;
+      fresh(t);
     }
-    for (let k = 0; k < 3; k++) vStamp[indices[t * 3 + k]] = run;
-    for (const j of newJ) jStamp.set(j, run);
+    for (let k = 0; k < 3; k++) {
+      const v = indices[t * 3 + k];
+      vRun[v] = run;
+      if (vj) for (let i = vj.offsets[v]; i < vj.offsets[v + 1]; i++) jRun[vj.list[i]] = run;
+    }
     vCount += newV;
-    jCount += newJ.size;
+    jCount += newJ;
   }
   runs.push(triangles);
   return runs;
@@ -148,17 +179,18 @@ function buildRun(
   n: number,
 ) {
   const remap = new Int32Array(n).fill(-1);
-  const order: number[] = [];
+  const order = new Uint32Array(Math.min(n, (t1 - t0) * 3));
+  let used = 0;
   const local = new Uint32Array((t1 - t0) * 3);
   for (let i = t0 * 3; i < t1 * 3; i++) {
     const v = indices[i];
     if (remap[v] < 0) {
-      remap[v] = order.length;
-      order.push(v);
+      remap[v] = used;
+      order[used++] = v;
     }
     local[i - t0 * 3] = remap[v];
   }
-  const ord = Uint32Array.from(order);
+  const ord = order.subarray(0, used);
   const out = document.createPrimitive().setMode(P.Mode.TRIANGLES).setMaterial(prim.getMaterial());
   out.setExtras({ ...prim.getExtras() });
   for (const s of prim.listSemantics()) out.setAttribute(s, gather(document, prim.getAttribute(s)!, ord));
