@@ -20,6 +20,18 @@ export interface ImportOptions extends ResourceOptions {
    * false: convert what the game accepted. Each package README lists its tolerated quirks.
    */
   strict?: boolean;
+  /**
+   * Write vertex-animation data (morph targets) and animation outputs as float32 even where the
+   * source was quantized. Default false: morph targets from quantized sources are written with
+   * `KHR_mesh_quantization` integer types (and sparse where only some vertices move), which every
+   * current glTF client reads; `float: true` (CLI `--float`) is for clients that lack the extension.
+   */
+  float?: boolean;
+  /**
+   * Write a NORMAL delta per morph target (per animation frame). Default true; false (CLI
+   * `--no-frame-normals`) leaves them out — smaller files, the client keeps the base normals.
+   */
+  frameNormals?: boolean;
   /** Format-specific options. */
   [key: string]: unknown;
 }

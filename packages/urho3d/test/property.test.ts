@@ -290,7 +290,8 @@ describe('property: random valid file models', () => {
         const out = await exportUrhoModel(back, { name: 'r' });
         expect(firstByteDiff(writeMdl(out.model!), bytes)).toBe(-1);
       }),
-      { numRuns: 60 },
+      // 1393768165: a bone rotation (0, -0, 0, -0) — a zero quaternion the import makes the identity.
+      { numRuns: 60, examples: [[1393768165]] },
     );
   });
 });

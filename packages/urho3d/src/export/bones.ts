@@ -104,7 +104,9 @@ export function buildBones(skeleton: Skeleton, nameOf: Map<Node, string>, mirror
       const raw = Float32Array.from(be.rotation as unknown[], floatFromJson);
       const q = [raw[1], raw[2], raw[3], raw[0]];
       const len = Math.hypot(q[0], q[1], q[2], q[3]);
-      if (len > 1e-12) for (let c = 0; c < 4; c++) q[c] /= len;
+      // The same normalization as the import: a zero or non-finite quaternion became the identity.
+      if (len > 1e-12 && Number.isFinite(len)) for (let c = 0; c < 4; c++) q[c] /= len;
+      else q.splice(0, 4, 0, 0, 0, 1);
       mirrorQuat(q, mirror);
       const cur = node.getRotation();
       if (sameFloats(q, cur) || q.every((x, k) => Math.abs(x - cur[k]) <= 1e-5)) rotation = raw;
