@@ -15,10 +15,17 @@ const SIMPLE_FLAGS: Record<string, string> = {
   '--quiet': 'quiet',
   '-v': 'verbose',
   '--verbose': 'verbose',
+  '--float': 'float',
+};
+
+/** `--no-*` flags of the fast path: the option commander defaults to true, set to false. */
+const SIMPLE_NEGATED: Record<string, string> = {
+  '--no-frame-normals': 'frameNormals',
 };
 
 /**
- * The common `convert <file> -o <out> [--force] [--static] [-q] [-v]` parsed without commander
+ * The common `convert <file> -o <out> [--force] [--static] [--float] [--no-frame-normals] [-q] [-v]`
+ * parsed without commander
  * (loading commander costs ~40 ms of a ~0.5 s conversion). Returns undefined for anything else —
  * any other flag, a repeated flag, `--`, `--output=x`, several inputs — which goes through
  * commander as before. The options object is the one commander would build.
@@ -34,14 +41,17 @@ export function simpleConvertArgs(
     materials: [],
     companions: true,
     progress: true,
+    frameNormals: true,
   };
   const inputs: string[] = [];
+  const seen = new Set<string>();
   for (let i = 1; i < args.length; i++) {
     const a = args[i];
-    const flag = SIMPLE_FLAGS[a];
+    const flag = SIMPLE_FLAGS[a] ?? SIMPLE_NEGATED[a];
     if (flag) {
-      if (opts[flag] !== undefined) return undefined;
-      opts[flag] = true;
+      if (seen.has(flag)) return undefined;
+      seen.add(flag);
+      opts[flag] = !SIMPLE_NEGATED[a];
     } else if (a === '-o' || a === '--output') {
       const v = args[++i];
       if (opts.output !== undefined || v === undefined || v.startsWith('-')) return undefined;

@@ -98,6 +98,14 @@ export function buildProgram(
     )
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
     .option(
+      '--float',
+      'write vertex-animation data as float32 where the source was quantized (Unreal morph targets, Unigine animation tracks); default: integers with KHR_mesh_quantization (and sparse morph targets), which current glTF clients read — use --float for clients without that extension',
+    )
+    .option(
+      '--no-frame-normals',
+      'Unreal: no NORMAL per morph target (animation frame); smaller files, the client keeps the base normals. Formats that write no per-frame normals ignore it',
+    )
+    .option(
       '--strict',
       'refuse the quirks the original tools tolerated (short _a.3d, an index one past the end, trailing bytes…) with the error each would be, instead of converting with a warning',
     )

@@ -79,6 +79,8 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.variant) fo.variant = opts.variant;
   if (opts.static) fo.frames = 'first';
   if (opts.strict) fo.strict = true;
+  if (opts.float) fo.float = true;
+  if (opts.frameNormals === false) fo.frameNormals = false;
   if (opts.scale !== undefined) {
     const scale = Number(opts.scale);
     if (!(Number.isFinite(scale) && scale > 0))

@@ -200,6 +200,52 @@ describe('format flags', () => {
   });
 });
 
+describe('--float and --no-frame-normals (issue 19)', () => {
+  const importOptions = async (glb: string) =>
+    (await new NodeIO().read(glb)).getRoot().getExtras().options as Record<string, unknown>;
+
+  it('reach the import options as float: true and frameNormals: false, on every path', async () => {
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const input = join(dir, 'tri.fake');
+    // the commander-free fast path, commander (--no-progress) and a batch (--out-dir, -j 0)
+    const cases = [
+      ['convert', input, '-o', join(dir, 'fast.glb'), '--float', '--no-frame-normals'],
+      ['convert', input, '-o', join(dir, 'slow.glb'), '--float', '--no-frame-normals', '--no-progress'],
+      ['convert', input, '--out-dir', join(dir, 'batch'), '-j', '0', '--float', '--no-frame-normals'],
+    ];
+    for (const args of cases) {
+      const r = await run(args, [optsFormat]);
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
+    }
+    for (const glb of ['fast.glb', 'slow.glb', 'batch/tri.glb'])
+      expect(await importOptions(join(dir, glb)), glb).toMatchObject({ float: true, frameNormals: false });
+    // one flag alone sets only its option
+    expect((await run(['convert', input, '-o', join(dir, 'f.glb'), '--float'], [optsFormat])).code).toBe(0);
+    const onlyFloat = await importOptions(join(dir, 'f.glb'));
+    expect(onlyFloat.float).toBe(true);
+    expect('frameNormals' in onlyFloat).toBe(false);
+  });
+
+  it('without them the format keeps its defaults (neither option is passed)', async () => {
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    for (const extra of [[], ['--no-progress']]) {
+      const out = join(dir, `plain${extra.length}.glb`);
+      expect((await run(['convert', join(dir, 'tri.fake'), '-o', out, ...extra], [optsFormat])).code).toBe(0);
+      const options = await importOptions(out);
+      expect('float' in options || 'frameNormals' in options, JSON.stringify(options)).toBe(false);
+    }
+  });
+
+  it('are explained in --help with the formats that use them', async () => {
+    const help = (await run(['convert', '--help'])).out.replace(/\s+/g, ' ');
+    expect(help).toMatch(
+      /--float write vertex-animation data as float32 .*Unreal morph targets, Unigine animation tracks/,
+    );
+    expect(help).toMatch(/KHR_mesh_quantization/);
+    expect(help).toMatch(/--no-frame-normals Unreal: no NORMAL per morph target/);
+  });
+});
+
 describe('warnings', () => {
   it("lists every code of core's shared table, of each format package and of the CLI, with its meaning", async () => {
     const r = await run(['warnings', '--json'], 'all');

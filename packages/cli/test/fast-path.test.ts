@@ -36,6 +36,9 @@ describe('convert fast path (no commander for `convert <file> -o <out>`)', () =>
       ['convert', 'a_d.3d', '--output', 'o/x.glb', '--static', '--force'],
       ['convert', '-f', '-o', 'x.glb', 'in.mdl', '-q'],
       ['convert', '--verbose', 'in.mdl', '--static', '-o', 'x_d.3d', '--quiet'],
+      ['convert', 'a_d.3d', '-o', 'x.glb', '--float', '--no-frame-normals'],
+      ['convert', '--no-frame-normals', 'a_d.3d', '-o', 'x.glb'],
+      ['convert', '--float', 'a_d.3d', '-o', 'x.glb', '--static'],
     ]) {
       const fast = simpleConvertArgs(argv(...args));
       expect(fast, args.join(' ')).toBeDefined();
@@ -50,6 +53,9 @@ describe('convert fast path (no commander for `convert <file> -o <out>`)', () =>
       ['convert', 'a', '-o', 'x.glb', '--jobs', '2'],
       ['convert', 'a', '-o', 'x.glb', '-o', 'y.glb'],
       ['convert', 'a', '-o', 'x.glb', '--force', '-f'],
+      ['convert', 'a', '-o', 'x.glb', '--float', '--float'],
+      ['convert', 'a', '-o', 'x.glb', '--no-frame-normals', '--no-frame-normals'],
+      ['convert', 'a', '-o', 'x.glb', '--frame-normals'],
       ['convert', 'a', '--output=x.glb'],
       ['convert', 'a', '-o'],
       ['convert', 'a', '-o', '--force'],
