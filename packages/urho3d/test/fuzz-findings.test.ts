@@ -169,6 +169,38 @@ describe('fuzz findings (glTF → Urho3D)', () => {
     await expect(exportUrhoModel(doc)).rejects.toThrow(expect.objectContaining({ code: 'BAD_ACCESSOR' }));
   });
 
+  // 7c6130120ecb0349 (FIXED_POINT, "fuzz.mdl differs at byte 152 of 174"): Mesh_PrimitiveMode_09
+  // (a LINE_LOOP) with its POSITION pointing at the index accessor: a SCALAR u32 of 4 elements.
+  // Not the line loop: export read the scalars as 4 vertices of 1 component, wrote a VECTOR3
+  // vertex buffer from them (NaN past the 4th float) and the bounds from the scalars, so the
+  // bounding box (byte 152 = max x) changed on the second export. A POSITION that is not VEC3 is
+  // invalid glTF: ExportError BAD_ACCESSOR now; a NORMAL / TANGENT of the wrong type is dropped.
+  it('7c613012: the stored mutated LINE_LOOP glb (SCALAR POSITION) is ExportError BAD_ACCESSOR', async () => {
+    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const doc = await io.readBinary(await regressionInput('urho3d', '7c6130120ecb0349', io));
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    expect(prim.getMode()).toBe(2);
+    expect(prim.getAttribute('POSITION')!.getType()).toBe('SCALAR');
+    await expect(legacyFormat.export!(doc, { name: 'fuzz' })).rejects.toThrow(
+      expect.objectContaining({ name: 'ExportError', code: 'BAD_ACCESSOR' }),
+    );
+  });
+  it('7c613012: a NORMAL that is not VEC3 is dropped (ATTRIBUTE_DROPPED) and the export is a fixed point', async () => {
+    const doc = tri();
+    const prim = doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    const buf = doc.getRoot().listBuffers()[0];
+    prim.setAttribute(
+      'NORMAL',
+      doc.createAccessor().setType('VEC4').setArray(new Float32Array(12).fill(0.5)).setBuffer(buf),
+    );
+    const { first, again } = await exportTwice(doc);
+    expect(first.warnings.map((w) => w.code)).toContain('ATTRIBUTE_DROPPED');
+    const m = readMdl(first.files.get('fuzz.mdl')!);
+    expect(m.vertexBuffers[0].elementMask).toBe(1); // POSITION only
+    expect([...m.bounds].map((x) => x + 0)).toEqual([-1, 0, 0, 0, 1, 0]); // X mirrored
+    expect(firstByteDiff(again.files.get('fuzz.mdl')!, first.files.get('fuzz.mdl')!)).toBe(-1);
+  });
+
   // cb2795d6ebdb2036 (FIXED_POINT, ".ani present in only one export"): RiggedSimple with its BIN
   // overwritten had negative sampler input times (-416.5, -7.99, …). Export wrote them into the
   // .ani; import skips a track whose first key time is negative (glTF times are ≥ 0), so the

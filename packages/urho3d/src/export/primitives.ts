@@ -94,6 +94,11 @@ export function makeVPrim(
   }
   const vertexCount = pos.getCount();
   wholeCount(pos, 'POSITION', meshName);
+  if (pos.getType() !== 'VEC3')
+    throw new ExportError(
+      'BAD_ACCESSOR',
+      `the POSITION accessor of a primitive of mesh "${meshName}" is ${pos.getType()}, not VEC3 (invalid glTF)`,
+    );
   const b = bakeOf(bake);
   const attrs = primitiveAttributes(ctx, prim, vertexCount, b);
   const { joints, weights, rawBlend } = primitiveInfluences(ctx, prim, skin, vertexCount, rigidBone);
@@ -144,6 +149,9 @@ function bakeOf(bake: Float32Array | null): Bake {
   };
 }
 
+/** The glTF type of the attributes Urho3D stores as vectors (anything else is invalid glTF). */
+const VERTEX_TYPES: Record<string, string> = { POSITION: 'VEC3', NORMAL: 'VEC3', TANGENT: 'VEC4' };
+
 /** Vertex attributes in Urho space (POSITION/NORMAL/TANGENT baked and mirrored; others as stored). */
 function primitiveAttributes(
   ctx: PrimitiveContext,
@@ -161,6 +169,13 @@ function primitiveAttributes(
     if (acc.getCount() !== vertexCount) continue;
     if (sem.startsWith('JOINTS_') || sem.startsWith('WEIGHTS_')) continue;
     const comps = acc.getElementSize();
+    if (acc.getType() !== (VERTEX_TYPES[sem] ?? acc.getType())) {
+      warnings.warn(
+        'ATTRIBUTE_DROPPED',
+        `attribute ${sem} is ${acc.getType()}, not ${VERTEX_TYPES[sem]}; dropped`,
+      );
+      continue;
+    }
     if (sem === 'POSITION' || sem === 'NORMAL' || sem === 'TANGENT') {
       const values = cached(acc, `${sem}|${bakeKey}`, () => {
         const v = accessorFloats(acc).slice();
@@ -335,7 +350,8 @@ function primitiveTargets(
     if (!targetKeys.includes(key)) targetKeys.push(key);
     const conv = (sem: string): Float32Array | undefined => {
       const acc = t.getAttribute(sem);
-      if (!acc || acc.getCount() !== vertexCount) return undefined;
+      // morph deltas are VEC3 for all three (glTF); another type is invalid glTF: not a delta
+      if (!acc || acc.getCount() !== vertexCount || acc.getType() !== 'VEC3') return undefined;
       return cached(acc, `target|${bakeKey}`, () => {
         const v = accessorFloats(acc).slice();
         if (linear) {
