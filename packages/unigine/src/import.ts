@@ -65,7 +65,7 @@ export function toDocument(
   mesh: MeshFile | null,
   meshName: string,
   anims: { file: string; anim: AnimFile }[],
-  options: Partial<UnigineImportOptions> & { strict?: boolean } = {},
+  options: Partial<UnigineImportOptions> & { strict?: boolean; float?: boolean } = {},
   warnings = new WarningCollector(),
 ): ImportResult {
   const fps = options.fps ?? UNIGINE_IMPORT_DEFAULTS.fps;
@@ -74,7 +74,15 @@ export function toDocument(
   const doc = new Document();
   doc.createBuffer();
   const buffer = doc.getRoot().listBuffers()[0];
-  const ctx: Ctx = { doc, buffer, warnings, fps, strict: options.strict === true, shared: new Map() };
+  const ctx: Ctx = {
+    doc,
+    buffer,
+    warnings,
+    fps,
+    strict: options.strict === true,
+    float: options.float === true,
+    shared: new Map(),
+  };
   const scene = doc.createScene(stem(meshName));
   doc.getRoot().setDefaultScene(scene);
   const rootExtras: UnigineRootExtras = { animFiles: [] };
@@ -309,7 +317,11 @@ export function importUnigine(
     mesh,
     name,
     anims,
-    { fps: options.fps === undefined ? undefined : Number(options.fps), strict: options.strict === true },
+    {
+      fps: options.fps === undefined ? undefined : Number(options.fps),
+      strict: options.strict === true,
+      float: options.float === true,
+    },
     warnings,
   );
 }

@@ -1,4 +1,5 @@
-import type { Node } from '@gltf-transform/core';
+import { accessorFloats } from '@gltf-legacy/core';
+import type { Accessor, Node } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
@@ -25,7 +26,8 @@ describe('animation poses', () => {
       const trs = new Map<Node, { t: number[]; r: number[]; s: number[] }>();
       for (const ch of anim.listChannels()) {
         const n = ch.getTargetNode() as Node;
-        const v = Array.from(ch.getSampler()?.getOutput()?.getArray() as Float32Array);
+        // Decoded values: rotations are normalized SHORT since issue 19.
+        const v = Array.from(accessorFloats(ch.getSampler()?.getOutput() as Accessor));
         const e = trs.get(n) ?? { t: [...n.getTranslation()], r: [...n.getRotation()], s: [...n.getScale()] };
         const path = ch.getTargetPath();
         if (path === 'translation') e.t = v.slice(0, 3);

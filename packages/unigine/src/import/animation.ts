@@ -10,6 +10,7 @@ import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from '../block.js
 import { TRS_FLOATS } from '../common.js';
 import type { UnigineAnimationExtras } from '../extras.js';
 import { type Ctx, accessor, f32 } from './context.js';
+import { exactSnorm16 } from './rotations.js';
 
 /**
  * True when the block's flags follow the writers' rule: frame 0 stores every component of the
@@ -200,6 +201,30 @@ function narrowAxisCodes(block: AnimationBlock, mask: number): Record<string, nu
   return raw;
 }
 
+/**
+ * The output accessor of a track's `n` key values: rotations whose values are all int16 codes
+ * of the file (`exactSnorm16`) as normalized SHORT unless `ctx.float`, else float32. A value held
+ * over the clip (one key, or two equal ones) is shared with equal tracks.
+ */
+function trackOutput(ctx: Ctx, values: Float32Array, size: number, n: number): Accessor {
+  const { doc, buffer } = ctx;
+  const type = size === 4 ? 'VEC4' : 'VEC3';
+  const codes = size === 4 && !ctx.float ? exactSnorm16(values) : null;
+  const make = () => (codes ? accessor(doc, buffer, type, codes, true) : accessor(doc, buffer, type, values));
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  let one = n <= 2;
+  for (let c = 0; c < size && one && n === 2; c++) if (bits[c] !== bits[size + c]) one = false;
+  if (!one) return make();
+  let key = `${codes ? 's' : 'v'}${n}:`;
+  for (let c = 0; c < size; c++) key += `${bits[c]},`;
+  let shared = ctx.shared.get(key);
+  if (!shared) {
+    shared = make();
+    ctx.shared.set(key, shared);
+  }
+  return shared;
+}
+
 export function blockToAnimation(
   ctx: Ctx,
   block: AnimationBlock,
@@ -256,10 +281,10 @@ export function blockToAnimation(
         keep[1] = nf - 1;
       } else n = keyFramesOf(changed, size === 4 ? 2 : path === 'scale' ? 4 : 1, nf, keep);
       let input: Accessor;
-      let out: Accessor;
+      let values: Float32Array;
       if (n === nf && !still) {
         input = times('all', nf);
-        out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', data.slice());
+        values = data.slice(0, nf * size);
       } else {
         input =
           n === nf
@@ -267,24 +292,11 @@ export function blockToAnimation(
             : n === 2
               ? times('ends', 2)
               : accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
-        const values = new Float32Array(n * size);
+        values = new Float32Array(n * size);
         for (let k = 0; k < n; k++)
           for (let c = 0; c < size; c++) values[k * size + c] = data[(still ? 0 : keep[k]) * size + c];
-        // One value held over the clip: share the output with equal tracks.
-        const bits = new Uint32Array(values.buffer);
-        let one = n <= 2;
-        for (let c = 0; c < size && one && n === 2; c++) if (bits[c] !== bits[size + c]) one = false;
-        if (one) {
-          let key = `v${n}:`;
-          for (let c = 0; c < size; c++) key += `${bits[c]},`;
-          let shared = ctx.shared.get(key);
-          if (!shared) {
-            shared = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
-            ctx.shared.set(key, shared);
-          }
-          out = shared;
-        } else out = accessor(doc, buffer, size === 4 ? 'VEC4' : 'VEC3', values);
       }
+      const out = trackOutput(ctx, values, size, n);
       const sampler = doc.createAnimationSampler().setInput(input).setOutput(out); // LINEAR is the default
       anim
         .addSampler(sampler)

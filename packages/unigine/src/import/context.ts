@@ -28,8 +28,13 @@ export interface Ctx {
   /** Refuse the quirks the engine tolerates (`ImportOptions.strict`). */
   strict: boolean;
   /**
+   * Write rotation outputs as float32 even where the file's int16 codes fit glTF's normalized
+   * SHORT exactly (`ImportOptions.float`).
+   */
+  float: boolean;
+  /**
    * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`) and the
-   * outputs of tracks holding one value (`v<size>:<float bits>`): most bones of a clip hold still,
+   * outputs of tracks holding one value (`v<size>:<float bits>`, `s…` for normalized SHORT ones): most bones of a clip hold still,
    * and glTF-Transform objects are the cost of an import.
    */
   shared: Map<string, Accessor>;
