@@ -248,6 +248,17 @@ export function blockToAnimation(
     }
     return a;
   };
+  // Key times of the frames `keep[0 … n)`, shared by the tracks keeping the same frames (a
+  // bone's translation and rotation often change on the same ones).
+  const keyTimes = (n: number): Accessor => {
+    const key = `k${nf}:${keep.subarray(0, n).join(',')}`;
+    let a = ctx.shared.get(key);
+    if (!a) {
+      a = accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
+      ctx.shared.set(key, a);
+    }
+    return a;
+  };
   const pos = new Float32Array(nf * 3);
   const rot = new Float32Array(nf * 4);
   const scl = new Float32Array(nf * 3);
@@ -291,7 +302,7 @@ export function blockToAnimation(
             ? times('all', nf)
             : n === 2
               ? times('ends', 2)
-              : accessor(doc, buffer, 'SCALAR', frameTimes(keep, n, fps));
+              : keyTimes(n);
         values = new Float32Array(n * size);
         for (let k = 0; k < n; k++)
           for (let c = 0; c < size; c++) values[k * size + c] = data[(still ? 0 : keep[k]) * size + c];

@@ -33,8 +33,9 @@ export interface Ctx {
    */
   float: boolean;
   /**
-   * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`) and the
-   * outputs of tracks holding one value (`v<size>:<float bits>`, `s…` for normalized SHORT ones): most bones of a clip hold still,
+   * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`, and
+   * `k<frames>:<kept frames>` for the others) and the outputs of tracks holding one value
+   * (`v<size>:<float bits>`, `s…` for normalized SHORT ones): most bones of a clip hold still,
    * and glTF-Transform objects are the cost of an import.
    */
   shared: Map<string, Accessor>;
