@@ -297,12 +297,7 @@ export function blockToAnimation(
         input = times('all', nf);
         values = data.slice(0, nf * size);
       } else {
-        input =
-          n === nf
-            ? times('all', nf)
-            : n === 2
-              ? times('ends', 2)
-              : keyTimes(n);
+        input = n === nf ? times('all', nf) : n === 2 ? times('ends', 2) : keyTimes(n);
         values = new Float32Array(n * size);
         for (let k = 0; k < n; k++)
           for (let c = 0; c < size; c++) values[k * size + c] = data[(still ? 0 : keep[k]) * size + c];
