@@ -29,8 +29,19 @@ export interface ImportUrhoOptions {
    * through it. Recorded in the scene's `extras.urho3d.axes`, so export mirrors back the same way.
    */
   axes?: UrhoAxes;
+  /**
+   * Write the morphs' NORMAL / TANGENT deltas as morph-target attributes (default true). False
+   * (core `ImportOptions.frameNormals`, CLI `--no-frame-normals`): POSITION deltas only; the
+   * engine and glTF clients then keep the base normals, and export writes the morphs without
+   * normal / tangent deltas.
+   */
+  frameNormals?: boolean;
 }
-export const IMPORT_URHO_DEFAULTS: Required<ImportUrhoOptions> = { name: 'model', axes: 'gltf' };
+export const IMPORT_URHO_DEFAULTS: Required<ImportUrhoOptions> = {
+  name: 'model',
+  axes: 'gltf',
+  frameNormals: true,
+};
 
 export type { UrhoModelExtras } from './extras.js';
 
@@ -57,7 +68,8 @@ export function importUrho(
   const top = doc.createNode(name);
   scene.addChild(top);
   const nodesByName = new Map<string, Node>();
-  if (model) importModel(doc, model, name, top, nodesByName, warnings, mirror);
+  const frameNormals = options.frameNormals ?? IMPORT_URHO_DEFAULTS.frameNormals;
+  if (model) importModel(doc, model, name, top, nodesByName, warnings, mirror, frameNormals);
   for (const a of animations)
     importAnimation(doc, a, top, nodesByName, model !== null, warnings, mirror, model ? name : '');
   for (const acc of doc.getRoot().listAccessors()) acc.setBuffer(buffer);
@@ -92,11 +104,12 @@ function importModel(
   nodesByName: Map<string, Node>,
   warnings: WarningCollector,
   mirror: AxisMap,
+  frameNormals: boolean,
 ) {
   checkExpansion(model);
   const { skin } = importSkeleton(doc, model, name, top, nodesByName, warnings, mirror);
   const vb = importVertexBuffers(doc, model, name, warnings, mirror);
-  const morphTargets = importMorphs(doc, model, vb.vbAttrs, mirror);
+  const morphTargets = importMorphs(doc, model, vb.vbAttrs, mirror, frameNormals);
   const { meshes, anyJoints } = importGeometries(doc, model, name, vb, morphTargets, skin, warnings);
   placeMeshes(doc, model, name, top, meshes, skin, anyJoints);
   top.setExtras({ urho3d: { model: modelExtrasFromMdl(model, vb.rawBackups) } });

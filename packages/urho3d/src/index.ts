@@ -98,6 +98,7 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
       name: options.name,
       axes: urhoAxes(options.axes),
       strict: options.strict,
+      frameNormals: options.frameNormals,
     });
   }
   if (magic === 'UPAK' || magic === 'ULZ4') {
@@ -124,7 +125,11 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
     else if (!name.includes('/'))
       warnings.warn('COMPANION_IGNORED', `companion ${name} is not a .ani animation; ignored`);
   }
-  const result = importUrho(model, anims, { name: options.name ?? stem(main), axes: urhoAxes(options.axes) });
+  const result = importUrho(model, anims, {
+    name: options.name ?? stem(main),
+    axes: urhoAxes(options.axes),
+    frameNormals: options.frameNormals,
+  });
   warnings.merge(result.warnings);
   if (model) {
     const doc = result.document;

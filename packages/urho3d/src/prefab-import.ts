@@ -37,6 +37,8 @@ export interface ImportPrefabOptions {
   axes?: UrhoAxes;
   /** Refuse quirks the engine tolerates (a short last .ani key) instead of warning. */
   strict?: boolean;
+  /** Morph NORMAL / TANGENT deltas written (default true): see `ImportUrhoOptions.frameNormals`. */
+  frameNormals?: boolean;
 }
 export const IMPORT_PREFAB_DEFAULTS = { maxModels: 4096 } as const;
 
@@ -152,7 +154,11 @@ export async function importUrhoPrefab(
             });
         }
       }
-      const sub = importUrho(mdl, anims, { name: stemOf(found.path), axes });
+      const sub = importUrho(mdl, anims, {
+        name: stemOf(found.path),
+        axes,
+        frameNormals: options.frameNormals,
+      });
       warnings.merge(sub.warnings);
       imported = { document: sub.document, geometries: mdl.geometries.length };
       importedModels.set(key, imported);

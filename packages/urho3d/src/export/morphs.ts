@@ -21,7 +21,12 @@ export function buildMorphs(
       if (!t || (!t.pos && !t.nrm && !t.tan)) return;
       const n = group[0].vertexCount;
       const hb = hm?.name === key ? hm.buffers.find((b) => b.vertexBuffer === v) : undefined;
-      const mask = hb ? hb.elementMask : (t.pos ? 1 : 0) | (t.nrm ? 2 : 0) | (t.tan ? 0x80 : 0);
+      let mask = hb ? hb.elementMask : (t.pos ? 1 : 0) | (t.nrm ? 2 : 0) | (t.tan ? 0x80 : 0);
+      // an imported morph whose normal / tangent deltas were left out (frameNormals: false) keeps
+      // them out rather than writing zeros (the import gives every morph of a vertex buffer with
+      // NORMAL / TANGENT such a target otherwise; a buffer without one cannot have it in glTF)
+      if (!t.nrm && group[0].attrs.has('NORMAL')) mask &= ~2;
+      if (!t.tan && group[0].attrs.has('TANGENT')) mask &= ~0x80;
       const list = movedVertices(n, t.pos, t.nrm, t.tan);
       const pick = (a: Float32Array | undefined, bit: number) => {
         if (!(mask & bit)) return null;

@@ -1,28 +1,43 @@
 /**
  * `.mdl` morphs → glTF morph targets: one target per morph on every primitive (glTF needs the same
- * count on all), dense deltas mirrored to glTF space (sparse accessors when most vertices do not
- * move); vertex buffers a morph does not touch share one all-zero accessor per vertex count.
+ * count on all), deltas mirrored to glTF space, stored as sparse accessors when at most half the
+ * vertices move (see {@link sparseWins}); vertex buffers a morph does not touch share one all-zero
+ * accessor per vertex count. `frameNormals: false` leaves the NORMAL / TANGENT deltas out.
+ * The deltas stay float32: they are float32 in the file, so there is nothing to quantize back to.
  */
 import { type AxisMap, FormatError } from '@gltf-legacy/core';
 import type { Accessor, Document } from '@gltf-transform/core';
 import type { MdlModel } from '../mdl.js';
 import { mirrorVec3 } from '../space.js';
 
-/** Per morph, per vertex buffer: attribute → target accessor. */
+type Channel = [string, 'positions' | 'normals' | 'tangents'];
+
+/**
+ * Per morph, per vertex buffer: attribute → target accessor. `frameNormals: false` keeps only the
+ * POSITION deltas (every morph still gets its target, all-zero if it moved normals only).
+ *
+ * ```ts
+ * const targets = importMorphs(doc, model, vb.vbAttrs, urhoMirror('gltf'), true);
+ * targets[0][0].get('POSITION')?.getSparse(); // true when at most half the vertices move
+ * ```
+ */
 export function importMorphs(
   doc: Document,
   model: MdlModel,
   vbAttrs: Map<string, Accessor>[],
   mirror: AxisMap,
+  frameNormals = true,
 ): Map<string, Accessor>[][] {
-  const channels: [string, 'positions' | 'normals' | 'tangents'][] = [
+  const channels: Channel[] = [
     ['POSITION', 'positions'],
     ['NORMAL', 'normals'],
     ['TANGENT', 'tangents'],
   ];
-  const usedChannels = channels.filter(([, key]) =>
-    model.morphs.some((mm) => mm.buffers.some((b) => b[key])),
-  );
+  const usedChannels = frameNormals
+    ? channels.filter(([, key]) => model.morphs.some((mm) => mm.buffers.some((b) => b[key])))
+    : model.morphs.some((mm) => mm.buffers.length)
+      ? channels.slice(0, 1)
+      : [];
   let denseFloats = 0;
   for (const m of model.morphs)
     for (const b of m.buffers)
@@ -73,12 +88,31 @@ export function importMorphs(
             .createAccessor(`morph${mi}.vb${v}.${attr}`)
             .setType('VEC3')
             .setArray(dense)
-            // Sparse storage when most vertices do not move (the usual case for morphs).
-            .setSparse(bufs.reduce((n, b) => n + b.vertexCount, 0) * 2 < vb.vertexCount),
+            .setSparse(sparseWins(dense)),
         );
       }
       return out;
     }),
   );
   return morphTargets;
+}
+
+/**
+ * Whether a VEC3 delta array is stored sparse. glTF-Transform's writer keeps the elements with a
+ * component whose magnitude is above 0 (so ±0 and NaN count as "not moved") and logs "sparse
+ * accessors have >50% non-zero elements" above half. Sparse when at most half the elements move
+ * — then it is always smaller than dense: k·(12 + index bytes ≤ 4) ≤ 8n < 12n — and no element
+ * holds a NaN, which the writer would drop (the vertex would lose its delta in a `.glb`).
+ */
+export function sparseWins(deltas: Float32Array): boolean {
+  const n = deltas.length / 3;
+  let moved = 0;
+  for (let i = 0; i < deltas.length; i += 3) {
+    const x = deltas[i];
+    const y = deltas[i + 1];
+    const z = deltas[i + 2];
+    if (Number.isNaN(x) || Number.isNaN(y) || Number.isNaN(z)) return false;
+    if (x !== 0 || y !== 0 || z !== 0) moved++;
+  }
+  return moved * 2 <= n;
 }
