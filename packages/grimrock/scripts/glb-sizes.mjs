@@ -43,5 +43,7 @@ for (const [n, files] of sets) {
           if (same) constBytes += arr.byteLength - size * 4;
         }
       }
-  console.log(`| ${[...files.keys()].join(' + ')} | ${inBytes} | ${glb.length} | ${animBytes} | ${constBytes} |`);
+  console.log(
+    `| ${[...files.keys()].join(' + ')} | ${inBytes} | ${glb.length} | ${animBytes} | ${constBytes} |`,
+  );
 }
