@@ -41,6 +41,17 @@ export interface UnrealImportOptions {
    */
   normals?: boolean;
   /**
+   * Morph targets as float32 (no `KHR_mesh_quantization`), for clients that lack the extension.
+   * Default false: POSITION deltas as whole-unit BYTE/SHORT (exact), NORMAL deltas as normalized
+   * BYTE, sparse where that is smaller (see `import/morph-encode.ts`).
+   */
+  float?: boolean;
+  /**
+   * A NORMAL delta per morph target (default true, with `normals`); false leaves them out (the
+   * client keeps frame 0's normals while the mesh moves: smaller and faster, shading less exact).
+   */
+  frameNormals?: boolean;
+  /**
    * Read the skins the `.uc` names and embed them as base colour textures (default true; used by
    * `importUnrealFiles`, which has the files to read).
    */
@@ -52,6 +63,8 @@ export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
   scale: UNREAL_UNIT_METRES,
   axes: 'gltf',
   normals: true,
+  float: false,
+  frameNormals: true,
   textures: true,
 };
 
@@ -130,7 +143,10 @@ export function importUnreal(
   const orphans = orphanVertices(groups.used);
   orphans.keep(base);
   if (sameFrames) for (let f = 1; f < frameCount; f++) orphans.keep(base);
-  addFrameTargets(geometry, prims, aniv, targetCount, orphans);
+  addFrameTargets(geometry, prims, aniv, targetCount, orphans, {
+    float: opts.float,
+    frameNormals: opts.frameNormals,
+  });
   if (targetCount > 0) mesh.setWeights(new Array(targetCount).fill(0));
   materials.finish();
 

@@ -35,11 +35,15 @@ export const UNREAL3D_LIMITS: LegacyLimits = {
  * The limits with which a document this package imported is checked before the native path
  * writes it back: its one placed node is the `.uc` MESH ORIGIN / MESHMAP SCALE (not a transform to
  * bake) and its keys are already one per vertex frame at each sequence's own RATE. When the stage
- * would still change something (a strip, a quantized attribute), the document is baked instead.
+ * would still change something (a strip, a quantized UV), the document is baked instead.
  */
 export const UNREAL3D_NATIVE_LIMITS: LegacyLimits = {
   ...UNREAL3D_LIMITS,
   nodeTree: true,
+  // The importer's own KHR_mesh_quantization morphs (whole-unit BYTE/SHORT POSITION deltas,
+  // normalized BYTE NORMAL deltas) are read as they are: the native path reads integers exactly
+  // and never reads NORMAL. `findNativeMesh` sends any other quantized POSITION to the stage.
+  floatAttributes: /^(TANGENT|TEXCOORD_\d+)$/,
   animation: null,
 };
 

@@ -3,7 +3,7 @@
  * attribute, unchanged node placement) is written back exactly: same triangle order, vertex
  * numbering, frames, header fields and (when nothing changed) the same `.uc` text.
  */
-import type { Document, Material, Mesh, Node } from '@gltf-transform/core';
+import type { Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { accessorFloats, type WarningCollector } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
 import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from '../extras.js';
@@ -41,6 +41,7 @@ export function findNativeMesh(doc: Document): { node: Node; mesh: Mesh; extras:
       .every((p) => p.getAttribute(VERTEX_ATTRIBUTE) && p.getAttribute('POSITION') && p.getIndices())
   )
     return null;
+  if (!mesh.listPrimitives().every(nativeQuantization)) return null;
   // The placement must be the one imported (else bake).
   const trs = placementTRS(extras.placement);
   const close = (a: ArrayLike<number>, b: ArrayLike<number>) =>
@@ -60,6 +61,24 @@ export function findNativeMesh(doc: Document): { node: Node; mesh: Mesh; extras:
   )
     return null;
   return { node, mesh, extras };
+}
+
+/**
+ * True when the positions are stored the way import writes them: a float32 POSITION, and morph
+ * POSITION deltas float32 or whole-unit integers (`KHR_mesh_quantization` BYTE/SHORT, not
+ * normalized; a normalized one only as the shared all-zero delta). Anything else (a `quantize()`d
+ * document) goes through the shared stage, which widens it, and is baked.
+ */
+function nativeQuantization(prim: Primitive): boolean {
+  const pos = prim.getAttribute('POSITION');
+  if (!pos || !(pos.getArray() instanceof Float32Array)) return false;
+  for (const t of prim.listTargets()) {
+    const d = t.getAttribute('POSITION');
+    if (!d?.getNormalized()) continue;
+    const a = d.getArray();
+    if (a) for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  }
+  return true;
 }
 
 /**

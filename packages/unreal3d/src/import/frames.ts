@@ -1,6 +1,6 @@
 /**
  * Per-frame vertex helpers of the importer: smooth normals of one frame or of all (as the engine
- * shades), morph deltas in glTF axes, and the test for an `_a.3d` whose frames are all equal.
+ * shades) and the test for an `_a.3d` whose frames are all equal.
  */
 import { accumulateFaceNormals } from '@gltf-legacy/core';
 import type { UnrealAniv } from '../aniv.js';
@@ -65,34 +65,6 @@ export function smoothNormals(
     frameNormals(all.subarray(P, P + nv * 3), nv, tris, mask, out.subarray(P, P + nv * 3));
   }
   return out;
-}
-
-/**
- * `out[j] = a[orig[j]] − b[orig[j]]` per glTF vertex j (X, Z, Y order when `swizzle`: raw Unreal
- * axes to glTF). Returns whether any component is not zero.
- */
-export function swizzledDelta(
-  a: Float32Array,
-  b: Float32Array,
-  orig: Uint16Array,
-  vcount: number,
-  out: Float32Array,
-  swizzle: boolean,
-): boolean {
-  const y = swizzle ? 2 : 1;
-  const z = swizzle ? 1 : 2;
-  let any = 0;
-  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-    const o = orig[j] * 3;
-    const dx = a[o] - b[o];
-    const dy = a[o + y] - b[o + y];
-    const dz = a[o + z] - b[o + z];
-    out[k] = dx;
-    out[k + 1] = dy;
-    out[k + 2] = dz;
-    any |= +(dx !== 0) | +(dy !== 0) | +(dz !== 0);
-  }
-  return any !== 0;
 }
 
 /** True when frames 1‥frameCount−1 hold the same X, Y, Z as frame 0 for every vertex. */

@@ -5,13 +5,25 @@
  * positions of vertices no rendered triangle uses (kept in extras for export).
  */
 import type { Accessor, Buffer, Document, Mesh, Primitive } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, type UnrealAniv } from '../aniv.js';
 import type { UnrealData } from '../data.js';
 import { VERTEX_ATTRIBUTE } from '../extras.js';
-import { frameNormals, swizzledDelta } from './frames.js';
+import { frameNormals } from './frames.js';
 import type { TriangleGroups } from './groups.js';
 import type { MaterialMaker } from './materials.js';
+import { deltaAccessor, encodeNormalDelta, encodePositionDelta } from './morph-encode.js';
+
+/** How morph targets are stored (the importer's `float` / `frameNormals` options). */
+export interface MorphEncoding {
+  /** float32 deltas (no `KHR_mesh_quantization`), as before issue 19. */
+  float: boolean;
+  /** A NORMAL delta per target (when the mesh has normals). */
+  frameNormals: boolean;
+}
+
+export const MORPH_ENCODING_DEFAULTS: MorphEncoding = { float: false, frameNormals: true };
 
 /** A primitive made from a group, with the file vertex of each of its glTF vertices. */
 export interface GroupPrimitive {
@@ -190,8 +202,11 @@ export function addFrameTargets(
   aniv: UnrealAniv,
   targetCount: number,
   orphans: Orphans,
+  encoding: MorphEncoding = MORPH_ENCODING_DEFAULTS,
 ): void {
   const { doc, buffer, base, normals0 } = ctx;
+  const { float } = encoding;
+  const withNormals = normals0 !== null && encoding.frameNormals;
   const nv = ctx.data.header.numVertices;
   const vertices = ctx.data.polys.vertices;
   const rendered = new Uint8Array(ctx.groups.groupOf.length);
@@ -199,17 +214,32 @@ export function addFrameTargets(
   const keepOrphans = orphans.keep;
   // Morph targets, frame by frame (one decoded frame and its normals in memory at a time). A
   // delta that is zero everywhere (static frames, rigid moves for normals) shares one zero
-  // accessor per primitive instead of a new one per frame.
+  // accessor per primitive instead of a new one per frame: float32 as before, or (quantized) an
+  // all-zero sparse BYTE accessor, which takes no bytes in the file.
   const zeroOf = (p: (typeof prims)[number]): Accessor => {
-    p.zero ??= doc
-      .createAccessor()
-      .setType('VEC3')
-      .setArray(new Float32Array(p.vcount * 3))
-      .setBuffer(buffer);
+    p.zero ??= float
+      ? doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array(p.vcount * 3))
+          .setBuffer(buffer)
+      : doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Int8Array(p.vcount * 3))
+          .setNormalized(true)
+          .setSparse(true)
+          .setBuffer(buffer);
     return p.zero;
   };
+  let maxCount = 0;
+  for (const p of prims) maxCount = Math.max(maxCount, p.vcount);
+  // The writer gives all sparse accessors of a buffer one index type, by the largest index.
+  const idxBytes = maxCount <= 255 ? 1 : maxCount <= 65535 ? 2 : 4;
+  const scratch = new Int32Array(maxCount * 3);
   const fr = new Float32Array(nv * 3);
-  const nf = normals0 ? new Float32Array(nv * 3) : null;
+  const nf = withNormals ? new Float32Array(nv * 3) : null;
+  let quantized = false;
   for (let f = 1; f <= targetCount; f++) {
     anivFrame(aniv, f, fr);
     keepOrphans(fr);
@@ -227,19 +257,25 @@ export function addFrameTargets(
       let dPos: Accessor | null = null;
       let dNrm: Accessor | null = null;
       if (moved) {
-        const d = new Float32Array(vcount * 3);
-        if (swizzledDelta(fr, base, orig, vcount, d, true))
-          dPos = doc.createAccessor().setType('VEC3').setArray(d).setBuffer(buffer);
+        const d = encodePositionDelta(fr, base, orig, vcount, scratch, idxBytes, float);
+        if (d) {
+          dPos = deltaAccessor(doc, buffer, d);
+          quantized ||= !(d.array instanceof Float32Array);
+        }
         // Not skipped when this primitive did not move: its normals also follow neighbours.
         if (nf && normals0) {
-          const dn = new Float32Array(vcount * 3);
-          if (swizzledDelta(nf, normals0, orig, vcount, dn, false))
-            dNrm = doc.createAccessor().setType('VEC3').setArray(dn).setBuffer(buffer);
+          const dn = encodeNormalDelta(nf, normals0, orig, vcount, float);
+          if (dn) {
+            dNrm = deltaAccessor(doc, buffer, dn);
+            quantized ||= dn.normalized;
+          }
         }
       }
       target.setAttribute('POSITION', dPos ?? zeroOf(p));
-      if (normals0) target.setAttribute('NORMAL', dNrm ?? zeroOf(p));
+      if (withNormals) target.setAttribute('NORMAL', dNrm ?? zeroOf(p));
       p.prim.addTarget(target);
     }
   }
+  if (quantized || (!float && prims.some((p) => p.zero)))
+    doc.createExtension(KHRMeshQuantization).setRequired(true);
 }
