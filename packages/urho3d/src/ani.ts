@@ -297,5 +297,22 @@ export function writeAni(anim: AniAnimation): Uint8Array {
   });
   if (anim.trailing) out.set(anim.trailing, o);
   const cut = anim.missingBytes ?? 0;
-  return cut > 0 && cut < out.length && !anim.trailing ? out.slice(0, out.length - cut) : out;
+  return cut > 0 && cut < out.length && !anim.trailing && readsBackPadded(out, cut, anim.tracks.at(-1))
+    ? out.slice(0, out.length - cut)
+    : out;
+}
+
+/**
+ * Whether the last `cut` bytes of `out` are what {@link readAni} pads a file cut short there with
+ * (the previous key's bytes, zeros for a track's only key): only then does leaving them off keep
+ * the values. An edited last key (e.g. a rotation normalized on import) is written whole.
+ */
+function readsBackPadded(out: Uint8Array, cut: number, last: AniTrack | undefined): boolean {
+  if (!last) return false;
+  const record = keyRecordSize(last.channelMask);
+  if (cut >= record) return false;
+  const end = out.length;
+  for (let i = end - cut; i < end; i++)
+    if (out[i] !== (last.keyCount > 1 ? out[i - record] : 0)) return false;
+  return true;
 }

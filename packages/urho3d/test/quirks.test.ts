@@ -62,4 +62,25 @@ describe('quirk: the last key of an .ani is cut short (ANI_LAST_KEY_SHORT)', asy
     expect(ani[0]).toBe('short_last_key.ani');
     expect(firstByteDiff(ani[1], bytes)).toBe(-1);
   });
+
+  it('an edited last key is written whole: cutting it short would read back other values (fuzz 56a15d1e)', async () => {
+    const { document } = await legacyFormat.import(files, { main: 'short_last_key.ani' });
+    const ch = document
+      .getRoot()
+      .listAnimations()[0]
+      .listChannels()
+      .find((c) => c.getTargetNode()!.getName() === 'Bone' && c.getTargetPath() === 'rotation')!;
+    const output = ch.getSampler()!.getOutput()!;
+    // the cut bytes are the last key's z and w in file order (w, x, y, z): give it another z
+    const edited = Float32Array.from(output.getArray()!);
+    edited.set([0.8, 0, 0.6, 0], 4);
+    output.setArray(edited);
+    const out = await legacyFormat.export!(document, {});
+    const ani = [...out.files.values()].find((_, i) => [...out.files.keys()][i].endsWith('.ani'))!;
+    expect(ani.length).toBe(bytes.length + 4);
+    const key = readAni(ani).tracks[1].rotations!.subarray(4);
+    expect([...key].map((x) => x + 0)).toEqual([0, Math.fround(0.8), 0, Math.fround(-0.6)]); // (w, x, y, z), z mirrored
+    // and the unedited file still round-trips short (the check above)
+    expect(writeAni(readAni(bytes)).length).toBe(bytes.length);
+  });
 });
