@@ -6,7 +6,13 @@
  */
 import { accessorFloats } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
-import { corpusFiles, firstByteDiff, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  corpusFiles,
+  firstByteDiff,
+  loadWithThree,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { Accessor, type Animation, Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
@@ -100,6 +106,28 @@ describe('rotation outputs as normalized SHORT', () => {
       const out = await legacyFormat.export!(back, { name: 'actor_00' });
       expect(out.warnings).toEqual([]);
       for (const [n, bytes] of files) expect(firstByteDiff(bytes, out.files.get(n)!), n).toBe(-1);
+    }
+  });
+
+  it('three.js plays the SHORT rotations with the float path’s values', async () => {
+    const path = corpusFiles('unigine', ['actor_00_run_fwd.anim'])[0];
+    const { compact, float } = await importBoth(fileSet(path), 'actor_00_run_fwd.anim');
+    type Track = { name: string; times: Float32Array; values: Float32Array };
+    const tracksOf = async (doc: Document) =>
+      ((await loadWithThree(await io.writeBinary(doc))).animations[0].tracks as Track[]).filter((t) =>
+        t.name.endsWith('.quaternion'),
+      );
+    const got = await tracksOf(compact);
+    const want = await tracksOf(float);
+    expect(got.length).toBe(53);
+    expect(got.map((t) => t.name)).toEqual(want.map((t) => t.name));
+    for (let i = 0; i < got.length; i++) {
+      expect(Array.from(got[i].times)).toEqual(Array.from(want[i].times));
+      // Equal numbers; the float path has −0 where the axis change negates a code 0 (SHORT has one zero).
+      const g = got[i].values;
+      const w = want[i].values;
+      expect(g.length).toBe(w.length);
+      for (let j = 0; j < g.length; j++) if (g[j] !== w[j]) expect(g[j]).toBe(w[j]);
     }
   });
 
