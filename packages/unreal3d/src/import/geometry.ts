@@ -237,6 +237,7 @@ export function addFrameTargets(
   // The writer gives all sparse accessors of a buffer one index type, by the largest index.
   const idxBytes = maxCount <= 255 ? 1 : maxCount <= 65535 ? 2 : 4;
   const scratch = new Int32Array(maxCount * 3);
+  const scales = new Float32Array(maxCount);
   const fr = new Float32Array(nv * 3);
   const nf = withNormals ? new Float32Array(nv * 3) : null;
   let quantized = false;
@@ -264,7 +265,7 @@ export function addFrameTargets(
         }
         // Not skipped when this primitive did not move: its normals also follow neighbours.
         if (nf && normals0) {
-          const dn = encodeNormalDelta(nf, normals0, orig, vcount, float);
+          const dn = encodeNormalDelta(nf, normals0, orig, vcount, float, scales);
           if (dn) {
             dNrm = deltaAccessor(doc, buffer, dn);
             quantized ||= dn.normalized;

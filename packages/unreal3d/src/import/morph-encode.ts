@@ -3,8 +3,8 @@
  * they are (the `_a.3d` holds whole Unreal units, so a delta to frame 0 is a whole number) in the
  * smallest `KHR_mesh_quantization` type that holds every value — non-normalized BYTE, else SHORT,
  * else float (Deus Ex frames can move 65 535 units) — sparse when at most half the vertices move
- * and that is smaller; NORMAL
- * deltas as normalized BYTE (see {@link encodeNormalDelta}). `float: true` keeps float32 for all.
+ * and that is smaller; NORMAL deltas as normalized BYTE or SHORT (see {@link encodeNormalDelta}).
+ * `float: true` keeps float32 for all.
  */
 import type { Accessor, Buffer, Document } from '@gltf-transform/core';
 
@@ -16,12 +16,19 @@ export interface EncodedDelta {
 }
 
 /**
- * Least `s` a NORMAL delta may be scaled to (see {@link encodeNormalDelta}); below it a target's
- * NORMAL is stored as float32. The angular error bound is `asin(√3 / (254 · s))` (0.78° at 0.5).
+ * Least `s` a NORMAL delta may be scaled to in BYTE (see {@link encodeNormalDelta}); below it the
+ * delta is stored as normalized SHORT, whose 256× finer step allows `s` down to
+ * {@link NORMAL_MIN_SCALE_SHORT} for the same angular bound, and below that as float32.
  */
 export const NORMAL_MIN_SCALE = 0.5;
 
-/** Worst angle (radians) between a decoded BYTE normal delta's direction and the exact normal. */
+/** Least `s` of a normalized SHORT NORMAL delta: the BYTE bound at 1/32767 steps. */
+export const NORMAL_MIN_SCALE_SHORT = (NORMAL_MIN_SCALE * 254) / 65534;
+
+/**
+ * Worst angle (radians) between the direction a client decodes from a BYTE or SHORT normal delta
+ * at weight 1 and the exact smooth normal: `asin(√3 / (254 · NORMAL_MIN_SCALE))` ≈ 0.78°.
+ */
 export const NORMAL_MAX_ANGLE = Math.asin(Math.sqrt(3) / (254 * NORMAL_MIN_SCALE));
 
 const pad4 = (n: number) => (n + 3) & ~3;
@@ -91,15 +98,17 @@ export function encodePositionDelta(
  * axes): `target − base` per glTF vertex, or null when zero everywhere.
  *
  * Stored as normalized BYTE (`q/127`) unless `float`. A delta of two unit vectors can exceed 1 in a
- * component, which BYTE cannot hold; since a client shades with `normalize(base + Σ w·delta)`, the
- * delta stored is `s·target − base` with `s ≤ 1` the largest that fits (1 unless the normal turns
- * past ~60°): at weight 1 its direction is `target`'s. Each component is rounded by at most 1/254,
- * so the decoded direction is within `asin(√3 / (254·s))` of the exact normal. When some vertex
- * would need `s <` {@link NORMAL_MIN_SCALE}, the whole delta is stored as float32 instead.
+ * component, which a normalized type cannot hold; since a client shades with
+ * `normalize(base + Σ w·delta)`, the delta stored is `s·target − base` with `s ≤ 1` the largest
+ * that fits (1 unless the normal turns past ~60°): at weight 1 its direction is `target`'s. Each
+ * component is rounded by at most half a step (1/254 in BYTE), so the decoded direction is within
+ * `asin(√3 / (254·s))` of the exact normal. When some vertex needs `s <` {@link NORMAL_MIN_SCALE},
+ * the delta is normalized SHORT (same bound down to {@link NORMAL_MIN_SCALE_SHORT}), else float32
+ * (a normal turned across the plane its frame-0 normal is nearly perpendicular to).
  * (Never sparse: glTF-Transform 4.5 writes sparse values of normalized accessors decoded, i.e. 0.)
  *
  * ```ts
- * const d = encodeNormalDelta(frameNormals, normals0, orig, vcount, false);
+ * const d = encodeNormalDelta(frameNormals, normals0, orig, vcount, false, new Float32Array(vcount));
  * ```
  */
 export function encodeNormalDelta(
@@ -108,53 +117,59 @@ export function encodeNormalDelta(
   orig: Uint16Array,
   vcount: number,
   float: boolean,
+  scratch: Float32Array,
 ): EncodedDelta | null {
   const n = vcount * 3;
   let any = false;
-  if (!float) {
-    const out = new Int8Array(n);
-    let ok = true;
+  let smin = 1;
+  // Pass 1: the scale of each vertex (0: unchanged).
+  for (let j = 0; j < vcount; j++) {
+    const o = orig[j] * 3;
+    const tx = nf[o];
+    const ty = nf[o + 1];
+    const tz = nf[o + 2];
+    const bx = n0[o];
+    const by = n0[o + 1];
+    const bz = n0[o + 2];
+    if (tx === bx && ty === by && tz === bz) {
+      scratch[j] = 0;
+      continue;
+    }
+    any = true;
+    let s = 1;
+    // |s·t − b| ≤ 1 per component: s ≤ (1 + b)/t for t > 0, (1 − b)/−t for t < 0.
+    if (tx - bx > 1) s = Math.min(s, (1 + bx) / tx);
+    else if (bx - tx > 1) s = Math.min(s, (1 - bx) / -tx);
+    if (ty - by > 1) s = Math.min(s, (1 + by) / ty);
+    else if (by - ty > 1) s = Math.min(s, (1 - by) / -ty);
+    if (tz - bz > 1) s = Math.min(s, (1 + bz) / tz);
+    else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
+    scratch[j] = s;
+    if (s < smin) smin = s;
+  }
+  if (!any) return null;
+  if (float || !(smin >= NORMAL_MIN_SCALE_SHORT)) {
+    const out = new Float32Array(n);
     for (let j = 0, k = 0; j < vcount; j++, k += 3) {
       const o = orig[j] * 3;
-      const tx = nf[o];
-      const ty = nf[o + 1];
-      const tz = nf[o + 2];
-      const bx = n0[o];
-      const by = n0[o + 1];
-      const bz = n0[o + 2];
-      if (tx === bx && ty === by && tz === bz) continue;
-      any = true;
-      let s = 1;
-      // |s·t − b| ≤ 1 per component: s ≤ (1 + b)/t for t > 0, (1 − b)/−t for t < 0.
-      if (tx - bx > 1) s = Math.min(s, (1 + bx) / tx);
-      else if (bx - tx > 1) s = Math.min(s, (1 - bx) / -tx);
-      if (ty - by > 1) s = Math.min(s, (1 + by) / ty);
-      else if (by - ty > 1) s = Math.min(s, (1 - by) / -ty);
-      if (tz - bz > 1) s = Math.min(s, (1 + bz) / tz);
-      else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
-      if (!(s >= NORMAL_MIN_SCALE)) {
-        ok = false;
-        break;
-      }
-      out[k] = Math.max(-127, Math.min(127, Math.round((s * tx - bx) * 127)));
-      out[k + 1] = Math.max(-127, Math.min(127, Math.round((s * ty - by) * 127)));
-      out[k + 2] = Math.max(-127, Math.min(127, Math.round((s * tz - bz) * 127)));
+      out[k] = nf[o] - n0[o];
+      out[k + 1] = nf[o + 1] - n0[o + 1];
+      out[k + 2] = nf[o + 2] - n0[o + 2];
     }
-    if (ok) return any ? { array: out, normalized: true, sparse: false } : null;
+    return { array: out, normalized: false, sparse: false };
   }
-  const out = new Float32Array(n);
-  any = false;
+  const short = smin < NORMAL_MIN_SCALE;
+  const out = short ? new Int16Array(n) : new Int8Array(n);
+  const q = short ? 32767 : 127;
   for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+    const s = scratch[j];
+    if (s === 0) continue;
     const o = orig[j] * 3;
-    const dx = nf[o] - n0[o];
-    const dy = nf[o + 1] - n0[o + 1];
-    const dz = nf[o + 2] - n0[o + 2];
-    out[k] = dx;
-    out[k + 1] = dy;
-    out[k + 2] = dz;
-    if (dx !== 0 || dy !== 0 || dz !== 0) any = true;
+    out[k] = Math.max(-q, Math.min(q, Math.round((s * nf[o] - n0[o]) * q)));
+    out[k + 1] = Math.max(-q, Math.min(q, Math.round((s * nf[o + 1] - n0[o + 1]) * q)));
+    out[k + 2] = Math.max(-q, Math.min(q, Math.round((s * nf[o + 2] - n0[o + 2]) * q)));
   }
-  return any ? { array: out, normalized: false, sparse: false } : null;
+  return { array: out, normalized: true, sparse: false };
 }
 
 /**

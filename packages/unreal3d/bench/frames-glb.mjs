@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * Whole-process vertex animation conversion (what `gltf-legacy convert X_d.3d` does for all
+ * frames, without the CLI): X_d.3d + X_a.3d → .glb. Flags: --float, --no-frame-normals. Prints
+ * one JSON line: wall ms of the process so far, peak RSS (bytes), .glb bytes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
+import { importUnrealFiles } from '../dist/index.js';
+
+const args = process.argv.slice(2);
+const [input, output] = args.filter((a) => !a.startsWith('--'));
+const a = input.replace(/_d\.3d$/i, '_a.3d');
+const files = new Map([
+  [basename(input), new Uint8Array(readFileSync(input))],
+  [basename(a), new Uint8Array(readFileSync(a))],
+]);
+const { document } = await importUnrealFiles(files, {
+  main: basename(input),
+  float: args.includes('--float'),
+  frameNormals: !args.includes('--no-frame-normals'),
+  textures: false,
+});
+const glb = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).writeBinary(document);
+writeFileSync(output, glb);
+console.log(
+  JSON.stringify({
+    ms: performance.now(),
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    glbBytes: glb.length,
+  }),
+);
