@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench [--json out.json] [--format id[,id]] [--quick] [--runs 5] [--no-peers] [--no-package-benches]
+//            [--only-peers] [--only-issue19]
 // Per format: synthetic large input (deterministic) → parse / import / export / write, median
 // of N runs, peak RSS; NodeIO baseline in the same process; assimp vs our CLI whole-process on
 // the Unreal file. Each format runs in its own child process so peak RSS is per format.
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     'no-peers': { type: 'boolean' },
     'only-peers': { type: 'boolean' },
+    'only-issue19': { type: 'boolean' },
     'no-package-benches': { type: 'boolean' },
     'no-cli': { type: 'boolean' },
     child: { type: 'string' },
@@ -53,7 +55,7 @@ export const LIBRARY_BENCHES = ['textures'];
 
 if (values.help) {
   console.log(
-    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches]',
+    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches] [--only-peers] [--only-issue19]',
   );
   process.exit(0);
 }
@@ -69,8 +71,11 @@ if (values.child) {
   process.exit(0);
 }
 
-const ids = values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS);
-const benchIds = values['only-peers'] ? [] : ids;
+const ids = values['only-issue19']
+  ? ['unreal3d']
+  : (values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS));
+const onlyPeers = values['only-peers'] || values['only-issue19'];
+const benchIds = onlyPeers ? [] : ids;
 const os = await import('node:os');
 const results = {
   started: new Date().toISOString(),
@@ -133,9 +138,26 @@ for (const id of benchIds) {
   }
 }
 
-if (!values['no-peers'] && ids.includes('unreal3d')) results.peers = await peers(work);
+if (!values['no-peers'] && !values['only-issue19'] && ids.includes('unreal3d'))
+  results.peers = await peers(work);
+if (!values['no-peers'] && ids.includes('unreal3d')) {
+  // issue 19: start-up and batch against assimp, Unreal all-frames size/speed/memory ratios
+  const { issue19Bench } = await import('./src/issue19.mjs');
+  try {
+    results.issue19 = await issue19Bench({
+      root: ROOT,
+      corpus: resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus'),
+      dir: work,
+      unreal: await import(pathToFileURL(join(ROOT, 'packages', 'unreal3d', 'dist', 'index.js')).href),
+      rounds: Math.max(10, Number(values.runs ?? 10)),
+      notice,
+    });
+  } catch (e) {
+    notice(`issue 19 ratios failed: ${e.message}`);
+  }
+}
 
-if (!values.format && !values['only-peers']) {
+if (!values.format && !onlyPeers) {
   // issue 15: the whole conversion of the textured game folders (models + textures + material files)
   const { texturedBench, printTextured } = await import('./src/textured.mjs');
   const corpus = resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
@@ -149,7 +171,7 @@ if (!values.format && !values['only-peers']) {
   } else notice('textured sets: no corpus/textured beside the repository');
 }
 
-if (!values['no-package-benches'] && !values['only-peers']) {
+if (!values['no-package-benches'] && !onlyPeers) {
   const libraries = LIBRARY_BENCHES.filter((id) => !values.format || ids.includes(id));
   for (const id of [...ids.filter((id) => !LIBRARY_BENCHES.includes(id)), ...libraries]) {
     const script = join(ROOT, 'packages', id, 'bench', 'run.mjs');
