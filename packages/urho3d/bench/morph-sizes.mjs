@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
-import { legacyFormat, MSFTLod } from '../dist/index.js';
+import { legacyFormat, MSFTLod, readMdl } from '../dist/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const corpus = resolve(process.argv[2] ?? process.env.GLTF_LEGACY_CORPUS ?? join(ROOT, '../shared/corpus'));
@@ -20,8 +20,8 @@ const FILES = [
 ];
 
 const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
-console.log('| file | .mdl | morphs (moved / vertices) | .glb | .glb, frameNormals: false |');
-console.log('|---|---:|---|---:|---:|');
+console.log('| file | .mdl | morphs (moved / vertices) | .glb | .glb, frameNormals: false | .glb → .mdl |');
+console.log('|---|---:|---|---:|---:|---|');
 for (const f of FILES) {
   const path = join(corpus, f);
   if (!existsSync(path)) {
@@ -32,16 +32,21 @@ for (const f of FILES) {
   const mdl = out.files.get('m.mdl');
   const files = new Map([['m.mdl', mdl]]);
   const sizes = [];
+  let exact = '';
   for (const options of [{}, { frameNormals: false }]) {
     const { document } = await legacyFormat.import(files, { main: 'm.mdl', ...options });
-    sizes.push((await io.writeBinary(document)).length);
+    const glb = await io.writeBinary(document);
+    sizes.push(glb.length);
+    if (!exact) {
+      const back = (await legacyFormat.export(await io.readBinary(glb), { name: 'm' })).files.get('m.mdl');
+      exact = back.length === mdl.length && back.every((b, i) => b === mdl[i]) ? 'byte-exact' : 'DIFFERS';
+    }
   }
-  const { readMdl } = await import('../dist/index.js');
   const model = readMdl(mdl);
   const moved = model.morphs
     .map((m) =>
       m.buffers.map((b) => `${b.vertexCount}/${model.vertexBuffers[b.vertexBuffer].vertexCount}`).join('+'),
     )
     .join(', ');
-  console.log(`| ${f.split('/').pop()} | ${mdl.length} | ${moved} | ${sizes[0]} | ${sizes[1]} |`);
+  console.log(`| ${f.split('/').pop()} | ${mdl.length} | ${moved} | ${sizes[0]} | ${sizes[1]} | ${exact} |`);
 }

@@ -5,7 +5,7 @@
  */
 import type { Document, Node } from '@gltf-transform/core';
 import type { MdlModel } from './mdl.js';
-import { floatsToJson, floatToJson } from './space.js';
+import { floatsToJson, floatToJson, uniformZeroSigns } from './space.js';
 
 /** Top-node `extras.urho3d.model`: what the .mdl holds that glTF cannot. */
 export interface UrhoModelExtras {
@@ -31,7 +31,19 @@ export interface UrhoModelExtras {
       indexCount: number;
     }[];
   }[];
-  morphs: { name: string; buffers: { vertexBuffer: number; elementMask: number; vertexCount: number }[] }[];
+  morphs: {
+    name: string;
+    buffers: {
+      vertexBuffer: number;
+      elementMask: number;
+      vertexCount: number;
+      /**
+       * Per channel, the sign bits (x 1, y 2, z 4) of every listed zero delta when they are all the
+       * same and not +0 (`uniformZeroSigns`); glTF holds those deltas as +0 (a sparse target drops them).
+       */
+      zeroSigns?: { positions?: number; normals?: number; tangents?: number };
+    }[];
+  }[];
   /** Floats as written by `floatToJson` (-0 / NaN / Infinity as strings). */
   bounds: (number | string)[];
   geometryCenters: (number | string)[];
@@ -67,11 +79,19 @@ export function modelExtrasFromMdl(model: MdlModel, rawBackups: Record<string, s
     })),
     morphs: model.morphs.map((m) => ({
       name: m.name,
-      buffers: m.buffers.map((b) => ({
-        vertexBuffer: b.vertexBuffer,
-        elementMask: b.elementMask,
-        vertexCount: b.vertexCount,
-      })),
+      buffers: m.buffers.map((b) => {
+        const zeroSigns: { positions?: number; normals?: number; tangents?: number } = {};
+        for (const key of ['positions', 'normals', 'tangents'] as const) {
+          const p = b[key] ? uniformZeroSigns(b[key]) : 0;
+          if (p) zeroSigns[key] = p;
+        }
+        return {
+          vertexBuffer: b.vertexBuffer,
+          elementMask: b.elementMask,
+          vertexCount: b.vertexCount,
+          ...(Object.keys(zeroSigns).length ? { zeroSigns } : {}),
+        };
+      }),
     })),
     bounds: floatsToJson(model.bounds),
     geometryCenters: floatsToJson(model.geometryCenters),

@@ -75,6 +75,61 @@ export function mirrorVec3(
   convertVec3(mirror, data, stride, 0); // typed arrays take core's monomorphic loop
 }
 
+/**
+ * After a morph-delta mirror (or bake): every VEC3 of `out` that is a zero delta in `src` (each
+ * component ±0) gets `src`'s bits back. A zero delta then means the same bits both ways — and a
+ * sparse accessor, which stores only non-zero elements and reads the rest back as +0, keeps a
+ * file's +0 zeros (the mirror would have made them -0 on the mirrored axis).
+ *
+ * ```ts
+ * const src = Float32Array.of(0, 0, 0, 1, 2, 3);
+ * const out = src.slice();
+ * mirrorVec3(out);
+ * keepZeroDeltas(out, src); // out = [0, 0, 0, -1, 2, 3] with the X mirror: no -0
+ * ```
+ */
+export function keepZeroDeltas(out: Float32Array, src: ArrayLike<number>): void {
+  for (let i = 0; i + 2 < out.length; i += 3) {
+    if (src[i] === 0 && src[i + 1] === 0 && src[i + 2] === 0) {
+      out[i] = src[i];
+      out[i + 1] = src[i + 1];
+      out[i + 2] = src[i + 2];
+    }
+  }
+}
+
+/**
+ * Sign bits (x 1, y 2, z 4) that every zero VEC3 of `a` (each component ±0) shares: 0 when they
+ * are all +0 (or there is none), null when they differ. A morph buffer's zero deltas with one
+ * pattern are written +0 in glTF (so a sparse target can drop them) and the pattern is kept in
+ * the model extras (`zeroSigns`).
+ *
+ * ```ts
+ * uniformZeroSigns(Float32Array.of(0, 0, -0, 1, 2, 3, 0, 0, -0)); // 4: z is -0 in every zero delta
+ * ```
+ */
+export function uniformZeroSigns(a: ArrayLike<number>): number | null {
+  let pattern = -1;
+  for (let i = 0; i + 2 < a.length; i += 3) {
+    if (a[i] !== 0 || a[i + 1] !== 0 || a[i + 2] !== 0) continue;
+    const p =
+      (Object.is(a[i], -0) ? 1 : 0) | (Object.is(a[i + 1], -0) ? 2 : 0) | (Object.is(a[i + 2], -0) ? 4 : 0);
+    if (pattern < 0) pattern = p;
+    else if (p !== pattern) return null;
+  }
+  return Math.max(pattern, 0); // -1: no zero delta
+}
+
+/** Gives every zero VEC3 of `a` the sign bits `pattern` (x 1, y 2, z 4): {@link uniformZeroSigns}. */
+export function setZeroSigns(a: Float32Array, pattern: number): void {
+  for (let i = 0; i + 2 < a.length; i += 3) {
+    if (a[i] !== 0 || a[i + 1] !== 0 || a[i + 2] !== 0) continue;
+    a[i] = pattern & 1 ? -0 : 0;
+    a[i + 1] = pattern & 2 ? -0 : 0;
+    a[i + 2] = pattern & 4 ? -0 : 0;
+  }
+}
+
 /** Mirrors quaternions in glTF order (x, y, z, w) in place. */
 export function mirrorQuat(
   data: { length: number; [i: number]: number },

@@ -21,7 +21,7 @@ const MASK = 0x1 | 0x2 | 0x80; // POSITION, NORMAL, TANGENT
  * A strip of `n` vertices (triangles over consecutive vertices) with one morph "Bulge" moving
  * the vertices `moved` (position, normal and tangent deltas; `nanAt` gives one a NaN x).
  */
-function model(n: number, moved: number[], nanAt = -1): Uint8Array {
+function model(n: number, moved: number[], nanAt = -1, zeroNormals?: 'z' | 'mixed'): Uint8Array {
   const elements = elementsFromMask(MASK)!;
   const stride = elements.reduce((s, e) => s + ELEMENT_TYPE_SIZES[e.type], 0);
   const data = new Uint8Array(n * stride);
@@ -34,6 +34,10 @@ function model(n: number, moved: number[], nanAt = -1): Uint8Array {
   const delta = (s: number) => Float32Array.from({ length: k * 3 }, (_, i) => (i % 3) * 0.25 + s);
   const positions = delta(0.5);
   if (nanAt >= 0) positions[nanAt * 3] = Number.NaN;
+  const normals = delta(0.125);
+  // zero normal deltas: (0, 0, -0) on every moved vertex ('z'), or on all but the first ('mixed')
+  if (zeroNormals)
+    for (let i = 0; i < k; i++) normals.set([0, 0, zeroNormals === 'mixed' && i === 0 ? 0 : -0], i * 3);
   const m: MdlModel = {
     magic: 'UMDL',
     vertexBuffers: [
@@ -74,7 +78,7 @@ function model(n: number, moved: number[], nanAt = -1): Uint8Array {
             vertexCount: k,
             indices: Uint32Array.from(moved),
             positions,
-            normals: delta(0.125),
+            normals,
             tangents: delta(-0.5),
           },
         ],
@@ -164,6 +168,33 @@ describe('morph targets in the .glb', () => {
     expect(targetAccessors(json).POSITION.sparse).toBeUndefined();
     const pos = back.getRoot().listMeshes()[0].listPrimitives()[0].listTargets()[0].getAttribute('POSITION')!;
     expect(Number.isNaN(pos.getElement(5, [])[0])).toBe(true);
+    const out = await legacyFormat.export(back, { name: 'm' });
+    expect(firstByteDiff(out.files.get('m.mdl')!, mdl)).toBe(-1);
+  });
+
+  it('zero deltas with one sign pattern, (0, 0, -0) as Blender writes them, stay sparse and come back exact', async () => {
+    const mdl = model(100, [10, 20, 30], -1, 'z');
+    const { json, back, glb } = await toGlb(mdl);
+    // the normal deltas are all zero: nothing stored, the pattern kept in the model extras
+    expect(targetAccessors(json).NORMAL.sparse).toBeUndefined();
+    expect(targetAccessors(json).NORMAL.bufferView).toBeUndefined();
+    expect(targetAccessors(json).POSITION.sparse.count).toBe(3);
+    const extras = back.getRoot().listNodes()[0].getExtras() as any;
+    expect(extras.urho3d.model.morphs[0].buffers[0].zeroSigns).toEqual({ normals: 4 });
+    const report = await validateGlb(glb);
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    const out = await legacyFormat.export(back, { name: 'm' });
+    expect(firstByteDiff(out.files.get('m.mdl')!, mdl)).toBe(-1);
+    const normals = readMdl(out.files.get('m.mdl')!).morphs[0].buffers[0].normals!;
+    expect(Object.is(normals[2], -0)).toBe(true);
+  });
+
+  it('zero deltas with mixed sign patterns keep their bits: a dense target, exact through the .glb', async () => {
+    const mdl = model(100, [10, 20, 30], -1, 'mixed');
+    const { json, back } = await toGlb(mdl);
+    expect(targetAccessors(json).NORMAL.sparse).toBeUndefined();
+    expect(targetAccessors(json).NORMAL.bufferView).toBeDefined();
+    expect(targetAccessors(json).POSITION.sparse.count).toBe(3);
     const out = await legacyFormat.export(back, { name: 'm' });
     expect(firstByteDiff(out.files.get('m.mdl')!, mdl)).toBe(-1);
   });

@@ -4,7 +4,10 @@
  */
 import type { UrhoModelExtras } from '../extras.js';
 import type { MdlMorph, MdlVertexBuffer } from '../mdl.js';
+import { setZeroSigns } from '../space.js';
 import type { VPrim } from './common.js';
+
+type ZeroSigns = NonNullable<UrhoModelExtras['morphs'][number]['buffers'][number]['zeroSigns']>;
 
 /** One morph per target name (`targetKeys` order), with a buffer for each vertex buffer it moves. */
 export function buildMorphs(
@@ -28,7 +31,7 @@ export function buildMorphs(
       if (!t.nrm && group[0].attrs.has('NORMAL')) mask &= ~2;
       if (!t.tan && group[0].attrs.has('TANGENT')) mask &= ~0x80;
       const list = movedVertices(n, t.pos, t.nrm, t.tan);
-      const pick = (a: Float32Array | undefined, bit: number) => {
+      const pick = (a: Float32Array | undefined, bit: number, channel: keyof ZeroSigns) => {
         if (!(mask & bit)) return null;
         const out = new Float32Array(list.length * 3);
         if (a) {
@@ -42,6 +45,9 @@ export function buildMorphs(
             dst[k * 3 + 2] = src[x + 2];
           }
         }
+        // the file's sign pattern of the zero deltas of listed vertices (glTF holds them as +0)
+        const zeroSigns = hb?.zeroSigns?.[channel];
+        if (zeroSigns) setZeroSigns(out, zeroSigns);
         return out;
       };
       if (!list.length && !hb) return;
@@ -50,9 +56,9 @@ export function buildMorphs(
         elementMask: mask,
         vertexCount: list.length,
         indices: list,
-        positions: pick(t.pos, 1),
-        normals: pick(t.nrm, 2),
-        tangents: pick(t.tan, 0x80),
+        positions: pick(t.pos, 1, 'positions'),
+        normals: pick(t.nrm, 2, 'normals'),
+        tangents: pick(t.tan, 0x80, 'tangents'),
       });
     });
     morphs.push(morph);

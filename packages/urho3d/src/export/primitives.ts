@@ -15,7 +15,7 @@ import {
 import type { Accessor, Primitive, Skin } from '@gltf-transform/core';
 import { mat3, type mat4, vec3 } from 'gl-matrix';
 import { PrimitiveType } from '../mdl.js';
-import { flipTriangles, mirrorVec3 } from '../space.js';
+import { flipTriangles, keepZeroDeltas, mirrorVec3 } from '../space.js';
 import type { AttrValues, VPrim } from './common.js';
 
 /** What {@link makeVPrim} needs from the export run. */
@@ -353,7 +353,8 @@ function primitiveTargets(
       // morph deltas are VEC3 for all three (glTF); another type is invalid glTF: not a delta
       if (!acc || acc.getCount() !== vertexCount || acc.getType() !== 'VEC3') return undefined;
       return cached(acc, `target|${bakeKey}`, () => {
-        const v = accessorFloats(acc).slice();
+        const src = accessorFloats(acc);
+        const v = src.slice();
         if (linear) {
           const tmp = vec3.create();
           for (let i = 0; i + 2 < v.length; i += 3) {
@@ -363,6 +364,7 @@ function primitiveTargets(
           }
         }
         mirrorVec3(v, 3, ctx.mirror);
+        keepZeroDeltas(v, src); // as the import wrote them (a sparse target's zeros are +0)
         return v;
       }) as Float32Array;
     };

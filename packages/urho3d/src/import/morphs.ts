@@ -8,7 +8,7 @@
 import { type AxisMap, FormatError } from '@gltf-legacy/core';
 import type { Accessor, Document } from '@gltf-transform/core';
 import type { MdlModel } from '../mdl.js';
-import { mirrorVec3 } from '../space.js';
+import { keepZeroDeltas, mirrorVec3, uniformZeroSigns } from '../space.js';
 
 type Channel = [string, 'positions' | 'normals' | 'tangents'];
 
@@ -74,14 +74,22 @@ export function importMorphs(
         for (const b of bufs) {
           const src = b[key];
           if (!src) continue;
+          // zero deltas sharing one sign pattern (kept in the extras) become +0: sparse can drop them
+          const plusZero = uniformZeroSigns(src) !== null;
           for (let i = 0; i < b.vertexCount; i++) {
             const o = b.indices[i] * 3;
-            dense[o] = src[i * 3];
-            dense[o + 1] = src[i * 3 + 1];
-            dense[o + 2] = src[i * 3 + 2];
+            const x = src[i * 3];
+            const y = src[i * 3 + 1];
+            const z = src[i * 3 + 2];
+            if (plusZero && x === 0 && y === 0 && z === 0) continue;
+            dense[o] = x;
+            dense[o + 1] = y;
+            dense[o + 2] = z;
           }
         }
+        const file = dense.slice();
         mirrorVec3(dense, 3, mirror);
+        keepZeroDeltas(dense, file);
         out.set(
           attr,
           doc
@@ -99,10 +107,16 @@ export function importMorphs(
 
 /**
  * Whether a VEC3 delta array is stored sparse. glTF-Transform's writer keeps the elements with a
- * component whose magnitude is above 0 (so ±0 and NaN count as "not moved") and logs "sparse
- * accessors have >50% non-zero elements" above half. Sparse when at most half the elements move
- * — then it is always smaller than dense: k·(12 + index bytes ≤ 4) ≤ 8n < 12n — and no element
- * holds a NaN, which the writer would drop (the vertex would lose its delta in a `.glb`).
+ * component whose magnitude is above 0 (±0 and NaN count as "not moved"), reads the others back
+ * as +0, and logs "sparse accessors have >50% non-zero elements" above half. Sparse when at most
+ * half the elements move — then it is always smaller than dense: k·(12 + index bytes ≤ 4) ≤ 8n
+ * < 12n — and every element it would drop is exactly +0 (no NaN, no -0, which a `.glb` would
+ * lose: the export would not give the file's bytes back).
+ *
+ * ```ts
+ * sparseWins(Float32Array.of(0, 0, 0, 0, 0, 0, 1, 0, 0)); // true: 1 of 3 moves
+ * sparseWins(Float32Array.of(0, -0, 0, 1, 0, 0)); // false: the -0 would come back as +0
+ * ```
  */
 export function sparseWins(deltas: Float32Array): boolean {
   const n = deltas.length / 3;
@@ -113,6 +127,7 @@ export function sparseWins(deltas: Float32Array): boolean {
     const z = deltas[i + 2];
     if (Number.isNaN(x) || Number.isNaN(y) || Number.isNaN(z)) return false;
     if (x !== 0 || y !== 0 || z !== 0) moved++;
+    else if (Object.is(x, -0) || Object.is(y, -0) || Object.is(z, -0)) return false;
   }
   return moved * 2 <= n;
 }
