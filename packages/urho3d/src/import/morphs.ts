@@ -8,7 +8,7 @@
 import { type AxisMap, FormatError } from '@gltf-legacy/core';
 import type { Accessor, Document } from '@gltf-transform/core';
 import type { MdlModel } from '../mdl.js';
-import { keepZeroDeltas, mirrorVec3, uniformZeroSigns } from '../space.js';
+import { mirrorVec3, uniformZeroSigns } from '../space.js';
 
 type Channel = [string, 'positions' | 'normals' | 'tangents'];
 
@@ -71,25 +71,35 @@ export function importMorphs(
           continue;
         }
         const dense = new Float32Array(vb.vertexCount * 3);
+        // buffers whose zero deltas mix sign patterns: those keep their bits (one pattern: +0 here,
+        // the pattern in the model extras, so a sparse target can drop them)
+        const mixed = bufs.filter((b) => b[key] && uniformZeroSigns(b[key]) === null);
         for (const b of bufs) {
           const src = b[key];
           if (!src) continue;
-          // zero deltas sharing one sign pattern (kept in the extras) become +0: sparse can drop them
-          const plusZero = uniformZeroSigns(src) !== null;
           for (let i = 0; i < b.vertexCount; i++) {
             const o = b.indices[i] * 3;
-            const x = src[i * 3];
-            const y = src[i * 3 + 1];
-            const z = src[i * 3 + 2];
-            if (plusZero && x === 0 && y === 0 && z === 0) continue;
-            dense[o] = x;
-            dense[o + 1] = y;
-            dense[o + 2] = z;
+            dense[o] = src[i * 3];
+            dense[o + 1] = src[i * 3 + 1];
+            dense[o + 2] = src[i * 3 + 2];
           }
         }
-        const file = dense.slice();
         mirrorVec3(dense, 3, mirror);
-        keepZeroDeltas(dense, file);
+        // zero deltas are not mirrored (keepZeroDeltas, as export does): +0, or the file's bits
+        for (let o = 0; o < dense.length; o += 3) {
+          if (dense[o] === 0 && dense[o + 1] === 0 && dense[o + 2] === 0) {
+            dense[o] = 0;
+            dense[o + 1] = 0;
+            dense[o + 2] = 0;
+          }
+        }
+        for (const b of mixed) {
+          const src = b[key]!;
+          for (let i = 0; i < b.vertexCount; i++) {
+            if (src[i * 3] === 0 && src[i * 3 + 1] === 0 && src[i * 3 + 2] === 0)
+              dense.set(src.subarray(i * 3, i * 3 + 3), b.indices[i] * 3);
+          }
+        }
         out.set(
           attr,
           doc
