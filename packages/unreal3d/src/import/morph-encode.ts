@@ -120,10 +120,13 @@ export function encodeNormalDelta(
   scratch: Float32Array,
 ): EncodedDelta | null {
   const n = vcount * 3;
+  if (float) return floatNormalDelta(nf, n0, orig, vcount);
   let any = false;
   let smin = 1;
-  // Pass 1: the scale of each vertex (0: unchanged).
-  for (let j = 0; j < vcount; j++) {
+  // One pass: each vertex's scale (0: unchanged) and its BYTE delta, good when smin ≥ 0.5. The
+  // values are within ±127 (|s·t − b| ≤ 1 by the choice of s), so no clamp is needed.
+  const b8 = new Int8Array(n);
+  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
     const o = orig[j] * 3;
     const tx = nf[o];
     const ty = nf[o + 1];
@@ -146,30 +149,45 @@ export function encodeNormalDelta(
     else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
     scratch[j] = s;
     if (s < smin) smin = s;
+    b8[k] = Math.round((s * tx - bx) * 127);
+    b8[k + 1] = Math.round((s * ty - by) * 127);
+    b8[k + 2] = Math.round((s * tz - bz) * 127);
   }
   if (!any) return null;
-  if (float || !(smin >= NORMAL_MIN_SCALE_SHORT)) {
-    const out = new Float32Array(n);
-    for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-      const o = orig[j] * 3;
-      out[k] = nf[o] - n0[o];
-      out[k + 1] = nf[o + 1] - n0[o + 1];
-      out[k + 2] = nf[o + 2] - n0[o + 2];
-    }
-    return { array: out, normalized: false, sparse: false };
-  }
-  const short = smin < NORMAL_MIN_SCALE;
-  const out = short ? new Int16Array(n) : new Int8Array(n);
-  const q = short ? 32767 : 127;
+  if (smin >= NORMAL_MIN_SCALE) return { array: b8, normalized: true, sparse: false };
+  if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, n0, orig, vcount);
+  const out = new Int16Array(n);
   for (let j = 0, k = 0; j < vcount; j++, k += 3) {
     const s = scratch[j];
     if (s === 0) continue;
     const o = orig[j] * 3;
-    out[k] = Math.max(-q, Math.min(q, Math.round((s * nf[o] - n0[o]) * q)));
-    out[k + 1] = Math.max(-q, Math.min(q, Math.round((s * nf[o + 1] - n0[o + 1]) * q)));
-    out[k + 2] = Math.max(-q, Math.min(q, Math.round((s * nf[o + 2] - n0[o + 2]) * q)));
+    out[k] = Math.round((s * nf[o] - n0[o]) * 32767);
+    out[k + 1] = Math.round((s * nf[o + 1] - n0[o + 1]) * 32767);
+    out[k + 2] = Math.round((s * nf[o + 2] - n0[o + 2]) * 32767);
   }
   return { array: out, normalized: true, sparse: false };
+}
+
+/** `target − base` per glTF vertex as float32 (null when zero everywhere). */
+function floatNormalDelta(
+  nf: Float32Array,
+  n0: Float32Array,
+  orig: Uint16Array,
+  vcount: number,
+): EncodedDelta | null {
+  const out = new Float32Array(vcount * 3);
+  let any = false;
+  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+    const o = orig[j] * 3;
+    const dx = nf[o] - n0[o];
+    const dy = nf[o + 1] - n0[o + 1];
+    const dz = nf[o + 2] - n0[o + 2];
+    out[k] = dx;
+    out[k + 1] = dy;
+    out[k + 2] = dz;
+    if (dx !== 0 || dy !== 0 || dz !== 0) any = true;
+  }
+  return any ? { array: out, normalized: false, sparse: false } : null;
 }
 
 /**
