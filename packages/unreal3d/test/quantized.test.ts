@@ -13,6 +13,7 @@ import {
   corpusFiles,
   corpusRoot,
   firstByteDiff,
+  loadWithThree,
   validateGlb,
   validatorErrors,
 } from '@gltf-legacy/test-utils';
@@ -255,6 +256,52 @@ describe('quantized morph targets (issue 19)', () => {
       const report = await validateGlb(q.glb);
       expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
       await expectSameAniv(files, q.doc, 'MBeaconWeap');
+    }
+  });
+
+  it('three.js decodes the quantized morph POSITION to the float32 deltas (MBeaconWeap, Sporifier3P)', async () => {
+    for (const name of ['MBeaconWeap_d.3d', 'Sporifier3P_d.3d']) {
+      const path = corpus.find((p) => p.endsWith(name)) as string;
+      const files = fileSetFor(path);
+      const opts = { main: name, textures: false };
+      const q = await loadWithThree(await io.writeBinary((await legacyFormat.import(files, opts)).document));
+      const f = await loadWithThree(
+        await io.writeBinary((await legacyFormat.import(files, { ...opts, float: true })).document),
+      );
+      type Attr = {
+        count: number;
+        getX(i: number): number;
+        getY(i: number): number;
+        getZ(i: number): number;
+      };
+      type Geo = { geometry: { morphAttributes: { position: Attr[]; normal?: Attr[] } } };
+      const meshes = (g: { scene: { traverse(cb: (o: unknown) => void): void } }) => {
+        const out: Geo[] = [];
+        g.scene.traverse((o) => {
+          if ((o as { isMesh?: boolean }).isMesh) out.push(o as Geo);
+        });
+        return out;
+      };
+      const mq = meshes(q);
+      const mf = meshes(f);
+      expect(mq.length).toBe(mf.length);
+      let values = 0;
+      for (let m = 0; m < mq.length; m++) {
+        const pq = mq[m].geometry.morphAttributes.position;
+        const pf = mf[m].geometry.morphAttributes.position;
+        expect(pq.length).toBe(pf.length);
+        expect(mq[m].geometry.morphAttributes.normal?.length).toBe(pq.length);
+        for (let t = 0; t < pq.length; t++) {
+          for (let i = 0; i < pq[t].count; i++, values++) {
+            expect([pq[t].getX(i), pq[t].getY(i), pq[t].getZ(i)]).toEqual([
+              pf[t].getX(i),
+              pf[t].getY(i),
+              pf[t].getZ(i),
+            ]);
+          }
+        }
+      }
+      expect(values).toBeGreaterThan(1000);
     }
   });
 
