@@ -3,8 +3,19 @@
  * Benchmark on a large synthetic mesh written by this package (deterministic): a 126×126 grid
  * (15 876 vertices, 31 250 triangles) with 60 frames of a travelling wave. Measures read, import
  * (all frames and `frames: 'first'`), export (native path) and write; median of 5 runs.
+ * Then (issue 19) all frames → .glb as a whole process (`bench/frames-glb.mjs`, one child process
+ * per run, so peak RSS is its own) in the three morph modes — default (quantized), `frameNormals:
+ * false`, `float: true` — on the same grid with `--frames` frames (default 1000: 63.5 MB of
+ * `_a.3d`) and on the repository bench's input (tools/bench/src/synth.mjs: 8 100 vertices × 200
+ * frames, a random UV per corner, so ~6 glTF vertices per file vertex); `--runs` (default 3),
+ * median. Prints .glb ÷ _a.3d, MB/s of _a.3d and peak RSS ÷ (input + output).
  * Run `npx tsup` first; `pnpm bench` runs it.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { NodeIO } from '@gltf-transform/core';
 import { encodeUnrealPackedArray } from '@gltf-legacy/quantize';
 import {
@@ -18,6 +29,9 @@ import {
   writeData,
 } from '../dist/index.js';
 
+const { values: argv } = parseArgs({
+  options: { frames: { type: 'string', default: '1000' }, runs: { type: 'string', default: '3' } },
+});
 const N = 126;
 const FRAMES = 60;
 const nv = N * N;
@@ -40,28 +54,32 @@ for (let y = 0; y < N - 1; y++) {
     }
   }
 }
-const xyz = new Float64Array(FRAMES * nv * 3);
-for (let f = 0; f < FRAMES; f++) {
-  for (let i = 0; i < nv; i++) {
-    const x = (i % N) * 16 - 1000;
-    const y = Math.floor(i / N) * 16 - 1000;
-    const o = (f * nv + i) * 3;
-    xyz[o] = x;
-    xyz[o + 1] = y;
-    xyz[o + 2] = Math.round(200 * Math.sin(x / 150 + (f / FRAMES) * 2 * Math.PI));
+/** The grid's `_a.3d`: a travelling wave over `frames` frames. */
+function gridAniv(frames) {
+  const xyz = new Float64Array(frames * nv * 3);
+  for (let f = 0; f < frames; f++) {
+    for (let i = 0; i < nv; i++) {
+      const x = (i % N) * 16 - 1000;
+      const y = Math.floor(i / N) * 16 - 1000;
+      const o = (f * nv + i) * 3;
+      xyz[o] = x;
+      xyz[o + 1] = y;
+      xyz[o + 2] = Math.round(200 * Math.sin(x / 150 + (f / frames) * 2 * Math.PI));
+    }
   }
+  return writeAniv({
+    numFrames: frames,
+    frameSize: nv * 4,
+    layout: 'packed',
+    numVertices: nv,
+    frameCount: frames,
+    packed: encodeUnrealPackedArray(xyz).packed,
+    frameExtra: new Uint8Array(0),
+    trailing: new Uint8Array(0),
+  });
 }
 const dataBytes = writeData({ header: createDataHeader(tris, nv), polys, trailing: new Uint8Array(0) });
-const anivBytes = writeAniv({
-  numFrames: FRAMES,
-  frameSize: nv * 4,
-  layout: 'packed',
-  numVertices: nv,
-  frameCount: FRAMES,
-  packed: encodeUnrealPackedArray(xyz).packed,
-  frameExtra: new Uint8Array(0),
-  trailing: new Uint8Array(0),
-});
+const anivBytes = gridAniv(FRAMES);
 const totalMB = (dataBytes.length + anivBytes.length) / 1e6;
 
 function median(fn, runs = 5) {
@@ -125,3 +143,68 @@ const same =
   Buffer.compare(Buffer.from(write.result[0]), Buffer.from(dataBytes)) === 0 &&
   Buffer.compare(Buffer.from(write.result[1]), Buffer.from(anivBytes)) === 0;
 console.log(`round trip byte-identical: ${same}`);
+
+// ---- issue 19: all frames → .glb, whole process, three morph modes
+const MB = 1e6;
+const work = mkdtempSync(join(tmpdir(), 'unreal3d-bench-'));
+const MODES = { default: [], 'frameNormals: false': ['--no-frame-normals'], 'float: true': ['--float'] };
+const script = new URL('./frames-glb.mjs', import.meta.url).pathname;
+const runs = Number(argv.runs);
+
+/** Median whole-process run of each mode on `<base>_d.3d`: ms, .glb bytes, peak RSS. */
+function framesModes(base) {
+  const out = {};
+  for (const [mode, flags] of Object.entries(MODES)) {
+    const samples = [];
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      const p = spawnSync(process.execPath, [script, `${base}_d.3d`, join(work, 'out.glb'), ...flags], {
+        encoding: 'utf8',
+      });
+      const ms = performance.now() - t0;
+      if (p.status !== 0) throw new Error(`${mode}: ${p.stderr}`);
+      samples.push({ ms, ...JSON.parse(p.stdout.trim().split('\n').pop()) });
+    }
+    samples.sort((a, b) => a.ms - b.ms);
+    out[mode] = samples[samples.length >> 1];
+  }
+  return out;
+}
+
+function printModes(label, base) {
+  const d = statSync(`${base}_d.3d`).size;
+  const a = statSync(`${base}_a.3d`).size;
+  console.log(
+    `\n${label}: _a.3d ${(a / MB).toFixed(1)} MB (+ _d.3d ${(d / MB).toFixed(2)} MB), median of ${runs}`,
+  );
+  console.log(
+    `${'mode'.padEnd(22)} ${'.glb MB'.padStart(9)} ${'÷ _a.3d'.padStart(8)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS MB'.padStart(8)} ${'÷ (in+out)'.padStart(10)}`,
+  );
+  const res = framesModes(base);
+  for (const [mode, r] of Object.entries(res)) {
+    console.log(
+      `${mode.padEnd(22)} ${(r.glbBytes / MB).toFixed(1).padStart(9)} ${(r.glbBytes / a).toFixed(2).padStart(8)} ${(r.ms / 1000).toFixed(2).padStart(7)} ${(a / MB / (r.ms / 1000)).toFixed(1).padStart(7)} ${(r.maxRss / MB).toFixed(0).padStart(8)} ${(r.maxRss / (d + a + r.glbBytes)).toFixed(2).padStart(10)}`,
+    );
+  }
+}
+
+const load0 = loadavg()[0];
+const frames = Number(argv.frames);
+writeFileSync(join(work, 'grid_d.3d'), dataBytes);
+writeFileSync(join(work, 'grid_a.3d'), gridAniv(frames));
+printModes(
+  `issue 19, all frames → .glb (whole process): ${N}×${N} grid, ${nv} vertices × ${frames} frames`,
+  join(work, 'grid'),
+);
+rmSync(join(work, 'grid_a.3d'));
+const unreal = await import('../dist/index.js');
+const { unrealModels } = await import('../../../tools/bench/src/synth.mjs');
+const synth = unrealModels(unreal, { vertices: 8100, frames: 200 });
+writeFileSync(join(work, 'synth_d.3d'), unreal.writeData(synth.data));
+writeFileSync(join(work, 'synth_a.3d'), unreal.writeAniv(synth.aniv));
+printModes(
+  'repository bench input (tools/bench/src/synth.mjs): 8100 vertices × 200 frames, random UV per corner',
+  join(work, 'synth'),
+);
+console.log(`load average (1 min) ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+rmSync(work, { recursive: true, force: true });
