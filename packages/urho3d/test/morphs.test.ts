@@ -2,7 +2,14 @@
 // (and when a delta is NaN), `frameNormals: false`, `float` a no-op, byte-exact back to .mdl.
 import { prepare } from '@gltf-legacy/prepare';
 import { join } from 'node:path';
-import { corpusRoot, firstByteDiff, hasCorpus, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  corpusRoot,
+  firstByteDiff,
+  hasCorpus,
+  loadWithThree,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { Logger, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +153,22 @@ describe('morph targets in the .glb', () => {
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
     const out = await legacyFormat.export(back, { name: 'm' });
     expect(firstByteDiff(out.files.get('m.mdl')!, mdl)).toBe(-1);
+  });
+
+  it('three.js GLTFLoader decodes the sparse targets to the file deltas (mirrored), zero elsewhere', async () => {
+    const { glb } = await toGlb(model(1000, [3, 40, 999], -1, 'z'));
+    const gltf = await loadWithThree(glb);
+    const meshes: any[] = [];
+    gltf.scene.traverse((o: any) => {
+      if (o.isMesh) meshes.push(o);
+    });
+    const morph = meshes[0].geometry.morphAttributes;
+    expect(meshes[0].morphTargetDictionary).toEqual({ Bulge: 0 });
+    expect([morph.position[0].getX(40), morph.position[0].getY(40), morph.position[0].getZ(40)]).toEqual([
+      -0.5, 0.75, 1,
+    ]);
+    expect(morph.position[0].getY(41)).toBe(0);
+    expect(morph.normal[0].getZ(999)).toBe(0); // all-zero normal deltas: a zero accessor
   });
 
   it('sparse up to half the vertices; above half dense (no ">50% non-zero" log from the writer)', async () => {
