@@ -13,7 +13,7 @@ import { VERTEX_ATTRIBUTE } from '../extras.js';
 import { frameNormals } from './frames.js';
 import type { TriangleGroups } from './groups.js';
 import type { MaterialMaker } from './materials.js';
-import { deltaAccessor, encodeNormalDelta, encodePositionDelta } from './morph-encode.js';
+import { deltaAccessor, encodePositionDelta, NormalDeltas } from './morph-encode.js';
 
 /** How morph targets are stored (the importer's `float` / `frameNormals` options). */
 export interface MorphEncoding {
@@ -237,7 +237,7 @@ export function addFrameTargets(
   // The writer gives all sparse accessors of a buffer one index type, by the largest index.
   const idxBytes = maxCount <= 255 ? 1 : maxCount <= 65535 ? 2 : 4;
   const scratch = new Int32Array(maxCount * 3);
-  const scales = new Float32Array(maxCount);
+  const normalDeltas = withNormals && normals0 ? new NormalDeltas(normals0, float) : null;
   const fr = new Float32Array(nv * 3);
   const nf = withNormals ? new Float32Array(nv * 3) : null;
   let quantized = false;
@@ -251,7 +251,10 @@ export function addFrameTargets(
         break;
       }
     }
-    if (moved && nf) frameNormals(fr, nv, vertices, rendered, nf);
+    if (moved && nf) {
+      frameNormals(fr, nv, vertices, rendered, nf);
+      normalDeltas?.setFrame(nf);
+    }
     for (const p of prims) {
       const { orig, vcount } = p;
       const target = doc.createPrimitiveTarget(`Frame${f}`);
@@ -264,8 +267,8 @@ export function addFrameTargets(
           quantized ||= !(d.array instanceof Float32Array);
         }
         // Not skipped when this primitive did not move: its normals also follow neighbours.
-        if (nf && normals0) {
-          const dn = encodeNormalDelta(nf, normals0, orig, vcount, float, scales);
+        if (normalDeltas) {
+          const dn = normalDeltas.encode(orig, vcount);
           if (dn) {
             dNrm = deltaAccessor(doc, buffer, dn);
             quantized ||= dn.normalized;

@@ -3,7 +3,7 @@
  * they are (the `_a.3d` holds whole Unreal units, so a delta to frame 0 is a whole number) in the
  * smallest `KHR_mesh_quantization` type that holds every value — non-normalized BYTE, else SHORT,
  * else float (Deus Ex frames can move 65 535 units) — sparse when at most half the vertices move
- * and that is smaller; NORMAL deltas as normalized BYTE or SHORT (see {@link encodeNormalDelta}).
+ * and that is smaller; NORMAL deltas as normalized BYTE or SHORT (see {@link NormalDeltas}).
  * `float: true` keeps float32 for all.
  */
 import type { Accessor, Buffer, Document } from '@gltf-transform/core';
@@ -94,78 +94,124 @@ export function encodePositionDelta(
 }
 
 /**
- * NORMAL delta of one primitive for one frame, from smooth normals per file vertex (unit, glTF
- * axes): `target − base` per glTF vertex, or null when zero everywhere.
+ * NORMAL deltas of one frame, computed once per file vertex and gathered per primitive
+ * ({@link NormalDeltas.encode}); in `float` mode plain float32 differences.
  *
- * Stored as normalized BYTE (`q/127`) unless `float`. A delta of two unit vectors can exceed 1 in a
- * component, which a normalized type cannot hold; since a client shades with
- * `normalize(base + Σ w·delta)`, the delta stored is `s·target − base` with `s ≤ 1` the largest
- * that fits (1 unless the normal turns past ~60°): at weight 1 its direction is `target`'s. Each
- * component is rounded by at most half a step (1/254 in BYTE), so the decoded direction is within
- * `asin(√3 / (254·s))` of the exact normal. When some vertex needs `s <` {@link NORMAL_MIN_SCALE},
- * the delta is normalized SHORT (same bound down to {@link NORMAL_MIN_SCALE_SHORT}), else float32
- * (a normal turned across the plane its frame-0 normal is nearly perpendicular to).
+ * Stored as normalized BYTE (`q/127`). A delta of two unit vectors can exceed 1 in a component,
+ * which a normalized type cannot hold; since a client shades with `normalize(base + Σ w·delta)`,
+ * the delta stored is `s·target − base` with `s ≤ 1` the largest that fits (1 unless the normal
+ * turns past ~60°): at weight 1 its direction is `target`'s. Each component is rounded by at most
+ * half a step (1/254 in BYTE), so the decoded direction is within `asin(√3 / (254·s))` of the
+ * exact normal. When a vertex of the primitive needs `s <` {@link NORMAL_MIN_SCALE}, the delta is
+ * normalized SHORT (same bound down to {@link NORMAL_MIN_SCALE_SHORT}), else float32 (a normal
+ * turned across the plane its frame-0 normal is nearly perpendicular to).
  * (Never sparse: glTF-Transform 4.5 writes sparse values of normalized accessors decoded, i.e. 0.)
  *
  * ```ts
- * const d = encodeNormalDelta(frameNormals, normals0, orig, vcount, false, new Float32Array(vcount));
+ * const nd = new NormalDeltas(normals0, false);
+ * nd.setFrame(frameNormals(frame, nv, tris, rendered));
+ * const d = nd.encode(orig, vcount); // per primitive
  * ```
  */
-export function encodeNormalDelta(
-  nf: Float32Array,
-  n0: Float32Array,
-  orig: Uint16Array,
-  vcount: number,
-  float: boolean,
-  scratch: Float32Array,
-): EncodedDelta | null {
-  const n = vcount * 3;
-  if (float) return floatNormalDelta(nf, n0, orig, vcount);
-  let any = false;
-  let smin = 1;
-  // One pass: each vertex's scale (0: unchanged) and its BYTE delta, good when smin ≥ 0.5. The
-  // values are within ±127 (|s·t − b| ≤ 1 by the choice of s), so no clamp is needed.
-  const b8 = new Int8Array(n);
-  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-    const o = orig[j] * 3;
-    const tx = nf[o];
-    const ty = nf[o + 1];
-    const tz = nf[o + 2];
-    const bx = n0[o];
-    const by = n0[o + 1];
-    const bz = n0[o + 2];
-    if (tx === bx && ty === by && tz === bz) {
-      scratch[j] = 0;
-      continue;
+export class NormalDeltas {
+  /** Scale per file vertex; 2 marks a vertex whose normal did not change. */
+  private readonly s: Float32Array;
+  private readonly q8: Int8Array;
+  private q16: Int16Array | null = null;
+  private q16Fresh = false;
+  private nf: Float32Array | null = null;
+
+  /** `n0`: frame 0's normals per file vertex; `float`: gather float32 differences only. */
+  constructor(
+    private readonly n0: Float32Array,
+    private readonly float = false,
+  ) {
+    this.s = new Float32Array(float ? 0 : n0.length / 3);
+    this.q8 = new Int8Array(float ? 0 : n0.length);
+  }
+
+  /** Takes one frame's normals (per file vertex, unit, glTF axes); kept by reference. */
+  setFrame(nf: Float32Array): void {
+    const { n0, s: scale, q8 } = this;
+    this.nf = nf;
+    this.q16Fresh = false;
+    if (this.float) return;
+    for (let v = 0, o = 0; v < scale.length; v++, o += 3) {
+      const tx = nf[o];
+      const ty = nf[o + 1];
+      const tz = nf[o + 2];
+      const bx = n0[o];
+      const by = n0[o + 1];
+      const bz = n0[o + 2];
+      if (tx === bx && ty === by && tz === bz) {
+        scale[v] = 2;
+        q8[o] = 0;
+        q8[o + 1] = 0;
+        q8[o + 2] = 0;
+        continue;
+      }
+      let s = 1;
+      // |s·t − b| ≤ 1 per component: s ≤ (1 + b)/t for t > 0, (1 − b)/−t for t < 0.
+      if (tx - bx > 1) s = Math.min(s, (1 + bx) / tx);
+      else if (bx - tx > 1) s = Math.min(s, (1 - bx) / -tx);
+      if (ty - by > 1) s = Math.min(s, (1 + by) / ty);
+      else if (by - ty > 1) s = Math.min(s, (1 - by) / -ty);
+      if (tz - bz > 1) s = Math.min(s, (1 + bz) / tz);
+      else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
+      scale[v] = s;
+      // Within ±127 (|s·t − b| ≤ 1 by the choice of s): no clamp needed.
+      q8[o] = Math.round((s * tx - bx) * 127);
+      q8[o + 1] = Math.round((s * ty - by) * 127);
+      q8[o + 2] = Math.round((s * tz - bz) * 127);
     }
-    any = true;
-    let s = 1;
-    // |s·t − b| ≤ 1 per component: s ≤ (1 + b)/t for t > 0, (1 − b)/−t for t < 0.
-    if (tx - bx > 1) s = Math.min(s, (1 + bx) / tx);
-    else if (bx - tx > 1) s = Math.min(s, (1 - bx) / -tx);
-    if (ty - by > 1) s = Math.min(s, (1 + by) / ty);
-    else if (by - ty > 1) s = Math.min(s, (1 - by) / -ty);
-    if (tz - bz > 1) s = Math.min(s, (1 + bz) / tz);
-    else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
-    scratch[j] = s;
-    if (s < smin) smin = s;
-    b8[k] = Math.round((s * tx - bx) * 127);
-    b8[k + 1] = Math.round((s * ty - by) * 127);
-    b8[k + 2] = Math.round((s * tz - bz) * 127);
   }
-  if (!any) return null;
-  if (smin >= NORMAL_MIN_SCALE) return { array: b8, normalized: true, sparse: false };
-  if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, n0, orig, vcount);
-  const out = new Int16Array(n);
-  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-    const s = scratch[j];
-    if (s === 0) continue;
-    const o = orig[j] * 3;
-    out[k] = Math.round((s * nf[o] - n0[o]) * 32767);
-    out[k + 1] = Math.round((s * nf[o + 1] - n0[o + 1]) * 32767);
-    out[k + 2] = Math.round((s * nf[o + 2] - n0[o + 2]) * 32767);
+
+  /** The delta of the glTF vertices `orig[0‥vcount)` (file vertices), or null if all zero. */
+  encode(orig: Uint16Array, vcount: number): EncodedDelta | null {
+    const nf = this.nf;
+    if (!nf) return null;
+    if (this.float) return floatNormalDelta(nf, this.n0, orig, vcount);
+    const scale = this.s;
+    let smin = 2;
+    for (let j = 0; j < vcount; j++) {
+      const s = scale[orig[j]];
+      if (s < smin) smin = s;
+    }
+    if (smin === 2) return null;
+    if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount);
+    const src = smin >= NORMAL_MIN_SCALE ? this.q8 : this.shortDeltas();
+    const out = smin >= NORMAL_MIN_SCALE ? new Int8Array(vcount * 3) : new Int16Array(vcount * 3);
+    for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+      const o = orig[j] * 3;
+      out[k] = src[o];
+      out[k + 1] = src[o + 1];
+      out[k + 2] = src[o + 2];
+    }
+    return { array: out, normalized: true, sparse: false };
   }
-  return { array: out, normalized: true, sparse: false };
+
+  /** The SHORT deltas of the frame (computed once per frame, when some primitive needs them). */
+  private shortDeltas(): Int16Array {
+    const { n0, s: scale } = this;
+    const nf = this.nf as Float32Array;
+    this.q16 ??= new Int16Array(n0.length);
+    const q = this.q16;
+    if (this.q16Fresh) return q;
+    for (let v = 0, o = 0; v < scale.length; v++, o += 3) {
+      const s = scale[v];
+      if (s === 2) {
+        q[o] = 0;
+        q[o + 1] = 0;
+        q[o + 2] = 0;
+        continue;
+      }
+      q[o] = Math.round((s * nf[o] - n0[o]) * 32767);
+      q[o + 1] = Math.round((s * nf[o + 1] - n0[o + 1]) * 32767);
+      q[o + 2] = Math.round((s * nf[o + 2] - n0[o + 2]) * 32767);
+    }
+    this.q16Fresh = true;
+    return q;
+  }
 }
 
 /** `target − base` per glTF vertex as float32 (null when zero everywhere). */
@@ -194,7 +240,7 @@ function floatNormalDelta(
  * An accessor for an encoded delta.
  *
  * ```ts
- * const acc = deltaAccessor(doc, buffer, encodeNormalDelta(nf, n0, orig, vcount, false)!);
+ * const acc = deltaAccessor(doc, buffer, normalDeltas.encode(orig, vcount)!);
  * ```
  */
 export function deltaAccessor(doc: Document, buffer: Buffer, d: EncodedDelta): Accessor {
