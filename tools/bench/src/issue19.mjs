@@ -50,6 +50,7 @@ function interleaved(commands, rounds, cwd) {
       k,
       {
         ms: median(s.map((x) => x.ms)),
+        min: Math.min(...s.map((x) => x.ms)),
         runs: s.map((x) => Math.round(x.ms)),
         ...(s[0].rssMb ? { rssMb: median(s.map((x) => x.rssMb)) } : {}),
       },
@@ -96,7 +97,7 @@ export async function issue19Bench({ root, corpus, dir, unreal, rounds = 10, not
     out.skull = m;
     const above = m.ours.ms - m.nodeStartup.ms;
     console.log(
-      `  node -e 0 ${m.nodeStartup.ms.toFixed(0)} ms, ours ${m.ours.ms.toFixed(0)} ms (${above.toFixed(0)} above Node)${m.assimp ? `, assimp ${m.assimp.ms.toFixed(1)} ms` : ''}`,
+      `  median (min): node -e 0 ${m.nodeStartup.ms.toFixed(0)} (${m.nodeStartup.min.toFixed(0)}) ms, ours ${m.ours.ms.toFixed(0)} (${m.ours.min.toFixed(0)}) ms = ${above.toFixed(0)} above Node${m.assimp ? `, assimp ${m.assimp.ms.toFixed(1)} (${m.assimp.min.toFixed(1)}) ms` : ''}`,
     );
     if (m.assimp) {
       out.skull.ratio = above / m.assimp.ms;
@@ -122,7 +123,7 @@ export async function issue19Bench({ root, corpus, dir, unreal, rounds = 10, not
         (f) => `${assimp} export '${f}' '${join(theirDir, basename(f, '_d.3d'))}.glb' -fglb2 >/dev/null 2>&1`,
       )
       .join('; ');
-    const batchRounds = Math.max(5, Math.ceil(rounds / 2));
+    const batchRounds = rounds;
     console.log(
       `\n== issue 19: the ${meshes.length} Unreal corpus meshes, one CLI process vs a shell loop of assimp, ${batchRounds} interleaved rounds`,
     );
@@ -144,7 +145,7 @@ export async function issue19Bench({ root, corpus, dir, unreal, rounds = 10, not
       : 0;
     out.batch.assimpConverted = readdirSync(theirDir).filter((n) => n.endsWith('.glb')).length;
     console.log(
-      `  ours ${m.ours.ms.toFixed(0)} ms (${out.batch.oursConverted}/${meshes.length} converted)${m.assimpLoop ? `, assimp loop ${m.assimpLoop.ms.toFixed(0)} ms (${out.batch.assimpConverted}/${meshes.length} converted)` : ''}`,
+      `  median (min): ours ${m.ours.ms.toFixed(0)} (${m.ours.min.toFixed(0)}) ms, ${out.batch.oursConverted}/${meshes.length} converted${m.assimpLoop ? `; assimp loop ${m.assimpLoop.ms.toFixed(0)} (${m.assimpLoop.min.toFixed(0)}) ms, ${out.batch.assimpConverted}/${meshes.length} converted` : ''}`,
     );
     if (m.assimpLoop) {
       out.batch.ratio = m.ours.ms / m.assimpLoop.ms;
