@@ -41,3 +41,26 @@ describe('round trip through a .glb on disk', () => {
     });
   }
 });
+
+describe('round trip of the other morph encodings (issue 19)', () => {
+  const animated = dataFiles.filter((p) => /(MBeaconWeap|Sporifier|SporeProj)_d\.3d$/.test(p));
+  it('finds the animated corpus meshes', () => expect(animated.length).toBe(3));
+  for (const path of animated) {
+    for (const opts of [{ float: true }, { frameNormals: false }]) {
+      it(`${basename(path)} ${JSON.stringify(opts)} → .glb → files: byte-identical _a.3d`, async () => {
+        const main = basename(path);
+        const { document } = await legacyFormat.import(fileSetFor(path), { main, ...opts });
+        const back = await io.readBinary(await io.writeBinary(document));
+        const base = main.replace(/_d\.3d$/, '');
+        const { files: out, warnings } = await (
+          legacyFormat.export as NonNullable<typeof legacyFormat.export>
+        )(back, { name: base });
+        expect(warnings).toEqual([]);
+        expect(firstByteDiff(out.get(`${base}_d.3d`) as Uint8Array, readBytes(path))).toBe(-1);
+        expect(
+          firstByteDiff(out.get(`${base}_a.3d`) as Uint8Array, readBytes(path.replace(/_d\.3d$/, '_a.3d'))),
+        ).toBe(-1);
+      });
+    }
+  }
+});
