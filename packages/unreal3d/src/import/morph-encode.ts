@@ -16,7 +16,7 @@ export interface EncodedDelta {
 }
 
 /**
- * Least `s` a NORMAL delta may be scaled to in BYTE (see {@link encodeNormalDelta}); below it the
+ * Least `s` a NORMAL delta may be scaled to in BYTE (see {@link NormalDeltas}); below it the
  * delta is stored as normalized SHORT, whose 256× finer step allows `s` down to
  * {@link NORMAL_MIN_SCALE_SHORT} for the same angular bound, and below that as float32.
  */
@@ -88,8 +88,9 @@ export function encodePositionDelta(
   const size = deltaBytes(vcount, bpe, nonZero, idxBytes);
   const out = bpe === 1 ? new Int8Array(n) : new Int16Array(n);
   out.set(scratch.subarray(0, n));
-  // At most half the vertices: beyond that glTF-Transform's writer logs a size warning (the CLI
-  // shows it as LIBRARY_LOG), and the saving is small.
+  // At most half the vertices: beyond that glTF-Transform's writer logs a size warning for the
+  // file (the CLI would show it as LIBRARY_LOG on every such conversion), though sparse could
+  // still be smaller there.
   return { array: out, normalized: false, sparse: nonZero * 2 <= vcount && size.sparse < size.dense };
 }
 
