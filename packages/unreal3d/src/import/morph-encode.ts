@@ -59,7 +59,10 @@ export function encodePositionDelta(
   idxBytes: number,
   float: boolean,
 ): EncodedDelta | null {
-  let max = 0;
+  // The raw positions are whole numbers (|v| < 2^16), so their differences are too: any integer
+  // type that holds the largest holds them exactly (and decodes to the same float32 as before).
+  // `bits` ORs every |Δ|: below 2^7 / 2^15 exactly when every |Δ| is.
+  let bits = 0;
   let nonZero = 0;
   for (let j = 0, k = 0; j < vcount; j++, k += 3) {
     const o = orig[j] * 3;
@@ -69,16 +72,15 @@ export function encodePositionDelta(
     scratch[k] = dx;
     scratch[k + 1] = dy;
     scratch[k + 2] = dz;
-    const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
-    if (m > 0) {
+    const m = (dx < 0 ? -dx : dx) | (dy < 0 ? -dy : dy) | (dz < 0 ? -dz : dz);
+    if (m !== 0) {
       nonZero++;
-      if (m > max) max = m;
+      bits |= m;
     }
   }
   if (nonZero === 0) return null;
   const n = vcount * 3;
-  // The raw positions are whole numbers, so their differences are too: any integer type that holds
-  // the largest holds them exactly (and decodes to the same float32 as before).
+  const max = bits;
   if (float || max > 32767) {
     const out = new Float32Array(n);
     out.set(scratch.subarray(0, n));
@@ -173,15 +175,24 @@ export class NormalDeltas {
     if (!nf) return null;
     if (this.float) return floatNormalDelta(nf, this.n0, orig, vcount);
     const scale = this.s;
+    const q8 = this.q8;
+    // Gathered as BYTE while the least scale is found (the usual case), redone if it is too small.
+    const b8 = new Int8Array(vcount * 3);
     let smin = 2;
-    for (let j = 0; j < vcount; j++) {
-      const s = scale[orig[j]];
+    for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+      const v = orig[j];
+      const s = scale[v];
       if (s < smin) smin = s;
+      const o = v * 3;
+      b8[k] = q8[o];
+      b8[k + 1] = q8[o + 1];
+      b8[k + 2] = q8[o + 2];
     }
     if (smin === 2) return null;
+    if (smin >= NORMAL_MIN_SCALE) return { array: b8, normalized: true, sparse: false };
     if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount);
-    const src = smin >= NORMAL_MIN_SCALE ? this.q8 : this.shortDeltas();
-    const out = smin >= NORMAL_MIN_SCALE ? new Int8Array(vcount * 3) : new Int16Array(vcount * 3);
+    const src = this.shortDeltas();
+    const out = new Int16Array(vcount * 3);
     for (let j = 0, k = 0; j < vcount; j++, k += 3) {
       const o = orig[j] * 3;
       out[k] = src[o];
