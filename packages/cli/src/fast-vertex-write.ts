@@ -2,10 +2,10 @@
 // glTF-Transform's writer interleaves vertex accessors value by value through a DataView, with
 // four property lookups per vertex and accessor: for an Unreal all-frames conversion (400 morph
 // target accessors × 47 526 vertices) that was ~1.1 s of a 2.5 s conversion. This writer-only
-// extension claims those accessors before the core writer and lays them out the same way (one
-// buffer view per primitive or morph target, attributes interleaved, each padded to 4 bytes, the
-// same byte stride) by copying bytes, so every value keeps its exact bits. It is never named in
-// the output: it removes itself from `extensionsUsed`.
+// extension claims those accessors before the core writer and lays them out as it does (one
+// buffer view per primitive, attributes interleaved, each padded to 4 bytes, the same byte
+// stride) — except morph targets, one buffer view per accessor — by copying bytes, so every value
+// keeps its exact bits. It is never named in the output: it removes itself from `extensionsUsed`.
 import { endianness } from 'node:os';
 import {
   type Accessor,
@@ -97,7 +97,10 @@ export class FastVertexWrite extends Extension {
       if (!parent) continue;
       let id = parentIds.get(parent);
       if (id === undefined) parentIds.set(parent, (id = parentIds.size));
-      const key = interleaved ? `${buffers.indexOf(buffer)}:${id}` : `${groups.size}`;
+      // morph targets: one view per accessor, so float deltas are passed without a copy (an
+      // interleaved copy of every frame was one more output-sized buffer at the peak)
+      const separate = !interleaved || parent.propertyType === PropertyType.PRIMITIVE_TARGET;
+      const key = separate ? `${groups.size}` : `${buffers.indexOf(buffer)}:${id}`;
       const group = groups.get(key);
       if (group) group.push(accessor);
       else groups.set(key, [accessor]);

