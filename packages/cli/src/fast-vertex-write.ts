@@ -40,27 +40,29 @@ function copyStrided(
     dst.set(src.subarray(0, count * size));
     return;
   }
-  // word copies when everything is 4-byte aligned (stride and offset always are: padded to 4)
-  if (size % 4 === 0 && src.byteOffset % 4 === 0) {
-    const s = new Uint32Array(src.buffer, src.byteOffset, (count * size) / 4);
-    const d = new Uint32Array(dst.buffer, dst.byteOffset, dst.byteLength / 4);
-    const words = size / 4;
-    const step = stride / 4;
-    for (let i = 0, o = offset / 4, k = 0; i < count; i++, o += step)
-      for (let w = 0; w < words; w++) d[o + w] = s[k++];
-    return;
-  }
-  if (size % 2 === 0 && src.byteOffset % 2 === 0) {
-    const s = new Uint16Array(src.buffer, src.byteOffset, (count * size) / 2);
-    const d = new Uint16Array(dst.buffer, dst.byteOffset, dst.byteLength / 2);
-    const halves = size / 2;
-    const step = stride / 2;
-    for (let i = 0, o = offset / 2, k = 0; i < count; i++, o += step)
-      for (let w = 0; w < halves; w++) d[o + w] = s[k++];
-    return;
-  }
-  for (let i = 0, o = offset, k = 0; i < count; i++, o += stride)
-    for (let b = 0; b < size; b++) dst[o + b] = src[k++];
+  // copy in the widest unit that divides the element and its alignment (stride and offset are
+  // multiples of 4); the common element sizes get a loop without an inner loop
+  const unit =
+    size % 4 === 0 && src.byteOffset % 4 === 0 ? 4 : size % 2 === 0 && src.byteOffset % 2 === 0 ? 2 : 1;
+  const View = unit === 4 ? Uint32Array : unit === 2 ? Uint16Array : Uint8Array;
+  const s = new View(src.buffer, src.byteOffset, (count * size) / unit);
+  const d = new View(dst.buffer, dst.byteOffset, dst.byteLength / unit);
+  const n = size / unit;
+  const step = stride / unit;
+  let o = offset / unit;
+  if (n === 1) for (let k = 0; k < count; k++, o += step) d[o] = s[k];
+  else if (n === 2)
+    for (let k = 0; k < 2 * count; k += 2, o += step) {
+      d[o] = s[k];
+      d[o + 1] = s[k + 1];
+    }
+  else if (n === 3)
+    for (let k = 0; k < 3 * count; k += 3, o += step) {
+      d[o] = s[k];
+      d[o + 1] = s[k + 1];
+      d[o + 2] = s[k + 2];
+    }
+  else for (let i = 0, k = 0; i < count; i++, o += step) for (let w = 0; w < n; w++) d[o + w] = s[k++];
 }
 
 const pad4 = (n: number) => Math.ceil(n / 4) * 4;
