@@ -25,10 +25,16 @@ const { document } = await importUnrealFiles(files, {
 });
 const glb = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).writeBinary(document);
 writeFileSync(output, glb);
-console.log(
-  JSON.stringify({
-    ms: performance.now(),
-    maxRss: process.resourceUsage().maxRSS * 1024,
-    glbBytes: glb.length,
-  }),
-);
+console.log(JSON.stringify({ ms: performance.now(), maxRss: peakRss(), glbBytes: glb.length }));
+
+/**
+ * Peak RSS of this process: Linux's VmHWM (reset by exec), else `resourceUsage().maxRSS` — which
+ * Linux keeps across exec, so a child spawned by a big parent would report the parent's size.
+ */
+function peakRss() {
+  try {
+    const kb = /VmHWM:\s*(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb) return Number(kb) * 1024;
+  } catch {}
+  return process.resourceUsage().maxRSS * 1024;
+}
