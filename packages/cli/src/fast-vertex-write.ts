@@ -11,8 +11,11 @@ import {
   type Accessor,
   type Document,
   Extension,
+  type GLTF,
+  type Graph,
   type Property,
   PropertyType,
+  type TypedArray,
   VertexLayout,
   WriterContext,
 } from '@gltf-transform/core';
@@ -68,6 +71,54 @@ function copyStrided(
 const pad4 = (n: number) => Math.ceil(n / 4) * 4;
 
 /**
+ * Per-component minimum and maximum of the finite values, as `Accessor.getMin`/`getMax` give
+ * them (raw component values, not normalized), in one pass.
+ */
+function bounds(array: TypedArray, n: number): { min: number[]; max: number[] } {
+  const min = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
+  const max = new Array<number>(n).fill(Number.NEGATIVE_INFINITY);
+  const float = array instanceof Float32Array || array instanceof Float64Array;
+  for (let j = 0; j < n; j++) {
+    let lo = min[j];
+    let hi = max[j];
+    for (let i = j; i < array.length; i += n) {
+      const v = array[i];
+      if (float && v - v !== 0) continue; // NaN and ±Infinity are skipped, as getMin/getMax do
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    min[j] = lo;
+    max[j] = hi;
+  }
+  return { min, max };
+}
+
+/**
+ * The accessor's JSON definition, as `WriterContext.createAccessorDef` makes it (the same keys
+ * and values), with the bounds of POSITION attributes and animation inputs from {@link bounds}.
+ */
+function accessorDef(context: WriterContext, accessor: Accessor, graph: Graph<Property>): GLTF.IAccessor {
+  const def = context.createPropertyDef(accessor) as GLTF.IAccessor;
+  def.type = accessor.getType();
+  def.componentType = accessor.getComponentType();
+  def.count = accessor.getCount();
+  const needsBounds = graph
+    .listParentEdges(accessor)
+    .some(
+      (edge) =>
+        (edge.getName() === 'attributes' && (edge.getAttributes() as { key?: string }).key === 'POSITION') ||
+        edge.getName() === 'input',
+    );
+  if (needsBounds) {
+    const { min, max } = bounds(accessor.getArray()!, accessor.getElementSize());
+    def.max = max.map(Math.fround);
+    def.min = min.map(Math.fround);
+  }
+  if (accessor.getNormalized()) def.normalized = accessor.getNormalized();
+  return def;
+}
+
+/**
  * The writer-only extension. Add it to a document just for one write with
  * {@link withFastVertexWrite}; it reads nothing.
  */
@@ -114,7 +165,7 @@ export class FastVertexWrite extends Extension {
       let byteStride = 0;
       const accessorDefs = [];
       for (const accessor of accessors) {
-        const def = context.createAccessorDef(accessor);
+        const def = accessorDef(context, accessor, graph);
         def.byteOffset = byteStride;
         byteStride += pad4(accessor.getElementSize() * accessor.getComponentSize());
         context.accessorIndexMap.set(accessor, json.accessors.length);

@@ -160,6 +160,14 @@ describe('fast vertex writer (the CLI .glb)', () => {
       [12, 12 * 37],
       [24, 24 * 37],
     ]);
+    // the accessor definitions (bounds of POSITION and animation inputs, normalized, counts) as
+    // the core writer makes them
+    const defs = (j: GLTF.IGLTF) =>
+      Object.fromEntries(
+        (j.accessors ?? []).map(({ bufferView: _v, byteOffset: _o, sparse: _s, ...d }) => [d.name, d]),
+      );
+    expect(defs(json)).toEqual(defs(core.json));
+    expect(defs(json)['t1.position'].max).toHaveLength(3);
     // written by this writer, not the core's: its views come after the core's (indices first)
     const targets = (j: GLTF.IGLTF) => (j.bufferViews ?? []).map((v) => v.target ?? 0);
     expect(targets(json)).toEqual([34963, 0, 0, 0, 34962, 34962, 34962, 34962]);
@@ -187,6 +195,15 @@ describe('fast vertex writer (the CLI .glb)', () => {
           const size = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4 }[type as 'SCALAR'];
           const array = new Type(n * size);
           for (let i = 0; i < array.length; i++) array[i] = (seed + i * 7919) % 120;
+          // floats: also the values the bounds skip or keep the sign of
+          if (array instanceof Float32Array)
+            for (const [i, v] of [
+              [0, Number.NaN],
+              [1, Number.POSITIVE_INFINITY],
+              [2, -0],
+              [5, Number.NEGATIVE_INFINITY],
+            ])
+              if (i < array.length && (seed & (1 << i)) !== 0) array[i] = v;
           const position = doc
             .createAccessor('p')
             .setType('VEC3')
@@ -204,7 +221,7 @@ describe('fast vertex writer (the CLI .glb)', () => {
             .setMode(0);
           prim.addTarget(
             doc.createPrimitiveTarget().setAttribute(
-              '_X',
+              'POSITION',
               doc
                 .createAccessor('tx')
                 .setType(type as GLTF.AccessorType)
@@ -213,10 +230,17 @@ describe('fast vertex writer (the CLI .glb)', () => {
             ),
           );
           doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(prim)));
-          const back = await new NodeIO()
-            .registerExtensions(KHRONOS_EXTENSIONS)
-            .readBinary(await cliGlb(doc));
-          expect(accessors(back)).toEqual(accessors(doc));
+          const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+          const glb = await cliGlb(doc);
+          expect(accessors(await io.readBinary(glb))).toEqual(accessors(doc));
+          // the definitions, bounds included, as the core writer makes them
+          const defs = async (bytes: Uint8Array) =>
+            Object.fromEntries(
+              ((await io.binaryToJSON(bytes)).json.accessors ?? []).map(
+                ({ bufferView: _v, byteOffset: _o, ...d }) => [d.name, d],
+              ),
+            );
+          expect(await defs(glb)).toEqual(await defs(await io.writeBinary(doc)));
         },
       ),
       { numRuns: 80 },
