@@ -2,7 +2,7 @@
 /**
  * Whole-process vertex animation conversion (what `gltf-legacy convert X_d.3d` does for all
  * frames, without the CLI): X_d.3d + X_a.3d → .glb. Flags: --float, --no-frame-normals. Prints
- * one JSON line: wall ms of the process so far, peak RSS (bytes), .glb bytes.
+ * one JSON line: wall and CPU (user + system) ms of the process so far, peak RSS (bytes), .glb bytes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -25,7 +25,15 @@ const { document } = await importUnrealFiles(files, {
 });
 const glb = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).writeBinary(document);
 writeFileSync(output, glb);
-console.log(JSON.stringify({ ms: performance.now(), maxRss: peakRss(), glbBytes: glb.length }));
+const cpu = process.cpuUsage();
+console.log(
+  JSON.stringify({
+    ms: performance.now(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRss: peakRss(),
+    glbBytes: glb.length,
+  }),
+);
 
 /**
  * Peak RSS of this process: Linux's VmHWM (reset by exec), else `resourceUsage().maxRSS` — which

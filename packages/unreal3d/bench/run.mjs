@@ -8,7 +8,8 @@
  * false`, `float: true` — on the same grid with `--frames` frames (default 1000: 63.5 MB of
  * `_a.3d`) and on the repository bench's input (tools/bench/src/synth.mjs: 8 100 vertices × 200
  * frames, a random UV per corner, so ~6 glTF vertices per file vertex); `--runs` (default 3),
- * median. Prints .glb ÷ _a.3d, MB/s of _a.3d and peak RSS ÷ (input + output).
+ * median. Prints .glb ÷ _a.3d, MB/s of _a.3d (wall, and CPU time of the process: user + system,
+ * steadier on a shared machine) and peak RSS ÷ (input + output).
  * Run `npx tsup` first; `pnpm bench` runs it.
  */
 import { spawnSync } from 'node:child_process';
@@ -167,7 +168,7 @@ function framesModes(base) {
     }
     // Each figure its own median (peak RSS swings with GC timing on a loaded machine).
     const med = (k) => samples.map((x) => x[k]).sort((a, b) => a - b)[samples.length >> 1];
-    out[mode] = { ms: med('ms'), maxRss: med('maxRss'), glbBytes: med('glbBytes') };
+    out[mode] = { ms: med('ms'), cpuMs: med('cpuMs'), maxRss: med('maxRss'), glbBytes: med('glbBytes') };
   }
   return out;
 }
@@ -179,12 +180,12 @@ function printModes(label, base) {
     `\n${label}: _a.3d ${(a / MB).toFixed(1)} MB (+ _d.3d ${(d / MB).toFixed(2)} MB), median of ${runs}`,
   );
   console.log(
-    `${'mode'.padEnd(22)} ${'.glb MB'.padStart(9)} ${'÷ _a.3d'.padStart(8)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS MB'.padStart(8)} ${'÷ (in+out)'.padStart(10)}`,
+    `${'mode'.padEnd(22)} ${'.glb MB'.padStart(9)} ${'÷ _a.3d'.padStart(8)} ${'wall s'.padStart(7)} ${'MB/s'.padStart(7)} ${'CPU s'.padStart(7)} ${'MB/s'.padStart(7)} ${'RSS MB'.padStart(8)} ${'÷ (in+out)'.padStart(10)}`,
   );
   const res = framesModes(base);
   for (const [mode, r] of Object.entries(res)) {
     console.log(
-      `${mode.padEnd(22)} ${(r.glbBytes / MB).toFixed(1).padStart(9)} ${(r.glbBytes / a).toFixed(2).padStart(8)} ${(r.ms / 1000).toFixed(2).padStart(7)} ${(a / MB / (r.ms / 1000)).toFixed(1).padStart(7)} ${(r.maxRss / MB).toFixed(0).padStart(8)} ${(r.maxRss / (d + a + r.glbBytes)).toFixed(2).padStart(10)}`,
+      `${mode.padEnd(22)} ${(r.glbBytes / MB).toFixed(1).padStart(9)} ${(r.glbBytes / a).toFixed(2).padStart(8)} ${(r.ms / 1000).toFixed(2).padStart(7)} ${(a / MB / (r.ms / 1000)).toFixed(1).padStart(7)} ${(r.cpuMs / 1000).toFixed(2).padStart(7)} ${(a / MB / (r.cpuMs / 1000)).toFixed(1).padStart(7)} ${(r.maxRss / MB).toFixed(0).padStart(8)} ${(r.maxRss / (d + a + r.glbBytes)).toFixed(2).padStart(10)}`,
     );
   }
 }
