@@ -78,9 +78,8 @@ export async function optimizeSteps(options: OptimizeOptions): Promise<Transform
   const o = options.optimize ? { ...OPTIMIZE_PRESET, ...options } : options;
   const steps: Transform[] = [];
   // loaded on demand: @gltf-transform/functions alone costs ~200 ms of CLI start-up
-  const { center, dedup, draco, meshopt, prune, quantize, resample, simplify, weld } = await import(
-    '@gltf-transform/functions'
-  );
+  const { center, dedup, dequantize, draco, meshopt, prune, quantize, resample, simplify, weld } =
+    await import('@gltf-transform/functions');
   if (o.center) steps.push(center({ pivot: 'center' }));
   if (o.dedup) steps.push(dedup());
   if (o.weld || o.simplify !== undefined) steps.push(weld());
@@ -91,6 +90,10 @@ export async function optimizeSteps(options: OptimizeOptions): Promise<Transform
   }
   if (o.resample) steps.push(resample());
   if (o.prune) steps.push(prune());
+  // quantize() leaves integer attributes as they are but still moves the mesh into its
+  // quantization volume (node scale): morph targets our importers already wrote as integers
+  // (Unreal vertex animation) would be scaled wrongly. Decode everything to float first.
+  if (o.meshopt || o.quantize) steps.push(dequantize());
   if (o.meshopt) {
     const { MeshoptEncoder } = await import('meshoptimizer');
     await MeshoptEncoder.ready;

@@ -100,7 +100,16 @@ describe.skipIf(!girl)('optimize chain on a skinned, animated corpus model (girl
     const names = (await optimizeSteps({ optimize: true, center: true, simplify: 0.5, meshopt: true })).map(
       (t) => t.name,
     );
-    expect(names).toEqual(['center', 'dedup', 'weld', 'simplify', 'resample', 'prune', 'meshopt']);
+    expect(names).toEqual([
+      'center',
+      'dedup',
+      'weld',
+      'simplify',
+      'resample',
+      'prune',
+      'dequantize',
+      'meshopt',
+    ]);
     await expect(optimizeSteps({ meshopt: true, draco: true })).rejects.toThrow(/pick one/);
   });
 });
