@@ -20,9 +20,9 @@ import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js';
-import { FastVertexWrite, withFastVertexWrite } from './fast-vertex-write.js';
+import { FastVertexWrite, writeFastGlb, writeFastJSON } from './fast-vertex-write.js';
 import { formatsFor } from './format-table.js';
-import { codecsFor, createCodecNodeIO, createWriterNodeIO, encodeGlb } from './gltf-io.js';
+import { codecsFor, createCodecNodeIO, createWriterNodeIO } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeFlags, optimizeTransform } from './optimize.js';
 import { WarningLogger } from './library-log.js';
@@ -208,13 +208,13 @@ export async function writeGltf(
       await doc.transform(unpartition());
     }
     // one allocation for the file (io.writeBinary makes three copies of the buffer)
-    addOutput(outputs, target, await withFastVertexWrite(doc, () => encodeGlb(io, doc)), basename(target));
+    addOutput(outputs, target, await writeFastGlb(io, doc), basename(target));
     return;
   }
   const base = basename(target, extname(target));
   // name the binary buffer after the output so several conversions can share a folder
   for (const buffer of doc.getRoot().listBuffers()) buffer.setURI(`${base}.bin`);
-  const { json, resources } = await withFastVertexWrite(doc, () => io.writeJSON(doc));
+  const { json, resources } = await writeFastJSON(io, doc);
   addOutput(outputs, target, new TextEncoder().encode(JSON.stringify(json, null, 2)), basename(target));
   // image and buffer URIs come from the document (untrusted names): inside the output's folder only
   for (const [uri, data] of Object.entries(resources))

@@ -11,24 +11,21 @@ import {
   type Accessor,
   type Document,
   Extension,
+  Format,
+  GLB_BUFFER,
   type GLTF,
   type Graph,
+  type PlatformIO,
   type Property,
   PropertyType,
   type TypedArray,
   VertexLayout,
   WriterContext,
 } from '@gltf-transform/core';
+import { assembleGlb, encodeGlb } from './gltf-io.js';
 
 const NAME = 'GLTF_LEGACY_fast_vertex_write';
 const ARRAY_BUFFER = WriterContext.BufferViewUsage.ARRAY_BUFFER;
-
-/** One buffer view this writer makes: its accessors and their bytes. */
-interface View {
-  data: Uint8Array;
-  byteStride: number;
-  accessorDefs: { bufferView?: number }[];
-}
 
 /** Copies `count` elements of `size` bytes from `src` into `dst` at `offset`, every `stride` bytes. */
 function copyStrided(
@@ -48,8 +45,8 @@ function copyStrided(
   const unit =
     size % 4 === 0 && src.byteOffset % 4 === 0 ? 4 : size % 2 === 0 && src.byteOffset % 2 === 0 ? 2 : 1;
   const View = unit === 4 ? Uint32Array : unit === 2 ? Uint16Array : Uint8Array;
-  const s = new View(src.buffer, src.byteOffset, (count * size) / unit);
-  const d = new View(dst.buffer, dst.byteOffset, dst.byteLength / unit);
+  const s = new View(src.buffer as ArrayBuffer, src.byteOffset, (count * size) / unit);
+  const d = new View(dst.buffer as ArrayBuffer, dst.byteOffset, dst.byteLength / unit);
   const n = size / unit;
   const step = stride / unit;
   let o = offset / unit;
@@ -118,15 +115,59 @@ function accessorDef(context: WriterContext, accessor: Accessor, graph: Graph<Pr
   return def;
 }
 
+/** One buffer view of vertex data: its accessors, interleaved, and its place in the buffer. */
+interface Group {
+  accessors: Accessor[];
+  defs: GLTF.IAccessor[];
+  count: number;
+  byteStride: number;
+  /** Byte offset in the buffer, set by `write`. */
+  byteOffset: number;
+}
+
+/** The vertex data this writer left out of the core writer's buffer: appended after it. */
+export interface VertexTail {
+  /** Where the vertex data starts in the (single) buffer: the core's bytes, padded to 4. */
+  start: number;
+  /** The buffer's whole length. */
+  byteLength: number;
+  /** The .gltf buffer URI (undefined for .glb). */
+  uri?: string;
+  groups: Group[];
+}
+
+/** Writes the vertex data of `tail` into `out`, whose byte 0 is the buffer's byte 0. */
+function fillTail(out: Uint8Array, tail: VertexTail): void {
+  for (const g of tail.groups) {
+    const view = out.subarray(g.byteOffset, g.byteOffset + g.count * g.byteStride);
+    let offset = 0;
+    for (const accessor of g.accessors) {
+      const array = accessor.getArray()!;
+      const size = accessor.getElementSize() * accessor.getComponentSize();
+      copyStrided(
+        new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+        view,
+        g.count,
+        size,
+        offset,
+        g.byteStride,
+      );
+      offset += pad4(size);
+    }
+  }
+}
+
 /**
- * The writer-only extension. Add it to a document just for one write with
- * {@link withFastVertexWrite}; it reads nothing.
+ * The writer-only extension. It claims the vertex accessors and writes their definitions and
+ * buffer views into the JSON; their bytes are not in the core writer's buffer but described by
+ * `tail`, for {@link writeFastGlb} / {@link writeFastJSON} to place straight into the output.
  */
 export class FastVertexWrite extends Extension {
   static override readonly EXTENSION_NAME = NAME;
   override readonly extensionName = NAME;
   override readonly prewriteTypes = [PropertyType.ACCESSOR];
-  private views: View[] = [];
+  private groups: Group[] = [];
+  tail: VertexTail | undefined;
 
   override read(): this {
     return this;
@@ -136,106 +177,135 @@ export class FastVertexWrite extends Extension {
     const json = context.jsonDoc.json;
     json.accessors ??= [];
     const graph = this.document.getGraph();
-    // group as the core writer does: by usage and first parent, per buffer
+    // group as the core writer does: by usage and first parent
     const groups = new Map<string, Accessor[]>();
     const parentIds = new Map<Property, number>();
-    const buffers = this.document.getRoot().listBuffers();
     const interleaved = context.options.vertexLayout === VertexLayout.INTERLEAVED;
     for (const accessor of this.document.getRoot().listAccessors()) {
-      const buffer = accessor.getBuffer();
-      const array = accessor.getArray();
-      if (!buffer || !array || accessor.getSparse() || context.accessorIndexMap.has(accessor)) continue;
-      if (context.getAccessorUsage(accessor) !== ARRAY_BUFFER) continue;
+      if (!accessor.getBuffer() || !accessor.getArray() || accessor.getSparse()) continue;
+      if (context.accessorIndexMap.has(accessor) || context.getAccessorUsage(accessor) !== ARRAY_BUFFER)
+        continue;
       const parent = graph.listParents(accessor).find((p) => p.propertyType !== PropertyType.ROOT);
       if (!parent) continue;
       let id = parentIds.get(parent);
       if (id === undefined) parentIds.set(parent, (id = parentIds.size));
-      // morph targets: one view per accessor, so float deltas are passed without a copy (an
-      // interleaved copy of every frame was one more output-sized buffer at the peak)
+      // morph targets: one view per accessor (each frame's deltas contiguous, as clients upload them)
       const separate = !interleaved || parent.propertyType === PropertyType.PRIMITIVE_TARGET;
-      const key = separate ? `${groups.size}` : `${buffers.indexOf(buffer)}:${id}`;
+      const key = separate ? `s${groups.size}` : `p${id}`;
       const group = groups.get(key);
       if (group) group.push(accessor);
       else groups.set(key, [accessor]);
     }
-    const otherViews = context.otherBufferViews;
     for (const accessors of groups.values()) {
       const count = accessors[0].getCount();
       if (!count || accessors.some((a) => a.getCount() !== count)) continue; // left to the core writer
       let byteStride = 0;
-      const accessorDefs = [];
+      const defs: GLTF.IAccessor[] = [];
       for (const accessor of accessors) {
         const def = accessorDef(context, accessor, graph);
         def.byteOffset = byteStride;
         byteStride += pad4(accessor.getElementSize() * accessor.getComponentSize());
         context.accessorIndexMap.set(accessor, json.accessors.length);
         json.accessors.push(def);
-        accessorDefs.push(def);
+        defs.push(def);
       }
-      const first = accessors[0].getArray()!;
-      // one accessor whose elements are already 4-byte multiples: its own bytes, no copy
-      const data =
-        accessors.length === 1 && first.byteLength === count * byteStride
-          ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength)
-          : new Uint8Array(count * byteStride);
-      let offset = 0;
-      for (const accessor of data.buffer === first.buffer ? [] : accessors) {
-        const array = accessor.getArray()!;
-        const size = accessor.getElementSize() * accessor.getComponentSize();
-        copyStrided(
-          new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-          data,
-          count,
-          size,
-          offset,
-          byteStride,
-        );
-        offset += pad4(size);
-      }
-      const buffer = accessors[0].getBuffer()!;
-      otherViews.set(buffer, [...(otherViews.get(buffer) ?? []), data]);
-      this.views.push({ data, byteStride, accessorDefs });
+      this.groups.push({ accessors, defs, count, byteStride, byteOffset: 0 });
     }
     return this;
   }
 
   override write(context: WriterContext): this {
     const json = context.jsonDoc.json;
-    for (const { data, byteStride, accessorDefs } of this.views) {
-      const index = context.otherBufferViewsIndexMap.get(data)!;
-      const view = json.bufferViews![index];
-      view.byteStride = byteStride;
-      view.target = WriterContext.BufferViewTarget.ARRAY_BUFFER;
-      for (const def of accessorDefs) def.bufferView = index;
-    }
-    this.views = [];
     json.extensionsUsed = json.extensionsUsed?.filter((n) => n !== NAME);
+    if (!this.groups.length) return this;
+    const buffer = this.document.getRoot().listBuffers()[0];
+    const bufferDef = json.buffers![context.bufferIndexMap.get(buffer)!];
+    json.bufferViews ??= [];
+    const start = pad4(bufferDef.byteLength ?? 0);
+    let at = start;
+    for (const g of this.groups) {
+      g.byteOffset = at;
+      const index = json.bufferViews.length;
+      json.bufferViews.push({
+        buffer: context.bufferIndexMap.get(buffer)!,
+        byteOffset: at,
+        byteLength: g.count * g.byteStride,
+        byteStride: g.byteStride,
+        target: WriterContext.BufferViewTarget.ARRAY_BUFFER,
+      });
+      for (const def of g.defs) def.bufferView = index;
+      at += g.count * g.byteStride;
+    }
+    bufferDef.byteLength = at;
+    // a .gltf whose buffer held only vertex data: the core writer gave it no file name
+    if (context.options.format === Format.GLTF && !bufferDef.uri)
+      bufferDef.uri = context.bufferURIGenerator.createURI(buffer, 'bin');
+    this.tail = { start, byteLength: at, uri: bufferDef.uri, groups: this.groups };
+    this.groups = [];
     return this;
   }
 }
 
-/**
- * Runs `write` (a glTF-Transform write of `doc` through an IO that has {@link FastVertexWrite}
- * registered) with the extension added to the document, and removes it afterwards. The core
- * writer does everything on a big-endian machine (typed arrays copy native byte order) and for
- * documents with extensions that write accessors themselves (Draco, meshopt).
- *
- * ```ts
- * const io = new NodeIO().registerExtensions([FastVertexWrite]);
- * const { json, resources } = await withFastVertexWrite(doc, () => io.writeJSON(doc));
- * ```
- */
-export async function withFastVertexWrite<T>(doc: Document, write: () => Promise<T>): Promise<T> {
-  // Draco and meshopt claim vertex accessors themselves (so may instancing): the core writer then
-  const claimed = doc
-    .getRoot()
-    .listExtensionsUsed()
-    .some((e) => e.prewriteTypes.includes(PropertyType.ACCESSOR));
-  if (claimed || endianness() !== 'LE') return write();
+/** Whether the fast path applies (else the core writer does everything). */
+function eligible(doc: Document): boolean {
+  const root = doc.getRoot();
+  // Draco and meshopt (and instancing) write accessors themselves; the tail holds one buffer;
+  // typed arrays copy native byte order, glTF is little-endian
+  return (
+    root.listBuffers().length === 1 &&
+    !root.listExtensionsUsed().some((e) => e.prewriteTypes.includes(PropertyType.ACCESSOR)) &&
+    endianness() === 'LE'
+  );
+}
+
+async function writeWithTail(
+  io: PlatformIO,
+  doc: Document,
+  format: Format,
+): Promise<{ json: GLTF.IGLTF; resources: Record<string, Uint8Array>; tail?: VertexTail }> {
   const extension = doc.createExtension(FastVertexWrite);
   try {
-    return await write();
+    const { json, resources } = await io.writeJSON(doc, { format });
+    return { json, resources, tail: extension.tail };
   } finally {
     extension.dispose();
   }
+}
+
+/**
+ * A .glb of `doc`, with the vertex data copied once, straight from the accessors into the file
+ * (NodeIO's writer copies it into buffer views, then into one buffer, then into the file). `io`
+ * must have {@link FastVertexWrite} registered.
+ *
+ * ```ts
+ * const io = new NodeIO().registerExtensions([FastVertexWrite]);
+ * const glb = await writeFastGlb(io, doc);
+ * ```
+ */
+export async function writeFastGlb(io: PlatformIO, doc: Document): Promise<Uint8Array> {
+  if (!eligible(doc)) return encodeGlb(io, doc);
+  const { json, resources, tail } = await writeWithTail(io, doc, Format.GLB);
+  const core = resources[GLB_BUFFER];
+  if (!tail) return assembleGlb(json, core?.byteLength ?? 0, (out) => core && out.set(core));
+  return assembleGlb(json, tail.byteLength, (out) => {
+    if (core) out.set(core);
+    fillTail(out, tail);
+  });
+}
+
+/** `io.writeJSON(doc)` with the vertex data copied once into the buffer file (see {@link writeFastGlb}). */
+export async function writeFastJSON(
+  io: PlatformIO,
+  doc: Document,
+): Promise<{ json: GLTF.IGLTF; resources: Record<string, Uint8Array> }> {
+  if (!eligible(doc)) return io.writeJSON(doc);
+  const { json, resources, tail } = await writeWithTail(io, doc, Format.GLTF);
+  if (tail?.uri) {
+    const bin = new Uint8Array(tail.byteLength);
+    const core = resources[tail.uri];
+    if (core) bin.set(core);
+    fillTail(bin, tail);
+    resources[tail.uri] = bin;
+  }
+  return { json, resources };
 }

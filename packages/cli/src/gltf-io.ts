@@ -1,4 +1,4 @@
-import { type Document, type Extension, Format, NodeIO } from '@gltf-transform/core';
+import { type Document, type Extension, Format, NodeIO, type PlatformIO } from '@gltf-transform/core';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { loadAllFormats } from './format-table.js';
 
@@ -101,14 +101,22 @@ export function codecsFor(bytes: Uint8Array): CodecNeeds {
  * const glb = await encodeGlb(io, doc); // bytes equal to await io.writeBinary(doc)
  * ```
  */
-export async function encodeGlb(io: NodeIO, doc: Document): Promise<Uint8Array> {
+export async function encodeGlb(io: PlatformIO, doc: Document): Promise<Uint8Array> {
   const { json, resources } = await io.writeJSON(doc, { format: Format.GLB });
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLength = pad4(text.byteLength);
   let bin: Uint8Array | undefined = Object.values(resources)[0];
   if (bin && !bin.byteLength) bin = undefined;
-  const binLength = bin ? pad4(bin.byteLength) : 0;
-  const total = 12 + 8 + jsonLength + (bin ? 8 + binLength : 0);
+  return assembleGlb(json, bin?.byteLength ?? 0, (out) => bin && out.set(bin));
+}
+
+/**
+ * A GLB file: the JSON chunk, and a BIN chunk of `binLength` bytes (none when 0) that `fillBin`
+ * writes into the view it is given (zero-filled; padding stays 0).
+ */
+export function assembleGlb(json: object, binLength: number, fillBin: (bin: Uint8Array) => void): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = pad4(text.byteLength);
+  const paddedBin = binLength ? pad4(binLength) : 0;
+  const total = 12 + 8 + jsonLength + (binLength ? 8 + paddedBin : 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, 0x46546c67, true); // 'glTF'
@@ -118,11 +126,11 @@ export async function encodeGlb(io: NodeIO, doc: Document): Promise<Uint8Array> 
   view.setUint32(16, 0x4e4f534a, true); // 'JSON'
   out.set(text, 20);
   out.fill(0x20, 20 + text.byteLength, 20 + jsonLength);
-  if (bin) {
+  if (binLength) {
     const at = 20 + jsonLength;
-    view.setUint32(at, binLength, true);
+    view.setUint32(at, paddedBin, true);
     view.setUint32(at + 4, 0x004e4942, true); // 'BIN\0'
-    out.set(bin, at + 8); // padding stays 0
+    fillBin(out.subarray(at + 8, at + 8 + binLength));
   }
   return out;
 }

@@ -258,4 +258,26 @@ describe('fast vertex writer (the CLI .glb)', () => {
       .readJSON({ json, resources: { 'y.bin': outputs.get('/nowhere/y.bin')! } });
     expect(accessors(back)).toEqual(accessors(doc));
   });
+
+  it('a buffer of vertex data only (no indices, no animation): .glb and .gltf', async () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const p = doc
+      .createAccessor('p')
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+      .setBuffer(buffer);
+    const prim = doc.createPrimitive().setAttribute('POSITION', p).setMode(0);
+    doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(prim)));
+    const io = new NodeIO();
+    const glb = await cliGlb(doc);
+    expect(accessors(await io.readBinary(glb))).toEqual(accessors(doc));
+    expect((await validateGlb(glb)).issues.numErrors).toBe(0);
+    const outputs = new Map<string, Uint8Array>();
+    await writeGltf(doc, '/nowhere/z.gltf', false, {}, outputs);
+    const json = JSON.parse(new TextDecoder().decode(outputs.get('/nowhere/z.gltf')));
+    expect(json.buffers).toEqual([{ uri: 'z.bin', byteLength: 36 }]);
+    const back = await io.readJSON({ json, resources: { 'z.bin': outputs.get('/nowhere/z.bin')! } });
+    expect(accessors(back)).toEqual(accessors(doc));
+  });
 });
