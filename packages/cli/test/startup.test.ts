@@ -2,7 +2,7 @@
 // with a preload listing every module file; the bundle's source maps say which packages each
 // loaded chunk holds. Needs `dist/` (CI builds before testing) and the corpus.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,9 @@ describe.skipIf(!existsSync(BIN) || !hasCorpus('unreal3d'))('start-up of the bui
       'meshoptimizer',
       'draco3dgltf',
       'tinyglobby',
+      // the export stage is loaded on first use (tsup.config.ts)
+      '@gltf-legacy/prepare',
+      '@gltf-transform/functions',
     ])
       expect(packages, never).not.toContain(never);
     // the bundle: a handful of chunk files instead of ~120 module files (issue 19)
@@ -83,5 +86,24 @@ describe.skipIf(!existsSync(BIN) || !hasCorpus('unreal3d'))('start-up of the bui
       'sharp',
     ])
       expect(packages, never).not.toContain(never);
+  });
+
+  it('exports through the lazily loaded export stage: Grimrock animations (resampleReason) and the other formats', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-startup-'));
+    const model = join(corpusRoot(), 'grimrock', 'skeleton_warrior_axe.model');
+    const glb = join(dir, 'axe.glb');
+    expect(loaded(['convert', model, '-o', glb, '-q']).packages).not.toContain('@gltf-legacy/prepare');
+    const back = loaded(['convert', glb, '--to', 'grimrock', '-o', join(dir, 'g', 'axe.model'), '-q']);
+    expect(back.packages).toContain('@gltf-legacy/prepare');
+    expect(readdirSync(join(dir, 'g')).filter((f) => f.endsWith('.animation')).length).toBe(5);
+    for (const [id, name] of [
+      ['urho3d', 'axe.mdl'],
+      ['tso', 'axe.mesh'],
+      ['unigine', 'axe.mesh'],
+      ['unreal3d', 'axe_d.3d'],
+    ]) {
+      loaded(['convert', glb, '--to', id, '-o', join(dir, id, name), '-q']);
+      expect(existsSync(join(dir, id, name)), id).toBe(true);
+    }
   });
 });
