@@ -183,7 +183,10 @@ async function runGltf(ctx, job) {
   else {
     ctx.progress('readBinary');
     try {
-      doc = await ctx.io.readBinary(job.bytes);
+      // the CLI's path: accessor counts are checked before glTF-Transform allocates or loops
+      // over them (a mutated `"count": 2147483648` spins in NodeIO.readBinary for minutes)
+      const read = await glbReader();
+      doc = read ? await read(ctx.io, job.name, job.bytes) : await ctx.io.readBinary(job.bytes);
     } catch {
       return { invalidInput: true };
     }
@@ -202,6 +205,19 @@ export async function runJob(ctx, job) {
       return { finding: { kind: e.kind, stage: e.stage, error: e.error, detail: e.detail } };
     return { finding: { kind: 'HARNESS', stage: 'unknown', error: describeError(e) } };
   }
+}
+
+let cliReadGlb;
+/** The CLI's guarded `.glb` reader (`readGlbFile`), or null when the CLI is not built. */
+async function glbReader() {
+  if (cliReadGlb === undefined) {
+    try {
+      cliReadGlb = (await import('@gltf-legacy/cli')).readGlbFile ?? null;
+    } catch {
+      cliReadGlb = null;
+    }
+  }
+  return cliReadGlb;
 }
 
 /** A NodeIO with every extension the CLI registers (plain NodeIO if the CLI is not built). */
