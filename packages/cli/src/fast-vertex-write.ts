@@ -10,6 +10,7 @@
 // accessors into the output, so every value keeps its exact bits. The extension is never named
 // in the output: it removes itself from `extensionsUsed`.
 import { endianness } from 'node:os';
+import { extendBounds } from '@gltf-legacy/core';
 import {
   type Accessor,
   type Document,
@@ -79,21 +80,9 @@ function bounds(array: TypedArray, n: number): { min: number[]; max: number[] } 
   const max = new Array<number>(n).fill(Number.NEGATIVE_INFINITY);
   const float = array instanceof Float32Array || array instanceof Float64Array;
   if (n === 3 && !float) {
-    // integer VEC3 (quantized positions): one pass, no finiteness test
-    let [x0, y0, z0] = min;
-    let [x1, y1, z1] = max;
-    for (let i = 0; i < array.length; i += 3) {
-      const x = array[i];
-      const y = array[i + 1];
-      const z = array[i + 2];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    return { min: [x0, y0, z0], max: [x1, y1, z1] };
+    // integer VEC3 (quantized positions): core's one-pass loop, no finiteness test
+    extendBounds(array, min, max);
+    return { min, max };
   }
   for (let j = 0; j < n; j++) {
     let lo = min[j];

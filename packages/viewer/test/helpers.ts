@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { corpusFiles } from '@gltf-legacy/test-utils';
+import type { Page } from 'playwright-core';
 import { CHROMIUM_MISSING_MESSAGE, findChromium } from '../src/node/chromium.js';
 
 /**
@@ -111,4 +112,20 @@ export function changedFraction(a: Uint8Array, b: Uint8Array): number {
       changed++;
   }
   return changed / (a.length / 4);
+}
+
+/** The viewer canvas (`#view`) as RGBA pixels, through a PNG as a user's screenshot would be. */
+export async function canvasPixels(page: Page): Promise<Uint8Array> {
+  const url = await page.evaluate(() =>
+    (document.getElementById('view') as HTMLCanvasElement).toDataURL('image/png'),
+  );
+  return decodePng(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).rgba;
+}
+
+/** Moves the scrub slider (`#scrub`) to `t` seconds as a user would (an input event). */
+export function scrubTo(page: Page, t: number): Promise<void> {
+  return page.locator('#scrub').evaluate((el, v) => {
+    (el as HTMLInputElement).value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, t);
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ViewerApi, ViewerState } from '../src/api.js';
 import { launchChromium } from '../src/node/chromium.js';
 import { startServer, type ViewerServer } from '../src/node/server.js';
-import { changedFraction, corpusNamed, decodePng, haveChromium } from './helpers.js';
+import { canvasPixels, changedFraction, corpusNamed, scrubTo, haveChromium } from './helpers.js';
 
 type Win = { __viewer: ViewerApi };
 
@@ -23,17 +23,8 @@ describe.skipIf(!haveChromium())('Unreal vertex animation in the viewer (quantiz
   const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
 
   const state = (): Promise<ViewerState> => page.evaluate(() => (window as unknown as Win).__viewer.state());
-  const shot = async () => {
-    const url = await page.evaluate(() =>
-      (document.getElementById('view') as HTMLCanvasElement).toDataURL('image/png'),
-    );
-    return decodePng(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).rgba;
-  };
-  const scrubTo = (t: number) =>
-    page.locator('#scrub').evaluate((el, v) => {
-      (el as HTMLInputElement).value = String(v);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    }, t);
+  const shot = () => canvasPixels(page);
+  const scrub = (t: number) => scrubTo(page, t);
   /** Converts in Node with `options`, drops the .glb into the page, returns the clip shown. */
   const showGlb = async (name: string, options: Record<string, unknown>) => {
     const set = new Map(files.map((f) => [basename(f), readBytes(f)]));
@@ -81,7 +72,7 @@ describe.skipIf(!haveChromium())('Unreal vertex animation in the viewer (quantiz
     const times = [0, clip.duration * 0.37, clip.duration * 0.81];
     const q: Uint8Array[] = [];
     for (const t of times) {
-      await scrubTo(t);
+      await scrub(t);
       q.push(await shot());
     }
     expect(changedFraction(q[0], q[1]) + changedFraction(q[0], q[2])).toBeGreaterThan(0.002);
@@ -90,7 +81,7 @@ describe.skipIf(!haveChromium())('Unreal vertex animation in the viewer (quantiz
     expect(float.glb.length).toBeGreaterThan(quantized.glb.length);
     expect(float.s.stats).toEqual(quantized.s.stats);
     for (let i = 0; i < times.length; i++) {
-      await scrubTo(times[i]);
+      await scrub(times[i]);
       // same positions bit for bit; normals differ by ≤ 1/127 per component (a shade or two)
       expect(changedFraction(q[i], await shot())).toBeLessThan(0.002);
     }

@@ -8,7 +8,14 @@ import type { ViewerApi, ViewerState } from '../src/api.js';
 import { launchChromium } from '../src/node/chromium.js';
 import { serveViewer } from '../src/node/serve.js';
 import { startServer, type ViewerServer } from '../src/node/server.js';
-import { changedFraction, corpusNamed, decodePng, haveChromium, lumaVariance } from './helpers.js';
+import {
+  canvasPixels,
+  changedFraction,
+  corpusNamed,
+  scrubTo,
+  haveChromium,
+  lumaVariance,
+} from './helpers.js';
 
 type Win = { __viewer: ViewerApi };
 
@@ -20,18 +27,8 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
   const [fox] = corpusNamed('gltf', ['Fox.glb']);
 
   const state = () => page.evaluate(() => (window as unknown as Win).__viewer.state());
-  const shot = async () => {
-    const url = await page.evaluate(() =>
-      (document.getElementById('view') as HTMLCanvasElement).toDataURL('image/png'),
-    );
-    return decodePng(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).rgba;
-  };
-  /** Moves the scrub slider as a user would (input event). */
-  const scrubTo = (t: number) =>
-    page.locator('#scrub').evaluate((el, v) => {
-      (el as HTMLInputElement).value = String(v);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    }, t);
+  const shot = () => canvasPixels(page);
+  const scrub = (t: number) => scrubTo(page, t);
   const downloads: Download[] = [];
 
   beforeAll(async () => {
@@ -80,13 +77,13 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
 
   test('scrubbing to two animation times gives different pictures; play advances time, pause stops it', async () => {
     const { clips } = await state();
-    await scrubTo(0);
+    await scrub(0);
     const a = await shot();
-    await scrubTo(clips[0].duration / 2);
+    await scrub(clips[0].duration / 2);
     expect((await state()).time).toBeCloseTo(clips[0].duration / 2, 3);
     const b = await shot();
     expect(changedFraction(a, b)).toBeGreaterThan(0.005);
-    await scrubTo(0);
+    await scrub(0);
     expect(changedFraction(a, await shot())).toBeLessThan(0.001); // same time, same picture
     await page.click('#play');
     await page.waitForFunction(() => (window as unknown as Win).__viewer.state().time > 0.05);
@@ -98,7 +95,7 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
   });
 
   test('wireframe and skeleton toggles change the picture', async () => {
-    await scrubTo(0);
+    await scrub(0);
     const base = await shot();
     await page.check('#wireframe');
     const wire = await shot();
