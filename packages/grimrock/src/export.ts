@@ -5,20 +5,18 @@
  */
 import {
   assertNodeTrees,
-  clipFileName,
   fileSafeName,
-  objectName,
-  withoutModelPrefix,
   ExportError,
   type ExportOptions,
   type FileSet,
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
-import type { Document, Material, Node } from '@gltf-transform/core';
+import type { Animation, Document, Material, Node } from '@gltf-transform/core';
 import { prepare } from '@gltf-legacy/prepare';
 import { writeAnimation } from './animation.js';
 import { type ClipPlan, exportAnimation, planAnimations } from './export/animation.js';
+import { animationFileNamer } from './export/file-names.js';
 import { exportMeshEntity } from './export/mesh.js';
 import { type Entry, identity4x3, nodeMatrix, nodeNames, orderNodes } from './export/nodes.js';
 import { type GrimrockSceneExtras, gx, keptBytes } from './extras.js';
@@ -36,25 +34,6 @@ export interface GrimrockExportOptions extends ExportOptions {
 }
 
 export const GRIMROCK_EXPORT_DEFAULTS = { name: 'model', fps: 30, variant: 'log1' } as const;
-
-/**
- * The file name of animation `index` (core's naming rule): `NAME_<clip>.animation`, the clip being
- * the glTF name without the imported model's prefix (`skeleton_warrior_axe_walk` → `walk`, so
- * `-o hero.model` writes `hero_walk.animation`) and never a doubled prefix; an animation imported
- * alone keeps its own name unless `options.name` is given.
- */
-function animationFileName(
-  animName: string,
-  index: number,
-  name: string,
-  named: boolean,
-  scene: GrimrockSceneExtras | undefined,
-  count: number,
-): string {
-  if (scene?.animationOnly && count === 1) return `${named ? name : fileSafeName(animName, name)}.animation`;
-  const clip = scene?.modelName ? withoutModelPrefix(animName, scene.modelName) : animName;
-  return clipFileName(name, objectName(clip, 'Animation', index), '.animation');
-}
 
 /** What {@link exportGrimrock} returns. */
 export interface GrimrockExportResult {
@@ -94,12 +73,37 @@ export async function exportGrimrock(
   }
   const exported = new Set(before.map((e) => e.node));
   const { plans, animation } = planAnimations(doc, (n) => exported.has(n), fps, variant);
+  const stage = new WarningCollector();
+  const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings: stage });
   const warnings = new WarningCollector();
-  const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings });
+  warnings.merge(withoutGridKeys(stage.list(), root.listAnimations(), plans));
   const result = mapGrimrock(prepared.document, options, plans, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.
   result.materials = result.materials.map(prepared.callerMaterial);
   return result;
+}
+
+/**
+ * The shared stage's warnings, less the channels it sampled again that export writes with their
+ * own keys (`ClipPlan.gridKeys`: one key per frame as float32 holds it): `ANIMATION_RESAMPLED`
+ * counts only channels whose keys changed.
+ */
+function withoutGridKeys(list: Warning[], anims: Animation[], plans: (ClipPlan | null)[]): Warning[] {
+  const kept = new Map<string, number>();
+  anims.forEach((anim, ai) => {
+    const n = plans[ai]?.gridKeys.size ?? 0;
+    if (n) kept.set(anim.getName(), (kept.get(anim.getName()) ?? 0) + n);
+  });
+  if (!kept.size) return list;
+  return list.flatMap((w) => {
+    if (w.code !== 'ANIMATION_RESAMPLED') return [w];
+    for (const [name, n] of kept)
+      if (w.message.startsWith(`animation "${name}": channels sampled again`)) {
+        const count = w.count - n;
+        return count > 0 ? [{ ...w, count }] : [];
+      }
+    return [w];
+  });
 }
 
 /** The validated `fps` and `variant` options (`BAD_OPTION` otherwise). */
@@ -153,13 +157,17 @@ function mapGrimrock(
     if (e.node) nodeName.set(e.node, names[i]);
   });
   const anims = root.listAnimations();
+  // NAME_<clip>.animation, the clip without the imported model's prefix (skeleton_warrior_axe_walk
+  // → walk, so `-o hero.model` writes hero_walk.animation), never a doubled prefix
+  const fileName = animationFileNamer(name, {
+    named: !!options.name,
+    modelName: typeof sceneExtras?.modelName === 'string' ? sceneExtras.modelName : undefined,
+    animationOnly: sceneExtras?.animationOnly,
+    count: anims.length,
+  });
   anims.forEach((anim, ai) => {
     const file = exportAnimation(anim, plans[ai], nodeName, warnings);
-    if (!file) return;
-    const fileName = animationFileName(anim.getName(), ai, name, !!options.name, sceneExtras, anims.length);
-    let unique = fileName;
-    for (let k = 2; files.has(unique); k++) unique = fileName.replace(/\.animation$/, `_${k}.animation`);
-    files.set(unique, writeAnimation(file));
+    if (file) files.set(fileName(anim.getName(), ai), writeAnimation(file));
   });
   if (!files.size) {
     // e.g. an imported .animation whose every item was dropped: nothing left to write is an error,

@@ -117,6 +117,73 @@ describe('fuzz regressions', () => {
     expect(firstDiff(e2.get(model1[0])!, model1[1])).toBe(-1);
   });
 
+  // 8622b94938dd7c40 (campaign seed 2611, a mutated lever_push.animation with 131 080 frames at
+  // 25 fps): import writes key times as float32 k / fps; past ~2 000 s their rounding exceeds the
+  // shared stage's 1e-4 s grid tolerance, so export sampled the per-frame channel again (slerp at
+  // its own key times), moving rotation keys by an ulp: the re-export was not the first export.
+  it('a per-frame clip longer than 2 000 s keeps its rotation keys bit for bit', async () => {
+    const frames = 24_000; // 4 800 s at 5 fps: float32 k / 5 is up to 2e-4 s off the grid
+    const rotations = new Float32Array(frames * 4);
+    for (let k = 0; k < frames; k++) {
+      // 2e-4 off unit length: kept as is by import and export (UNIT_TOLERANCE), not by a slerp
+      const a = k * 5e-3 + 0.3;
+      const l = 1.0002;
+      rotations.set([Math.sin(a) * 0.6 * l, Math.sin(a) * 0.8 * l, 0, Math.cos(a) * l], k * 4);
+    }
+    const item = {
+      nodeName: 'lever',
+      positions: Float32Array.of(1, 2, 3),
+      rotations,
+      scales: Float32Array.of(1, 1, 1),
+    };
+    const bytes = writeAnimation({
+      magic: 'ANIM',
+      version: 2,
+      name: 'long',
+      framesPerSecond: 5,
+      numFrames: frames,
+      items: [item],
+    });
+    const files = new Map([['long.animation', bytes]]);
+    const first = await exportGrimrock(importGrimrock(files, { main: 'long.animation' }).document, {
+      name: 'long',
+    });
+    expect(first.warnings.map((w) => w.code)).not.toContain('ANIMATION_RESAMPLED');
+    const e1 = first.files;
+    const a1 = readAnimation(e1.get('long.animation')!);
+    expect(a1.numFrames).toBe(frames);
+    expect(a1.framesPerSecond).toBe(5);
+    const bytesOf = (a: Float32Array) => new Uint8Array(a.slice().buffer);
+    expect(a1.items[0].rotations.length).toBe(frames * 4);
+    expect(firstDiff(bytesOf(a1.items[0].rotations), bytesOf(rotations))).toBe(-1);
+    expect(firstDiff(e1.get('long.animation')!, bytes)).toBe(-1);
+    const e2 = (
+      await exportGrimrock(importGrimrock(e1, { main: 'long.animation' }).document, { name: 'long' })
+    ).files;
+    expect(firstDiff(e2.get('long.animation')!, e1.get('long.animation')!)).toBe(-1);
+  });
+
+  it('the stored input 8622b94938dd7c40 (131 080 frames, 8 keys resampled once) is a fixed point', async () => {
+    const bytes = await regressionInput('grimrock', '8622b94938dd7c40', new NodeIO());
+    const files = new Map([['lever_push.animation', bytes]]);
+    const first = await exportGrimrock(importGrimrock(files, { main: 'lever_push.animation' }).document, {
+      name: 'fuzz',
+    });
+    // the 8 keys spread over 5 243 s are sampled once, to one per frame
+    expect(first.warnings.find((w) => w.code === 'ANIMATION_RESAMPLED')?.count).toBe(1);
+    const e1 = first.files;
+    const a1 = readAnimation(e1.get('fuzz.animation')!);
+    expect(a1.numFrames).toBe(131_080);
+    expect(a1.items[0].rotations.length).toBe(131_080 * 4);
+    const second = await exportGrimrock(importGrimrock(e1, { main: 'fuzz.animation' }).document, {
+      name: 'fuzz',
+    });
+    expect(second.warnings.map((w) => w.code)).not.toContain('ANIMATION_RESAMPLED');
+    const e2 = second.files;
+    expect([...e2.keys()]).toEqual(['fuzz.animation']);
+    expect(firstDiff(e2.get('fuzz.animation')!, e1.get('fuzz.animation')!)).toBe(-1);
+  });
+
   /** export → import → export; returns both exports. */
   async function twice(doc: Document, name: string) {
     const first = await exportGrimrock(doc, { name });
