@@ -39,9 +39,12 @@ export function fileSafeName(name: string, fallback: string): string {
     .normalize('NFC')
     .replace(/[^\p{L}\p{N}_\-. ]/gu, '_')
     .replace(/_+/g, '_')
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '')
-    .slice(0, 100);
+    .replace(/^[.\s]+/, '');
+  // cut to 100 UTF-16 units first (never inside a surrogate pair), then trim: a cut that ends in
+  // a dot or space would otherwise come back different when the name is cleaned again
+  let end = Math.min(out.length, 100);
+  if (end < out.length && /[\uD800-\uDBFF]/.test(out[end - 1])) end--;
+  out = out.slice(0, end).replace(/[.\s]+$/, '');
   if (!out || out === '_') out = fallback;
   if (RESERVED.test(out)) out += '_';
   return out;
@@ -82,11 +85,15 @@ function hasPrefix(name: string, prefix: string): boolean {
  * ```ts
  * clipFileName('Jack', 'Walk', '.ani');      // 'Jack_Walk.ani'
  * clipFileName('Jack', 'Jack_Walk', '.ani'); // 'Jack_Walk.ani'
+ * clipFileName('Jack', 'JACK_jack_Run', '.ani'); // 'Jack_Run.ani'
  * ```
  */
 export function clipFileName(modelStem: string, clipName: string, ext: string): string {
-  const clip = fileSafeName(clipName, 'Animation0');
-  return `${hasPrefix(clip, modelStem) ? clip : `${modelStem}_${clip}`}${ext}`;
+  let clip = fileSafeName(clipName, 'Animation0');
+  // the prefix once and in the model's case, so reading the file back (clipNameFromFile strips
+  // one prefix, in any case) and writing it again gives the same name
+  while (hasPrefix(clip, modelStem)) clip = fileSafeName(clip.slice(modelStem.length + 1), 'Animation0');
+  return `${modelStem}_${clip}${ext}`;
 }
 
 /**

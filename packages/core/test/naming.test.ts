@@ -79,6 +79,34 @@ describe('naming', () => {
     );
   });
 
+  it('a name cut at 100 units ends on neither a dot nor half a surrogate pair, and cleaning is idempotent', () => {
+    expect(fileSafeName(`${'a'.repeat(98)}B.cd`, 'X')).toBe(`${'a'.repeat(98)}B`);
+    expect(fileSafeName(`${'a'.repeat(99)}𝒜z`, 'X')).toBe('a'.repeat(99)); // 𝒜 is two units
+    const part = fc.constantFrom('a', 'B', '.', ' ', '_', '𝒜', 'é', '/', 'x');
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 80, maxLength: 130 }), (parts) => {
+        const once = fileSafeName(parts.join(''), 'Animation0');
+        expect(fileSafeName(once, 'Animation0')).toBe(once);
+        expect(once).not.toMatch(/[\uD800-\uDBFF]$/);
+      }),
+    );
+  });
+
+  it("clip file names are a fixed point of file → clip → file: one prefix, in the model's case (fuzz f0cbada7)", () => {
+    expect(clipFileName('fuzz', 'FUZZ_a', '.animation')).toBe('fuzz_a.animation');
+    expect(clipFileName('hero', 'hero_hero_run', '.animation')).toBe('hero_run.animation');
+    const name = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.stringMatching(/^(fuzz_|FUZZ_|Fuzz_){0,3}[a-z.]{0,6}$/),
+    );
+    fc.assert(
+      fc.property(name, (clip) => {
+        const file = clipFileName('fuzz', clip, '.ani');
+        expect(clipFileName('fuzz', clipNameFromFile(file, 'fuzz'), '.ani')).toBe(file);
+      }),
+    );
+  });
+
   it('unique names are unique case-insensitively and keep the first', () => {
     expect(uniqueNames(['Walk', 'walk', 'Run', 'WALK'])).toEqual(['Walk', 'walk_2', 'Run', 'WALK_3']);
   });

@@ -73,7 +73,11 @@ export function resampleReason(
       animation ?? sampler.listParents().find((p): p is Animation => p.propertyType === 'Animation');
     const fps = animationFps(limits, owner ?? null);
     for (let k = 0; k < input.length; k++) {
-      if (Math.abs(input[k] - k / fps) > GRID_TOLERANCE) return `keys not on ${fps} fps frames from 0`;
+      // float32 times hold k / fps only to their precision: past ~2 000 s its rounding exceeds
+      // the tolerance, so the float32 of k / fps itself counts as on the grid
+      const t = k / fps;
+      if (Math.abs(input[k] - t) > GRID_TOLERANCE && input[k] !== Math.fround(t))
+        return `keys not on ${fps} fps frames from 0`;
     }
   }
   return null;

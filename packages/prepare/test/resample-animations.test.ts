@@ -37,6 +37,18 @@ describe('resampleAnimations', () => {
     expect(resampleNeeded(document, { sampling: 'grid', fps: 30, interpolations: ['LINEAR'] })).toBe(false);
   });
 
+  it('a long clip on the float32 30 fps grid needs nothing (past ~2 000 s float32 rounding exceeds the tolerance)', () => {
+    const n = 90_000; // 3 000 s
+    const times = Array.from({ length: n }, (_, k) => Math.fround(k / 30));
+    expect(Math.max(...times.map((t, k) => Math.abs(t - k / 30)))).toBeGreaterThan(1e-4);
+    const { document } = animated(times, new Array(n * 3).fill(0), 'LINEAR');
+    const limits = { sampling: 'grid', fps: 30, interpolations: ['LINEAR'] } as const;
+    expect(resampleNeeded(document, limits)).toBe(false);
+    // one key a unit in the last place off the float32 grid, past the tolerance, still needs it
+    times[n - 1] = times[n - 1] + 2 ** -12;
+    expect(resampleNeeded(animated(times, new Array(n * 3).fill(0), 'LINEAR').document, limits)).toBe(true);
+  });
+
   it('samples a 10 fps channel on the 30 fps grid: exact at the old keys, linear between', async () => {
     const { document, sampler } = animated([0, 0.1, 0.2], [0, 0, 0, 3, 0, 0, 6, 0, 0], 'LINEAR');
     const warnings = new WarningCollector();
