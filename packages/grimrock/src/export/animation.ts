@@ -12,7 +12,7 @@ import {
   type SamplerData,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { GRID_TOLERANCE, resampleReason } from '@gltf-legacy/prepare';
+import { resampleReason } from '@gltf-legacy/prepare';
 import {
   type Animation,
   type AnimationSampler,
@@ -108,10 +108,12 @@ export function planAnimations(
 
 /**
  * True when a LINEAR sampler's keys are frames `k / fps` from 0 as float32 stores them: each time
- * is `fround(k / fps)` (or within the stage's tolerance of `k / fps`). Import writes a clip's key
- * times so; past ~2 000 s their rounding exceeds the stage's 1e-4 s tolerance, and sampling such a
- * channel again (slerp at its own key times) moved rotation keys by an ulp, so a re-export was not
- * the first export (fuzz 8622b94938dd7c40: a 131 080-frame clip at 25 fps).
+ * is `fround(k / fps)`. Import writes a clip's key times so; past ~2 000 s their rounding
+ * exceeds the stage's 1e-4 s tolerance, and sampling such a channel again (slerp at its own key times) moved rotation keys by an ulp, so a re-export was not
+ * the first export (fuzz 8622b94938dd7c40: a 131 080-frame clip at 25 fps). The stage itself
+ * now counts such keys as on the grid; this stays for channels it samples for another reason.
+ * (Only names `resampleReason` and `prepare` of the stage are imported: the CLI bundle loads the
+ * stage lazily through a stand-in that has just those.)
  */
 function onFloatGrid(sampler: AnimationSampler, fps: number): boolean {
   if ((sampler.getInterpolation() ?? 'LINEAR') !== 'LINEAR') return false;
@@ -119,7 +121,7 @@ function onFloatGrid(sampler: AnimationSampler, fps: number): boolean {
   if (!times?.length) return false;
   for (let k = 0; k < times.length; k++) {
     const t = times[k];
-    if (t !== Math.fround(k / fps) && !(Math.abs(t - k / fps) <= GRID_TOLERANCE)) return false;
+    if (t !== Math.fround(k / fps)) return false;
   }
   return true;
 }
