@@ -146,7 +146,6 @@ export function bigDocument(options = {}) {
  * package's own `writeData` / `writeAniv`.
  */
 export function unrealModels(unreal, { vertices = 16_000, frames = 1000, seed = 1 } = {}) {
-  const rnd = prng(seed);
   const side = Math.floor(Math.sqrt(vertices));
   const nv = side * side;
   const tris = (side - 1) * (side - 1) * 2;
@@ -154,8 +153,14 @@ export function unrealModels(unreal, { vertices = 16_000, frames = 1000, seed = 
   for (let y = 0, q = 0; y < side - 1; y++) {
     for (let x = 0; x < side - 1; x++, q += 2) {
       const a = y * side + x;
-      polys.vertices.set([a, a + 1, a + side, a + 1, a + side + 1, a + side], q * 3);
-      for (let k = 0; k < 12; k++) polys.uvs[q * 6 + k] = Math.floor(rnd() * 256);
+      const corners = [a, a + 1, a + side, a + 1, a + side + 1, a + side];
+      polys.vertices.set(corners, q * 3);
+      // UVs from the grid, shared by the triangles around a vertex, as a real skin's are (random
+      // per-corner UVs split every file vertex into ~6 glTF vertices, a layout no model has)
+      corners.forEach((v, k) => {
+        polys.uvs[q * 6 + k * 2] = Math.round(((v % side) * 255) / (side - 1));
+        polys.uvs[q * 6 + k * 2 + 1] = Math.round((Math.floor(v / side) * 255) / (side - 1));
+      });
     }
   }
   const data = {
