@@ -145,7 +145,7 @@ export function bigDocument(options = {}) {
  * over `frames` frames in the packed 11/11/10 layout, and a triangle grid. Written with the
  * package's own `writeData` / `writeAniv`.
  */
-export function unrealModels(unreal, { vertices = 16_000, frames = 1000, seed = 1 } = {}) {
+export function unrealModels(unreal, { vertices = 16_000, frames = 1000 } = {}) {
   const side = Math.floor(Math.sqrt(vertices));
   const nv = side * side;
   const tris = (side - 1) * (side - 1) * 2;
