@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { corpusFiles } from '@gltf-legacy/test-utils';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM_MISSING_MESSAGE, findChromium } from '../src/node/chromium.js';
 
 /**
@@ -128,4 +128,17 @@ export function scrubTo(page: Page, t: number): Promise<void> {
     (el as HTMLInputElement).value = String(v);
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, t);
+}
+
+/** A new page on the viewer at `url`, returned once the page says it is ready; page errors are printed. */
+export async function openViewer(
+  browser: Browser,
+  url: string,
+  options: Parameters<Browser['newPage']>[0],
+): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return page;
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ViewerApi, ViewerState } from '../src/api.js';
 import { launchChromium } from '../src/node/chromium.js';
 import { startServer, type ViewerServer } from '../src/node/server.js';
-import { canvasPixels, changedFraction, corpusNamed, scrubTo, haveChromium } from './helpers.js';
+import { canvasPixels, changedFraction, corpusNamed, haveChromium, openViewer, scrubTo } from './helpers.js';
 
 type Win = { __viewer: ViewerApi };
 
@@ -43,10 +43,7 @@ describe.skipIf(!haveChromium())('Unreal vertex animation in the viewer (quantiz
 
   beforeAll(async () => {
     [browser, server] = await Promise.all([launchChromium(), startServer()]);
-    page = await browser.newPage({ viewport: { width: 640, height: 400 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    page = await openViewer(browser, server.url, { viewport: { width: 640, height: 400 } });
   });
 
   afterAll(async () => {

@@ -14,6 +14,7 @@ import {
   corpusNamed,
   scrubTo,
   haveChromium,
+  openViewer,
   lumaVariance,
 } from './helpers.js';
 
@@ -33,11 +34,11 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
 
   beforeAll(async () => {
     [browser, server] = await Promise.all([launchChromium(), startServer()]);
-    page = await browser.newPage({ viewport: { width: 820, height: 480 }, acceptDownloads: true });
+    page = await openViewer(browser, server.url, {
+      viewport: { width: 820, height: 480 },
+      acceptDownloads: true,
+    });
     page.on('download', (d) => downloads.push(d));
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
   });
 
   afterAll(async () => {
