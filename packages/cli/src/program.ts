@@ -103,7 +103,7 @@ export function buildProgram(
     )
     .option(
       '--no-frame-normals',
-      'Unreal: no NORMAL per morph target (animation frame); smaller files, the client keeps the base normals. Formats that write no per-frame normals ignore it',
+      'no NORMAL delta per morph target: Unreal (one target per animation frame) and Urho3D morphs (also no TANGENT deltas); smaller files, the client keeps the base normals. Formats without morph normals ignore it',
     )
     .option(
       '--strict',

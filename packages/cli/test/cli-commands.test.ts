@@ -242,7 +242,7 @@ describe('--float and --no-frame-normals (issue 19)', () => {
       /--float write vertex-animation data as float32 .*Unreal morph targets, Unigine animation tracks/,
     );
     expect(help).toMatch(/KHR_mesh_quantization/);
-    expect(help).toMatch(/--no-frame-normals Unreal: no NORMAL per morph target/);
+    expect(help).toMatch(/--no-frame-normals +no NORMAL delta per morph target: Unreal/);
   });
 });
 
