@@ -12,7 +12,7 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
-import type { Animation, Document, Material, Node } from '@gltf-transform/core';
+import type { Document, Material, Node } from '@gltf-transform/core';
 import { prepare } from '@gltf-legacy/prepare';
 import { writeAnimation } from './animation.js';
 import { type ClipPlan, exportAnimation, planAnimations } from './export/animation.js';
@@ -76,34 +76,11 @@ export async function exportGrimrock(
   const stage = new WarningCollector();
   const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings: stage });
   const warnings = new WarningCollector();
-  warnings.merge(withoutGridKeys(stage.list(), root.listAnimations(), plans));
+  warnings.merge(stage.list());
   const result = mapGrimrock(prepared.document, options, plans, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.
   result.materials = result.materials.map(prepared.callerMaterial);
   return result;
-}
-
-/**
- * The shared stage's warnings, less the channels it sampled again that export writes with their
- * own keys (`ClipPlan.gridKeys`: one key per frame as float32 holds it): `ANIMATION_RESAMPLED`
- * counts only channels whose keys changed.
- */
-function withoutGridKeys(list: Warning[], anims: Animation[], plans: (ClipPlan | null)[]): Warning[] {
-  const kept = new Map<string, number>();
-  anims.forEach((anim, ai) => {
-    const n = plans[ai]?.gridKeys.size ?? 0;
-    if (n) kept.set(anim.getName(), (kept.get(anim.getName()) ?? 0) + n);
-  });
-  if (!kept.size) return list;
-  return list.flatMap((w) => {
-    if (w.code !== 'ANIMATION_RESAMPLED') return [w];
-    for (const [name, n] of kept)
-      if (w.message.startsWith(`animation "${name}": channels sampled again`)) {
-        const count = w.count - n;
-        return count > 0 ? [{ ...w, count }] : [];
-      }
-    return [w];
-  });
 }
 
 /** The validated `fps` and `variant` options (`BAD_OPTION` otherwise). */

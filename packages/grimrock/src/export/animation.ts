@@ -13,14 +13,7 @@ import {
   type WarningCollector,
 } from '@gltf-legacy/core';
 import { resampleReason } from '@gltf-legacy/prepare';
-import {
-  type Animation,
-  type AnimationSampler,
-  type Document,
-  type Node,
-  PropertyType,
-  type Root,
-} from '@gltf-transform/core';
+import { type Animation, type Document, type Node, PropertyType, type Root } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat, decodeFloats } from '../arrays.js';
 import { type AnimExtras, gx, keptBytes } from '../extras.js';
@@ -44,12 +37,6 @@ export interface ClipPlan {
   numFrames: number;
   /** Channel indices the shared stage samples again (their constant v2 tracks shrink to one entry). */
   resampled: Set<number>;
-  /**
-   * Channels already one key per frame, as float32 key times hold them, that the shared stage
-   * still samples again (its grid tolerance is finer than float32 past ~2 000 s): their keys as
-   * the caller's document holds them, written instead of the stage's samples (see {@link onFloatGrid}).
-   */
-  gridKeys: Map<number, SamplerData>;
 }
 
 /** What {@link planAnimations} decides for a document. */
@@ -94,36 +81,10 @@ export function planAnimations(
       if (!plan) return;
       anim.listChannels().forEach((c, ci) => {
         const s = c.getSampler();
-        if (!s || !resampleReason(s, animation, anim)) return;
-        if (onFloatGrid(s, plan.fps))
-          plan.gridKeys.set(
-            ci,
-            readSampler(s, c.getTargetPath() === 'rotation', c.getTargetPath() === 'rotation' ? 4 : 3),
-          );
-        else plan.resampled.add(ci);
+        if (s && resampleReason(s, animation, anim)) plan.resampled.add(ci);
       });
     });
   return { plans, animation };
-}
-
-/**
- * True when a LINEAR sampler's keys are frames `k / fps` from 0 as float32 stores them: each time
- * is `fround(k / fps)`. Import writes a clip's key times so; past ~2 000 s their rounding
- * exceeds the stage's 1e-4 s tolerance, and sampling such a channel again (slerp at its own key times) moved rotation keys by an ulp, so a re-export was not
- * the first export (fuzz 8622b94938dd7c40: a 131 080-frame clip at 25 fps). The stage itself
- * now counts such keys as on the grid; this stays for channels it samples for another reason.
- * (Only names `resampleReason` and `prepare` of the stage are imported: the CLI bundle loads the
- * stage lazily through a stand-in that has just those.)
- */
-function onFloatGrid(sampler: AnimationSampler, fps: number): boolean {
-  if ((sampler.getInterpolation() ?? 'LINEAR') !== 'LINEAR') return false;
-  const times = sampler.getInput()?.getArray();
-  if (!times?.length) return false;
-  for (let k = 0; k < times.length; k++) {
-    const t = times[k];
-    if (t !== Math.fround(k / fps)) return false;
-  }
-  return true;
 }
 
 /** Index of `anim` among its document's animations. */
@@ -187,7 +148,7 @@ function planClip(
       `animation "${anim.getName()}" would be resampled from at most ${sourceKeys} keys to ${numFrames} frames × ${nodes.size} nodes (limit ${MAX_RESAMPLED_KEYS} keys when that multiplies the keys over 100-fold)`,
     );
   }
-  return { fps, version, numFrames, resampled: new Set(), gridKeys: new Map() };
+  return { fps, version, numFrames, resampled: new Set() };
 }
 
 /** True when every key equals the first (within float32 noise: resampled data is lossy anyway). */
@@ -336,8 +297,7 @@ function trackGroups(
       );
       return;
     }
-    const data =
-      plan?.gridKeys.get(ci) ?? readSampler(sampler, path === 'rotation', path === 'rotation' ? 4 : 3);
+    const data = readSampler(sampler, path === 'rotation', path === 'rotation' ? 4 : 3);
     let g = groups.get(target);
     if (!g) groups.set(target, (g = {}));
     g[path] = { data, resampled: !!plan?.resampled.has(ci) };

@@ -4,37 +4,23 @@
  * gives the same names — the import names a clip after its file's stem, and the re-export maps
  * that stem through the same rule.
  */
-import { fileSafeName, objectName, withoutModelPrefix } from '@gltf-legacy/core';
+import { clipFileName, fileSafeName, objectName, withoutModelPrefix } from '@gltf-legacy/core';
 
 /** The most code units a clip part of a file name keeps (core's `fileSafeName` cut). */
 const MAX_CLIP = 100;
-/** Passes of a naming rule before its result is taken as is (a few always suffice). */
-const MAX_PASSES = 16;
 
 /**
- * The clip part of a file name, as a fixed point of the rule applied to it: core's
- * `fileSafeName`, whose 100-code-unit cut can leave a trailing dot, space or half a surrogate pair
- * that the next pass (the re-export of the re-imported clip) removes (fuzz f0cbada7f99fcf8a: a
- * long name cut after `B.` was written `fuzz_…B..animation`, re-imported as the clip `…B.` and
- * re-exported as `fuzz_…B.animation`), and every `NAME_` prefix (case-insensitive) taken off, so
- * that the file name carries the prefix once, in `name`'s case (`FUZZ_a` → `fuzz_a.animation`,
- * whose re-import `fuzz_a` is written back as `fuzz_a.animation`).
+ * The clip part of `NAME_<clip>.animation`: core's {@link clipFileName} (one `NAME_` prefix, in
+ * `name`'s case; `fileSafeName`, a fixed point of itself) without the prefix, so that importing
+ * the file (the clip named after its stem) and exporting it again gives the same name
+ * (fuzz f0cbada7f99fcf8a).
  *
  * ```ts
  * stableClip('hero_hero_walk.', 'hero', 0); // 'walk'
  * ```
  */
-export function stableClip(clip: string, name: string, index: number): string {
-  const fallback = `Animation${index}`;
-  let out = clip;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    let own = out;
-    for (let cut = withoutModelPrefix(own, name); cut !== own; cut = withoutModelPrefix(own, name)) own = cut;
-    const next = fileSafeName(objectName(own, 'Animation', index), fallback);
-    if (next === out) break;
-    out = next;
-  }
-  return out;
+function stableClip(clip: string, name: string, index: number): string {
+  return clipFileName(name, objectName(clip, 'Animation', index), '').slice(name.length + 1);
 }
 
 /** `clip` cut (by code points) so that `suffix` fits in {@link MAX_CLIP} code units after it. */
@@ -80,7 +66,7 @@ export function animationFileNamer(
   return (animName, index) => {
     let file: string;
     if (options.animationOnly && options.count === 1) {
-      file = `${options.named ? name : stableStem(animName, name)}.animation`;
+      file = `${options.named ? name : fileSafeName(animName, name)}.animation`;
     } else {
       const own = options.modelName ? withoutModelPrefix(animName, options.modelName) : animName;
       const clip = stableClip(own, name, index);
@@ -91,15 +77,4 @@ export function animationFileNamer(
     taken.add(file);
     return file;
   };
-}
-
-/** `fileSafeName` until it no longer changes (the stem of a lone animation). */
-function stableStem(stem: string, fallback: string): string {
-  let out = stem;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const next = fileSafeName(out, fallback);
-    if (next === out) break;
-    out = next;
-  }
-  return out;
 }
