@@ -39,36 +39,6 @@ export async function savePixels(...args) { return load().savePixels(...args); }
   },
 };
 
-/**
- * The shared export stage (`@gltf-legacy/prepare`, with `@gltf-transform/functions` and its
- * ndarray modules: 16–31 ms of start-up, a third of a conversion above Node's own start-up) is
- * imported at the top of every format package but used only when exporting. The bundle gets a
- * stand-in that loads the real module (a chunk of its own) on first use: `prepare` is async;
- * the synchronous `resampleReason` needs the module loaded, which the CLI does before every
- * export through `globalThis[Symbol.for('gltf-legacy.loadExportStage')]` (convert.ts,
- * legacy-io.ts). An import of any other name fails the build ("No matching export"), so a new use
- * is noticed. Without the bundle (sources, the library build) nothing changes.
- */
-const lazyPrepare: Plugin = {
-  name: 'lazy-prepare',
-  setup(build) {
-    const real = resolve('../prepare/dist/index.js');
-    build.onResolve({ filter: /^@gltf-legacy\/prepare$/ }, () => ({ path: 'prepare', namespace: 'lazy-prepare' }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-prepare' }, () => ({
-      contents: `let real;
-const load = async () => (real ??= await import(${JSON.stringify(real)}));
-globalThis[Symbol.for('gltf-legacy.loadExportStage')] = load;
-export async function prepare(...args) { return (await load()).prepare(...args); }
-export function resampleReason(...args) {
-  if (!real) throw new Error('@gltf-legacy/prepare used before it was loaded (call the export-stage loader first)');
-  return real.resampleReason(...args);
-}`,
-      loader: 'js',
-      resolveDir: process.cwd(),
-    }));
-  },
-};
-
 /** `require` for the bundled CommonJS modules (node builtins), made on first use. */
 const REQUIRE_BANNER =
   "import{createRequire as __cr}from'node:module';let __rq;const __lr=()=>(__rq??=__cr(import.meta.url));const require=Object.assign((id)=>__lr()(id),{resolve:(id,o)=>__lr().resolve(id,o)});";
@@ -96,7 +66,7 @@ export default defineConfig([
     // everything but EXTERNAL is bundled
     noExternal: [new RegExp(`^(?!(${EXTERNAL.join('|').replace(/\//g, '\\/')})(/|$))`)],
     external: EXTERNAL,
-    esbuildPlugins: [lazyNdarrayPixels, lazyPrepare],
+    esbuildPlugins: [lazyNdarrayPixels],
     banner: { js: REQUIRE_BANNER },
     esbuildOptions(options) {
       // smaller chunks parse faster (measured: ~10 ms CPU of ~150); names stay readable

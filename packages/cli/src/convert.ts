@@ -21,7 +21,7 @@ import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js';
 import { FastVertexWrite, writeFastGlb, writeFastJSON } from './fast-vertex-write.js';
-import { formatsFor, loadExportStage } from './format-table.js';
+import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO, createWriterNodeIO } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
 import { type OptimizeOptions, optimizeFlags, optimizeTransform } from './optimize.js';
@@ -431,7 +431,6 @@ export async function prepareConversion(
           ? dirname(resolve(options.output!))
           : join(resolve(options.outDir ?? dirname(input)), dirname(base));
         const name = single ? outputBase(options.output!, target) : basename(base);
-        await loadExportStage();
         const result = await target.export(document, { ...options.formatOptions, name });
         warnings.merge(result.warnings);
         checkSizes(

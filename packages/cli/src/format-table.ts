@@ -138,13 +138,3 @@ export async function formatsFor(
   if (!kind || typeof kind === 'string' || container) return loadAllFormats();
   return formats;
 }
-
-/**
- * Loads what an exporter needs before it runs. The bundled command loads the shared export stage
- * (`@gltf-legacy/prepare`) on first use (tsup.config.ts), and exporters call some of its
- * functions synchronously: this loads it first. Without the bundle, a no-op.
- */
-export async function loadExportStage(): Promise<void> {
-  const load = (globalThis as Record<symbol, unknown>)[Symbol.for('gltf-legacy.loadExportStage')];
-  if (typeof load === 'function') await load();
-}

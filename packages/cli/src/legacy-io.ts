@@ -18,7 +18,6 @@ import { checkSizes, recordSourceSizes } from './size-check.js';
 import { outputPath, readInput, writeFilesAtomic } from './files.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
-import { loadExportStage } from './format-table.js';
 import { codecsFor, createCodecNodeIO } from './gltf-io.js';
 import { FORMATS, formatById, formatForOutput, sniffFormat } from './registry.js';
 
@@ -329,7 +328,6 @@ export class LegacyIO {
       );
     if (!target.export)
       throw new LegacyError('EXPORT_UNSUPPORTED', `${target.label} export is not available`);
-    await loadExportStage();
     const result = await target.export(document, {
       ...this.options.formatOptions,
       ...options.formatOptions,

@@ -13,7 +13,6 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import type { Document, Material, Node } from '@gltf-transform/core';
-import { prepare } from '@gltf-legacy/prepare';
 import { writeAnimation } from './animation.js';
 import { type ClipPlan, exportAnimation, planAnimations } from './export/animation.js';
 import { animationFileNamer } from './export/file-names.js';
@@ -72,7 +71,9 @@ export async function exportGrimrock(
     throw new ExportError('NOTHING_TO_EXPORT', 'the glTF document has no scene nodes and no animations');
   }
   const exported = new Set(before.map((e) => e.node));
-  const { plans, animation } = planAnimations(doc, (n) => exported.has(n), fps, variant);
+  // the shared stage is loaded on first export: it brings @gltf-transform/functions
+  const { prepare, resampleReason } = await import('@gltf-legacy/prepare');
+  const { plans, animation } = planAnimations(doc, (n) => exported.has(n), fps, variant, resampleReason);
   const stage = new WarningCollector();
   const prepared = await prepare(doc, { ...GRIMROCK_LIMITS, animation }, { warnings: stage });
   const warnings = new WarningCollector();

@@ -15,7 +15,6 @@ import {
   objectName,
   uniqueNames,
 } from '@gltf-legacy/core';
-import { prepare } from '@gltf-legacy/prepare';
 import type { Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import { writeAnimation } from './anim.js';
 import { MAX_FRAMES, exportAnimation } from './export/animation.js';
@@ -79,6 +78,8 @@ export async function prepareTso(
   const fps = options.fps ?? TSO_EXPORT_DEFAULTS.fps;
   if (options.animations !== false) assertAnimationLengths(doc, fps);
   const warnings = new WarningCollector();
+  // the shared stage is loaded on first export: it brings @gltf-transform/functions
+  const { prepare } = await import('@gltf-legacy/prepare');
   const { document } = await prepare(doc, tsoLimits(fps), { warnings });
   return { document, warnings };
 }

@@ -12,7 +12,6 @@ import {
   assertNodeTrees,
 } from '@gltf-legacy/core';
 import type { Document, Material, Node } from '@gltf-transform/core';
-import { prepare } from '@gltf-legacy/prepare';
 import { type AnimFile, writeAnim } from './anim.js';
 import type { AnimationBlock } from './block.js';
 import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
@@ -87,6 +86,8 @@ export async function exportUnigine(
     throw new ExportError('BAD_OPTION', `fps must be a positive number, got ${options.fps}`);
   const warnings = new WarningCollector();
   const animation = animationLimits(document, fps);
+  // the shared stage is loaded on first export: it brings @gltf-transform/functions
+  const { prepare } = await import('@gltf-legacy/prepare');
   const prepared = await prepare(document, { ...UNIGINE_LIMITS, animation }, { warnings });
   const result = mapUnigine(prepared.document, options, fps, warnings);
   // The stage maps a clone when it changed something: name the caller's own materials.

@@ -34,7 +34,6 @@ import { exportBaked } from './export/baked.js';
 import { exportNative, findNativeMesh } from './export/native.js';
 import { writeSkins } from './skin-export.js';
 import { UNREAL3D_NATIVE_LIMITS, unreal3dLimits } from './limits.js';
-import { prepare } from '@gltf-legacy/prepare';
 
 export * from './export/common.js';
 export { planFrames, sceneVertexCount, type FramePlan } from './export/frames.js';
@@ -76,6 +75,8 @@ export async function exportUnrealModel(
   const layout = layoutOf(options.variant, E?.layout ?? 'packed');
   if (native) {
     const local = new WarningCollector();
+    // the shared stage is loaded on first export: it brings @gltf-transform/functions
+    const { prepare } = await import('@gltf-legacy/prepare');
     const prepared = await prepare(doc, UNREAL3D_NATIVE_LIMITS, { warnings: local });
     const model = prepared.changed ? null : exportNative(doc, native, layout, name, local);
     if (model) {

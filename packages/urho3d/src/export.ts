@@ -17,7 +17,6 @@ import {
   WarningCollector,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import { prepare } from '@gltf-legacy/prepare';
 import type { Document, Material, Root } from '@gltf-transform/core';
 import { writeAni } from './ani.js';
 import { modelExtrasOf } from './extras.js';
@@ -140,6 +139,8 @@ export async function exportUrhoModel(
   assertNodeTrees(doc);
   const warnings = new WarningCollector();
   const fps = options.fps ?? EXPORT_URHO_DEFAULTS.fps;
+  // the shared stage is loaded on first export: it brings @gltf-transform/functions
+  const { prepare } = await import('@gltf-legacy/prepare');
   const { document: prepared, callerMaterial } = await prepare(doc, urhoLimits(fps), { warnings });
   const out = mapUrhoModel(prepared, options, warnings);
   // The stage maps a clone when it changed something: hand back the caller's own materials.

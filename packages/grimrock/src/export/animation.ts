@@ -12,7 +12,7 @@ import {
   type SamplerData,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { resampleReason } from '@gltf-legacy/prepare';
+import type { resampleReason as ResampleReason } from '@gltf-legacy/prepare';
 import { type Animation, type Document, type Node, PropertyType, type Root } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
 import { decodeFloat, decodeFloats } from '../arrays.js';
@@ -50,9 +50,10 @@ export interface AnimationPlans {
 /**
  * Decides each clip's rate, version and frame count from the options and the imported extras,
  * and refuses (`TOO_MANY_FRAMES`) before any sampling when that count is absurd.
+ * `resampleReason` is the shared stage's (passed in: the stage is loaded on first export).
  *
  * ```ts
- * const { plans, animation } = planAnimations(document, (n) => exported.has(n), undefined, 'log2');
+ * const { plans, animation } = planAnimations(document, (n) => exported.has(n), undefined, 'log2', resampleReason);
  * ```
  */
 export function planAnimations(
@@ -60,6 +61,7 @@ export function planAnimations(
   exported: (node: Node) => boolean,
   fpsOpt: number | undefined,
   variant: string | undefined,
+  resampleReason: typeof ResampleReason,
 ): AnimationPlans {
   const plans = doc
     .getRoot()

@@ -5,7 +5,6 @@
  */
 import type { Document, Material } from '@gltf-transform/core';
 import { ExportError, type WarningCollector } from '@gltf-legacy/core';
-import { prepare } from '@gltf-legacy/prepare';
 import {
   decodeByteUV,
   encodeByteUV,
@@ -147,6 +146,8 @@ export async function exportBaked(
 ): Promise<UnrealExportModel> {
   const maxFrames = Math.min(0xffff, options.maxFrames ?? UNREAL_EXPORT_DEFAULTS.maxFrames);
   const plan = planFrames(doc, fps, maxFrames, sceneVertexCount(doc), warnings);
+  // the shared stage is loaded on first export: it brings @gltf-transform/functions
+  const { prepare } = await import('@gltf-legacy/prepare');
   const prepared = await prepare(doc, unreal3dLimits(fps), { warnings });
   return mapBaked(prepared.document, plan, layout, name, fps, warnings, options);
 }
