@@ -5,6 +5,8 @@
  * to exactly the float32 the float path would hold.
  */
 
+import { decodeSnorm16, encodeSnorm16 } from '@gltf-legacy/quantize';
+
 /**
  * The int16 codes of `values` when every value is exactly `Math.fround(c / 32767)` for a code
  * `c` in −32767…32767 (what glTF's normalized SHORT decodes to, as float32), else null. −32768 is
@@ -20,8 +22,8 @@ export function exactSnorm16(values: Float32Array): Int16Array | null {
   const codes = new Int16Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    const c = Math.round(v * 32767);
-    if (!(c >= -32767 && c <= 32767) || Math.fround(c / 32767) !== v) return null;
+    const c = encodeSnorm16(v);
+    if (c === -32768 || Math.fround(decodeSnorm16(c)) !== v) return null;
     codes[i] = c;
   }
   return codes;
