@@ -4,7 +4,7 @@
  * slice of tools/export-matrix), strips come out as the same triangles, and every code the package emits is listed once
  * (core's shared table or the package's own `WARNING_CODES`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { emittedWarningCodes } from '@gltf-legacy/test-utils';
 import { Document, Primitive } from '@gltf-transform/core';
 import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
 import { describe, expect, it } from 'vitest';
@@ -26,10 +26,7 @@ describe('shared export stage', () => {
   it('the package lists only codes core does not, and every code it emits', () => {
     for (const code of Object.keys(WARNING_CODES))
       expect(Object.keys(SHARED_WARNING_CODES), code).not.toContain(code);
-    const dir = new URL('../src/', import.meta.url);
-    const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.ts'));
-    const src = files.map((f) => readFileSync(new URL(String(f), dir), 'utf8')).join('\n');
-    const emitted = new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+    const emitted = emittedWarningCodes(new URL('../src/', import.meta.url));
     expect(emitted.size).toBeGreaterThan(25);
     for (const code of emitted)
       expect(code in WARNING_CODES || code in SHARED_WARNING_CODES, code).toBe(true);

@@ -5,12 +5,11 @@
  * baked by the stage with its winding kept, and every code the package emits is listed once (core's
  * shared table or the package's own).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, Primitive } from '@gltf-transform/core';
 import { SHARED_WARNING_CODES } from '@gltf-legacy/core';
 import { prepare } from '@gltf-legacy/prepare';
-import { readBytes, TEST_ASSETS } from '@gltf-legacy/test-utils';
+import { TEST_ASSETS, emittedWarningCodes, readBytes } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   anivFrame,
@@ -86,10 +85,7 @@ describe('shared export stage', () => {
   it('the package lists only codes core does not, and every code it emits', () => {
     for (const code of Object.keys(WARNING_CODES))
       expect(Object.keys(SHARED_WARNING_CODES), code).not.toContain(code);
-    const dir = new URL('../src/', import.meta.url);
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const src = files.map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
-    const emitted = new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+    const emitted = emittedWarningCodes(new URL('../src/', import.meta.url));
     expect(emitted.size).toBeGreaterThan(20);
     for (const code of emitted)
       expect(code in WARNING_CODES || code in SHARED_WARNING_CODES, code).toBe(true);

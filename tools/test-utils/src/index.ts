@@ -175,3 +175,17 @@ export async function loadWithThree(bytes: Uint8Array): Promise<any> {
   const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   return loader.parseAsync(ab as ArrayBuffer, '');
 }
+
+/**
+ * The warning codes a package's sources emit (`warn('CODE'` / `warn(\n 'CODE'`), read from every
+ * `.ts` file below `srcDir`, so a test can check each is declared in a warning-code table.
+ *
+ * ```ts
+ * const emitted = emittedWarningCodes(new URL('../src/', import.meta.url));
+ * ```
+ */
+export function emittedWarningCodes(srcDir: URL): Set<string> {
+  const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  const src = files.map((f) => readFileSync(new URL(f, srcDir), 'utf8')).join('\n');
+  return new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+}
