@@ -3,38 +3,16 @@
  * without the imported model's prefix, never a doubled prefix, `Animation<i>` for an unnamed clip.
  */
 import { basename } from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
-import { corpusFiles, readBytes, regressionInput } from '@gltf-legacy/test-utils';
+import { NodeIO } from '@gltf-transform/core';
+import { corpusFiles, readBytes, regressionInput, animatedDocument } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import { exportGrimrock, importGrimrock } from '../src/index.js';
 
 const corpus = [...corpusFiles('grimrock', ['.model']), ...corpusFiles('grimrock', ['.animation'])];
 const bytesOf = (name: string) => readBytes(corpus.find((p) => basename(p) === name)!);
 
-/** A node with one translation channel per animation name. */
-function animated(names: string[]): Document {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const node = doc.createNode('bone');
-  doc.createScene().addChild(node);
-  for (const name of names) {
-    const sampler = doc
-      .createAnimationSampler()
-      .setInput(
-        doc
-          .createAccessor()
-          .setType('SCALAR')
-          .setArray(Float32Array.of(0, 1 / 30))
-          .setBuffer(buffer),
-      )
-      .setOutput(doc.createAccessor().setType('VEC3').setArray(new Float32Array(6)).setBuffer(buffer));
-    const anim = doc.createAnimation(name).addSampler(sampler);
-    anim.addChannel(
-      doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(sampler),
-    );
-  }
-  return doc;
-}
+const animated = (names: string[]) =>
+  animatedDocument(names, { times: [0, 1 / 30], values: [0, 0, 0, 0, 0, 0] });
 
 describe('animation file names', () => {
   it('an imported clip takes the new model name: skeleton_warrior_axe_walk → hero_walk.animation', async () => {

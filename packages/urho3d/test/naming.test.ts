@@ -2,37 +2,11 @@
 // named after their files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
-import { Document } from '@gltf-transform/core';
+import { corpusRoot, hasCorpus, animatedDocument } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import { exportUrhoModel, legacyFormat } from '../src/index.js';
 
-function animated(names: string[]): Document {
-  const doc = new Document();
-  const buf = doc.createBuffer();
-  const node = doc.createNode('Bone');
-  doc.createScene().addChild(node);
-  for (const n of names) {
-    const input = doc
-      .createAccessor()
-      .setBuffer(buf)
-      .setType('SCALAR')
-      .setArray(new Float32Array([0, 1]));
-    const output = doc
-      .createAccessor()
-      .setBuffer(buf)
-      .setType('VEC3')
-      .setArray(new Float32Array([0, 0, 0, 1, 0, 0]));
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output);
-    const channel = doc
-      .createAnimationChannel()
-      .setTargetNode(node)
-      .setTargetPath('translation')
-      .setSampler(sampler);
-    doc.createAnimation(n).addSampler(sampler).addChannel(channel);
-  }
-  return doc;
-}
+const animated = (names: string[]) => animatedDocument(names, { node: 'Bone', values: [0, 0, 0, 1, 0, 0] });
 
 describe('animation file names (core naming)', () => {
   it('NAME_<clip>, no doubled prefix, repeats numbered case-insensitively, unnamed ones numbered', async () => {

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 // resolved by the Vitest alias to packages/core/src (no package dependency: core tests use test-utils)
 import { MemoryResources } from '@gltf-legacy/core';
+import { Document } from '@gltf-transform/core';
 import { validateBytes, type ValidatorReport } from 'gltf-validator';
 
 export type { ValidatorReport };
@@ -188,4 +189,38 @@ export function emittedWarningCodes(srcDir: URL): Set<string> {
   const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const src = files.map((f) => readFileSync(new URL(f, srcDir), 'utf8')).join('\n');
   return new Set([...src.matchAll(/warn\(\s*'([A-Z_]+)'/g)].map((m) => m[1]));
+}
+
+/** Options of {@link animatedDocument}. */
+export interface AnimatedDocumentOptions {
+  /** Name of the animated node (default `bone`). */
+  node?: string;
+  /** Key times of every channel (default 0 and 1 s). */
+  times?: number[];
+  /** VEC3 translation values, 3 per key (default (0, 0, 0) then (0, 1, 0)). */
+  values?: number[];
+}
+
+/**
+ * A document with one node and, per name, an animation of one LINEAR translation channel on it:
+ * what the naming tests export to see which clip file names come out.
+ *
+ * ```ts
+ * const doc = animatedDocument(['Walk', 'walk'], { node: 'Bone' });
+ * ```
+ */
+export function animatedDocument(names: string[], options: AnimatedDocumentOptions = {}): Document {
+  const { node: nodeName = 'bone', times = [0, 1], values = [0, 0, 0, 0, 1, 0] } = options;
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const node = doc.createNode(nodeName);
+  doc.createScene().addChild(node);
+  for (const name of names) {
+    const input = doc.createAccessor().setType('SCALAR').setArray(Float32Array.from(times)).setBuffer(buffer);
+    const output = doc.createAccessor().setType('VEC3').setArray(Float32Array.from(values)).setBuffer(buffer);
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output);
+    const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation');
+    doc.createAnimation(name).addSampler(sampler).addChannel(channel.setSampler(sampler));
+  }
+  return doc;
 }
