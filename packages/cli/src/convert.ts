@@ -20,7 +20,8 @@ import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
 import { outputPath, readInput as readBytes, writeFilesAtomic } from './files.js';
-import { FastVertexWrite, writeFastGlb, writeFastJSON } from './fast-vertex-write.js';
+import { FastVertexWrite, streamFastGlb, writeFastJSON } from './fast-vertex-write.js';
+import type { OutputData } from './streamed-file.js';
 import { formatsFor } from './format-table.js';
 import { codecsFor, createCodecNodeIO, createWriterNodeIO } from './gltf-io.js';
 import { formatById, formatForOutput } from './lookup.js';
@@ -170,9 +171,9 @@ function folderOf(name: string): string {
  * an exporter's file named like another) are an error before anything is written.
  */
 export function addOutput(
-  outputs: Map<string, Uint8Array>,
+  outputs: Map<string, OutputData>,
   path: string,
-  data: Uint8Array,
+  data: OutputData,
   from: string,
 ): void {
   if (outputs.has(path))
@@ -194,7 +195,7 @@ export async function writeGltf(
   target: string,
   binary: boolean,
   options: Pick<ConvertOptions, 'formats' | 'optimize'>,
-  outputs: Map<string, Uint8Array>,
+  outputs: Map<string, OutputData>,
 ): Promise<void> {
   const io = await createWriterNodeIO(doc, {
     draco: !!options.optimize?.draco,
@@ -207,8 +208,8 @@ export async function writeGltf(
       const { unpartition } = await import('@gltf-transform/functions');
       await doc.transform(unpartition());
     }
-    // one allocation for the file (io.writeBinary makes three copies of the buffer)
-    addOutput(outputs, target, await writeFastGlb(io, doc), basename(target));
+    // written piece by piece from the accessors (io.writeBinary makes three copies of the buffer)
+    addOutput(outputs, target, await streamFastGlb(io, doc), basename(target));
     return;
   }
   const base = basename(target, extname(target));
@@ -339,8 +340,11 @@ async function loadDocuments(
 /** A conversion done in memory: the record (outputs not yet written) and the files to write. */
 export interface PreparedConversion {
   record: ConvertRecord;
-  /** Absolute output path → bytes; empty when the conversion failed. */
-  outputs: Map<string, Uint8Array>;
+  /**
+   * Absolute output path → bytes, or a {@link StreamedFile} (a .glb, a .gltf's buffer: written
+   * piece by piece; `outputBytes` assembles one); empty when the conversion failed.
+   */
+  outputs: Map<string, OutputData>;
 }
 
 /**
@@ -353,7 +357,7 @@ export async function prepareConversion(
   options: ConvertOptions = {},
 ): Promise<PreparedConversion> {
   const start = performance.now();
-  const outputs = new Map<string, Uint8Array>();
+  const outputs = new Map<string, OutputData>();
   let formats = options.formats;
   const warnings = new WarningCollector();
   const record: ConvertRecord = { input, format: 'unknown', outputs: [], status: 'ok', warnings: [], ms: 0 };

@@ -6,8 +6,9 @@
 // buffers at the peak. This writer-only extension claims those accessors before the core writer,
 // writes their definitions and buffer views (one per primitive, attributes interleaved, each
 // padded to 4 bytes, the same byte stride; morph targets one view per accessor) after the core
-// writer's bytes, and writeFastGlb / writeFastJSON copy the bytes once, straight from the
-// accessors into the output, so every value keeps its exact bits. The extension is never named
+// writer's bytes, and streamFastGlb / writeFastJSON hand the file over in pieces taken straight
+// from the accessors (StreamedFile: written piece by piece, never assembled), so every value keeps
+// its exact bits and the peak holds the document plus a 1 MiB slab instead of a second copy. The extension is never named
 // in the output: it removes itself from `extensionsUsed`.
 import { endianness } from 'node:os';
 import { extendBounds } from '@gltf-legacy/core';
@@ -26,7 +27,8 @@ import {
   VertexLayout,
   WriterContext,
 } from '@gltf-transform/core';
-import { assembleGlb, encodeGlb } from './gltf-io.js';
+import { encodeGlb, glbHead } from './gltf-io.js';
+import { type OutputData, outputBytes, StreamedFile } from './streamed-file.js';
 
 const NAME = 'GLTF_LEGACY_fast_vertex_write';
 const ARRAY_BUFFER = WriterContext.BufferViewUsage.ARRAY_BUFFER;
@@ -145,25 +147,59 @@ export interface VertexTail {
   groups: Group[];
 }
 
-/** Writes the vertex data of `tail` into `out`, whose byte 0 is the buffer's byte 0. */
-function fillTail(out: Uint8Array, tail: VertexTail): void {
+/** Bytes per piece when vertex data is interleaved or padded on its way into the file. */
+const SLAB_BYTES = 1 << 20;
+
+/**
+ * The buffer's bytes in pieces: the core writer's bytes, zeros up to `tail.start`, then each
+ * group of vertex data — a morph target's deltas whose elements need no padding straight from
+ * their typed array, the others interleaved/padded through one scratch slab of ~1 MiB. Each piece
+ * is valid until the next is asked for (see {@link StreamedFile}).
+ */
+function* bufferPieces(tail: VertexTail, core: Uint8Array | undefined): Generator<Uint8Array> {
+  let at = 0;
+  if (core?.byteLength) {
+    yield core;
+    at = core.byteLength;
+  }
+  if (tail.start > at) yield new Uint8Array(tail.start - at);
+  at = tail.start;
+  let slab: Uint8Array | undefined;
   for (const g of tail.groups) {
-    const view = out.subarray(g.byteOffset, g.byteOffset + g.count * g.byteStride);
-    let offset = 0;
-    for (const accessor of g.accessors) {
-      const array = accessor.getArray()!;
-      const size = accessor.getElementSize() * accessor.getComponentSize();
-      copyStrided(
-        new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-        view,
-        g.count,
-        size,
-        offset,
-        g.byteStride,
-      );
-      offset += pad4(size);
+    if (g.byteOffset !== at) throw new Error(`internal: vertex data at ${g.byteOffset}, expected ${at}`);
+    at += g.count * g.byteStride;
+    const first = g.accessors[0];
+    const firstSize = first.getElementSize() * first.getComponentSize();
+    if (g.accessors.length === 1 && firstSize === g.byteStride) {
+      const array = first.getArray()!;
+      yield new Uint8Array(array.buffer, array.byteOffset, g.count * firstSize);
+      continue;
+    }
+    const per = Math.max(1, Math.floor(SLAB_BYTES / g.byteStride));
+    if (!slab || slab.byteLength < per * g.byteStride) slab = new Uint8Array(per * g.byteStride);
+    for (let k0 = 0; k0 < g.count; k0 += per) {
+      const n = Math.min(per, g.count - k0);
+      const view = slab.subarray(0, n * g.byteStride);
+      view.fill(0); // the padding of each element stays 0, whatever the slab held before
+      let offset = 0;
+      for (const accessor of g.accessors) {
+        const array = accessor.getArray()!;
+        const size = accessor.getElementSize() * accessor.getComponentSize();
+        copyStrided(
+          new Uint8Array(array.buffer, array.byteOffset + k0 * size, n * size),
+          view,
+          n,
+          size,
+          offset,
+          g.byteStride,
+        );
+        offset += pad4(size);
+      }
+      yield view;
     }
   }
+  if (at !== tail.byteLength)
+    throw new Error(`internal: vertex data ends at ${at}, buffer at ${tail.byteLength}`);
 }
 
 /**
@@ -282,39 +318,57 @@ async function writeWithTail(
 }
 
 /**
- * A .glb of `doc`, with the vertex data copied once, straight from the accessors into the file
- * (NodeIO's writer copies it into buffer views, then into one buffer, then into the file). `io`
- * must have {@link FastVertexWrite} registered.
+ * A .glb of `doc` as a {@link StreamedFile}: the vertex data goes straight from the accessors into
+ * the file, piece by piece, never into one buffer (NodeIO's writer copies it into buffer views,
+ * then into one buffer, then into the file: three output-sized copies at the peak). Documents the
+ * fast path does not apply to (Draco, meshopt, several buffers) come back as bytes from
+ * {@link encodeGlb}. `io` must have {@link FastVertexWrite} registered.
  *
  * ```ts
  * const io = new NodeIO().registerExtensions([FastVertexWrite]);
+ * await writeFile('x.glb', outputContent(await streamFastGlb(io, doc))); // piece by piece
+ * ```
+ */
+export async function streamFastGlb(io: PlatformIO, doc: Document): Promise<OutputData> {
+  if (!eligible(doc)) return encodeGlb(io, doc);
+  const { json, resources, tail } = await writeWithTail(io, doc, Format.GLB);
+  const core: Uint8Array | undefined = resources[GLB_BUFFER];
+  const binLength = tail ? tail.byteLength : (core?.byteLength ?? 0);
+  const { head, total } = glbHead(json, binLength);
+  return new StreamedFile(total, function* () {
+    yield head;
+    if (tail) yield* bufferPieces(tail, core);
+    else if (binLength) yield core!;
+    if (binLength % 4) yield new Uint8Array(4 - (binLength % 4));
+  });
+}
+
+/**
+ * {@link streamFastGlb} assembled into one buffer: the same bytes as `io.writeBinary(doc)` decodes
+ * to, with every value's exact bits.
+ *
+ * ```ts
  * const glb = await writeFastGlb(io, doc);
  * ```
  */
 export async function writeFastGlb(io: PlatformIO, doc: Document): Promise<Uint8Array> {
-  if (!eligible(doc)) return encodeGlb(io, doc);
-  const { json, resources, tail } = await writeWithTail(io, doc, Format.GLB);
-  const core = resources[GLB_BUFFER];
-  if (!tail) return assembleGlb(json, core?.byteLength ?? 0, (out) => core && out.set(core));
-  return assembleGlb(json, tail.byteLength, (out) => {
-    if (core) out.set(core);
-    fillTail(out, tail);
-  });
+  return outputBytes(await streamFastGlb(io, doc));
 }
 
-/** `io.writeJSON(doc)` with the vertex data copied once into the buffer file (see {@link writeFastGlb}). */
+/**
+ * `io.writeJSON(doc)` with the vertex data going once into the buffer file, which comes back as a
+ * {@link StreamedFile} (see {@link streamFastGlb}).
+ */
 export async function writeFastJSON(
   io: PlatformIO,
   doc: Document,
-): Promise<{ json: GLTF.IGLTF; resources: Record<string, Uint8Array> }> {
+): Promise<{ json: GLTF.IGLTF; resources: Record<string, OutputData> }> {
   if (!eligible(doc)) return io.writeJSON(doc);
   const { json, resources, tail } = await writeWithTail(io, doc, Format.GLTF);
+  const out: Record<string, OutputData> = { ...resources };
   if (tail?.uri) {
-    const bin = new Uint8Array(tail.byteLength);
-    const core = resources[tail.uri];
-    if (core) bin.set(core);
-    fillTail(bin, tail);
-    resources[tail.uri] = bin;
+    const core: Uint8Array | undefined = resources[tail.uri];
+    out[tail.uri] = new StreamedFile(tail.byteLength, () => bufferPieces(tail, core));
   }
-  return { json, resources };
+  return { json, resources: out };
 }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } fro
 import { copyFile, link, lstat, mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LegacyError, ResourceError } from '@gltf-legacy/core';
+import { type OutputData, outputContent } from './streamed-file.js';
 
 /** Largest input file: a .glb's length field is 32-bit, and so is a typed array's on Node 20. */
 export const MAX_INPUT_BYTES = 2 ** 32 - 1;
@@ -169,7 +170,7 @@ async function makeDirs(dir: string, made: string[]): Promise<void> {
  * await writeFilesAtomic(new Map([['/out/a.gltf', json], ['/out/a.bin', bin]]), false);
  * ```
  */
-export async function writeFilesAtomic(files: Map<string, Uint8Array>, force: boolean): Promise<string[]> {
+export async function writeFilesAtomic(files: Map<string, OutputData>, force: boolean): Promise<string[]> {
   const targets = [...files.keys()].map((p) => resolve(p));
   if (!targets.length) return [];
   if (new Set(targets).size !== targets.length)
@@ -191,7 +192,8 @@ export async function writeFilesAtomic(files: Map<string, Uint8Array>, force: bo
     let k = 0;
     for (const bytes of files.values()) {
       const tmp = join(stage, String(k++));
-      await writeFile(tmp, bytes, { flag: 'wx' });
+      // a StreamedFile goes piece by piece (a .glb's vertex data is never assembled in memory)
+      await writeFile(tmp, outputContent(bytes), { flag: 'wx' });
       staged.push(tmp);
     }
     for (let i = 0; i < targets.length; i++) {

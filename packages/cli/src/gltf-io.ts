@@ -113,26 +113,42 @@ export async function encodeGlb(io: PlatformIO, doc: Document): Promise<Uint8Arr
  * writes into the view it is given (zero-filled; padding stays 0).
  */
 export function assembleGlb(json: object, binLength: number, fillBin: (bin: Uint8Array) => void): Uint8Array {
+  const { head, total } = glbHead(json, binLength);
+  const out = new Uint8Array(total);
+  out.set(head);
+  if (binLength) fillBin(out.subarray(head.byteLength, head.byteLength + binLength));
+  return out;
+}
+
+/**
+ * The bytes of a GLB up to its BIN chunk's data — the 12-byte header, the JSON chunk (padded with
+ * spaces) and the BIN chunk's 8-byte header (none when `binLength` is 0) — and the file's length;
+ * the BIN data and its zero padding (`pad4(binLength) − binLength` bytes) follow.
+ *
+ * ```ts
+ * const { head, total } = glbHead(json, bin.byteLength);
+ * ```
+ */
+export function glbHead(json: object, binLength: number): { head: Uint8Array; total: number } {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = pad4(text.byteLength);
   const paddedBin = binLength ? pad4(binLength) : 0;
   const total = 12 + 8 + jsonLength + (binLength ? 8 + paddedBin : 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
+  const head = new Uint8Array(20 + jsonLength + (binLength ? 8 : 0));
+  const view = new DataView(head.buffer);
   view.setUint32(0, 0x46546c67, true); // 'glTF'
   view.setUint32(4, 2, true);
   view.setUint32(8, total, true);
   view.setUint32(12, jsonLength, true);
   view.setUint32(16, 0x4e4f534a, true); // 'JSON'
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.byteLength, 20 + jsonLength);
+  head.set(text, 20);
+  head.fill(0x20, 20 + text.byteLength, 20 + jsonLength);
   if (binLength) {
     const at = 20 + jsonLength;
     view.setUint32(at, paddedBin, true);
     view.setUint32(at + 4, 0x004e4942, true); // 'BIN\0'
-    fillBin(out.subarray(at + 8, at + 8 + binLength));
   }
-  return out;
+  return { head, total };
 }
 
 function pad4(n: number): number {

@@ -7,6 +7,7 @@ export {
 } from './convert.js';
 export { type ErrorRecord, toErrorRecord } from './errors.js';
 export { outputPath, writeFilesAtomic } from './files.js';
+export { type OutputData, outputBytes, outputContent, StreamedFile } from './streamed-file.js';
 export {
   FOLDER_RESOURCES_DEFAULTS,
   FolderResources,

@@ -13,6 +13,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
+import { type OutputData, outputBytes } from './streamed-file.js';
 import { addOutput, gatherFiles, outputBase, unpackLimitsOf, writeGltf } from './convert.js';
 import { checkSizes, recordSourceSizes } from './size-check.js';
 import { outputPath, readInput, writeFilesAtomic } from './files.js';
@@ -314,9 +315,9 @@ export class LegacyIO {
     const id = options.format.toLowerCase();
     const name = options.name ?? 'model';
     if (id === 'glb' || id === 'gltf') {
-      const outputs = new Map<string, Uint8Array>();
+      const outputs = new Map<string, OutputData>();
       await writeGltf(document, `${name}.${id}`, id === 'glb', { formats: this.formats }, outputs);
-      return outputs;
+      return new Map([...outputs].map(([file, data]) => [file, outputBytes(data)]));
     }
     const target = formatById(id, this.formats);
     if (!target)
@@ -357,7 +358,7 @@ export class LegacyIO {
         'UNKNOWN_TARGET',
         `cannot tell the target format from "${basename(path)}"; pass { format }`,
       );
-    const outputs = new Map<string, Uint8Array>();
+    const outputs = new Map<string, OutputData>();
     if (id === 'glb' || id === 'gltf') {
       await writeGltf(document, resolve(path), id === 'glb', { formats: this.formats }, outputs);
       this.lastWarnings = [];

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { type ConvertOptions, prepareConversion } from './convert.js';
+import { outputBytes } from './streamed-file.js';
 
 /** A job sent to a worker. */
 export interface WorkerJob {
@@ -28,7 +29,9 @@ if (parentPort) {
   const formats = await loadFormats();
   port.on('message', async (job: WorkerJob) => {
     const { record, outputs } = await prepareConversion(job.input, { ...job.options, formats });
-    port.postMessage({ id: job.id, record, outputs });
+    // a StreamedFile cannot cross threads: its bytes do (the main thread writes every output)
+    const bytes = new Map([...outputs].map(([path, data]) => [path, outputBytes(data)]));
+    port.postMessage({ id: job.id, record, outputs: bytes });
   });
   port.postMessage({ ready: true });
 }

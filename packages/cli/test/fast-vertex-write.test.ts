@@ -7,7 +7,7 @@ import { Document, type GLTF, NodeIO, type TypedArray } from '@gltf-transform/co
 import { KHRMeshQuantization, KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeGltf } from '../src/index.js';
+import { type OutputData, outputBytes, writeGltf } from '../src/index.js';
 
 const bytesOf = (a: TypedArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
@@ -102,9 +102,9 @@ function sample(vertices: number): Document {
 }
 
 async function cliGlb(doc: Document): Promise<Uint8Array> {
-  const outputs = new Map<string, Uint8Array>();
+  const outputs = new Map<string, OutputData>();
   await writeGltf(doc, '/nowhere/x.glb', true, {}, outputs);
-  return outputs.get('/nowhere/x.glb')!;
+  return outputBytes(outputs.get('/nowhere/x.glb')!);
 }
 
 /** Accessor name → bytes and metadata, from a document. */
@@ -249,13 +249,13 @@ describe('fast vertex writer (the CLI .glb)', () => {
 
   it('.gltf output: the same accessors, the extension unnamed', async () => {
     const doc = sample(5);
-    const outputs = new Map<string, Uint8Array>();
+    const outputs = new Map<string, OutputData>();
     await writeGltf(doc, '/nowhere/y.gltf', false, {}, outputs);
-    const json = JSON.parse(new TextDecoder().decode(outputs.get('/nowhere/y.gltf')));
+    const json = JSON.parse(new TextDecoder().decode(outputBytes(outputs.get('/nowhere/y.gltf')!)));
     expect(JSON.stringify(json)).not.toContain('GLTF_LEGACY');
     const back = await new NodeIO()
       .registerExtensions(KHRONOS_EXTENSIONS)
-      .readJSON({ json, resources: { 'y.bin': outputs.get('/nowhere/y.bin')! } });
+      .readJSON({ json, resources: { 'y.bin': outputBytes(outputs.get('/nowhere/y.bin')!) } });
     expect(accessors(back)).toEqual(accessors(doc));
   });
 
@@ -273,11 +273,14 @@ describe('fast vertex writer (the CLI .glb)', () => {
     const glb = await cliGlb(doc);
     expect(accessors(await io.readBinary(glb))).toEqual(accessors(doc));
     expect((await validateGlb(glb)).issues.numErrors).toBe(0);
-    const outputs = new Map<string, Uint8Array>();
+    const outputs = new Map<string, OutputData>();
     await writeGltf(doc, '/nowhere/z.gltf', false, {}, outputs);
-    const json = JSON.parse(new TextDecoder().decode(outputs.get('/nowhere/z.gltf')));
+    const json = JSON.parse(new TextDecoder().decode(outputBytes(outputs.get('/nowhere/z.gltf')!)));
     expect(json.buffers).toEqual([{ uri: 'z.bin', byteLength: 36 }]);
-    const back = await io.readJSON({ json, resources: { 'z.bin': outputs.get('/nowhere/z.bin')! } });
+    const back = await io.readJSON({
+      json,
+      resources: { 'z.bin': outputBytes(outputs.get('/nowhere/z.bin')!) },
+    });
     expect(accessors(back)).toEqual(accessors(doc));
   });
 });
