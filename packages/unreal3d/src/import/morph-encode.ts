@@ -176,20 +176,24 @@ export class NormalDeltas {
     if (this.float) return floatNormalDelta(nf, this.n0, orig, vcount);
     const scale = this.s;
     const q8 = this.q8;
-    // Gathered as BYTE while the least scale is found (the usual case), redone if it is too small.
-    const b8 = new Int8Array(vcount * 3);
+    // The least scale first, so that only the array of the type it needs is made (a BYTE array
+    // dropped for SHORT on most frames of a strongly turning mesh was garbage at the peak).
     let smin = 2;
-    for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-      const v = orig[j];
-      const s = scale[v];
+    for (let j = 0; j < vcount; j++) {
+      const s = scale[orig[j]];
       if (s < smin) smin = s;
-      const o = v * 3;
-      b8[k] = q8[o];
-      b8[k + 1] = q8[o + 1];
-      b8[k + 2] = q8[o + 2];
     }
     if (smin === 2) return null;
-    if (smin >= NORMAL_MIN_SCALE) return { array: b8, normalized: true, sparse: false };
+    if (smin >= NORMAL_MIN_SCALE) {
+      const b8 = new Int8Array(vcount * 3);
+      for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+        const o = orig[j] * 3;
+        b8[k] = q8[o];
+        b8[k + 1] = q8[o + 1];
+        b8[k + 2] = q8[o + 2];
+      }
+      return { array: b8, normalized: true, sparse: false };
+    }
     if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount);
     const src = this.shortDeltas();
     const out = new Int16Array(vcount * 3);
