@@ -1,2 +1,3 @@
+export * from './round.js';
 export * from './unit16.js';
 export * from './unreal.js';

@@ -6,6 +6,7 @@
  * and that is smaller; NORMAL deltas as normalized BYTE or SHORT (see {@link NormalDeltas}).
  * `float: true` keeps float32 for all.
  */
+import { roundHalfUp } from '@gltf-legacy/quantize';
 import type { Accessor, Buffer, Document } from '@gltf-transform/core';
 
 /** A delta array ready for an accessor, and whether it should be written sparse. */
@@ -163,9 +164,9 @@ export class NormalDeltas {
       else if (bz - tz > 1) s = Math.min(s, (1 - bz) / -tz);
       scale[v] = s;
       // Within ±127 (|s·t − b| ≤ 1 by the choice of s): no clamp needed.
-      q8[o] = Math.round((s * tx - bx) * 127);
-      q8[o + 1] = Math.round((s * ty - by) * 127);
-      q8[o + 2] = Math.round((s * tz - bz) * 127);
+      q8[o] = roundHalfUp((s * tx - bx) * 127);
+      q8[o + 1] = roundHalfUp((s * ty - by) * 127);
+      q8[o + 2] = roundHalfUp((s * tz - bz) * 127);
     }
   }
 
@@ -221,9 +222,9 @@ export class NormalDeltas {
         q[o + 2] = 0;
         continue;
       }
-      q[o] = Math.round((s * nf[o] - n0[o]) * 32767);
-      q[o + 1] = Math.round((s * nf[o + 1] - n0[o + 1]) * 32767);
-      q[o + 2] = Math.round((s * nf[o + 2] - n0[o + 2]) * 32767);
+      q[o] = roundHalfUp((s * nf[o] - n0[o]) * 32767);
+      q[o + 1] = roundHalfUp((s * nf[o + 1] - n0[o + 1]) * 32767);
+      q[o + 2] = roundHalfUp((s * nf[o + 2] - n0[o + 2]) * 32767);
     }
     this.q16Fresh = true;
     return q;
