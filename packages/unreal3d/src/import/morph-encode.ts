@@ -185,25 +185,14 @@ export class NormalDeltas {
       if (s < smin) smin = s;
     }
     if (smin === 2) return null;
-    if (smin >= NORMAL_MIN_SCALE) {
-      const b8 = new Int8Array(vcount * 3);
-      for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-        const o = orig[j] * 3;
-        b8[k] = q8[o];
-        b8[k + 1] = q8[o + 1];
-        b8[k + 2] = q8[o + 2];
-      }
-      return { array: b8, normalized: true, sparse: false };
-    }
+    if (smin >= NORMAL_MIN_SCALE)
+      return {
+        array: gatherVec3(q8, orig, vcount, new Int8Array(vcount * 3)),
+        normalized: true,
+        sparse: false,
+      };
     if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount);
-    const src = this.shortDeltas();
-    const out = new Int16Array(vcount * 3);
-    for (let j = 0, k = 0; j < vcount; j++, k += 3) {
-      const o = orig[j] * 3;
-      out[k] = src[o];
-      out[k + 1] = src[o + 1];
-      out[k + 2] = src[o + 2];
-    }
+    const out = gatherVec3(this.shortDeltas(), orig, vcount, new Int16Array(vcount * 3));
     return { array: out, normalized: true, sparse: false };
   }
 
@@ -229,6 +218,17 @@ export class NormalDeltas {
     this.q16Fresh = true;
     return q;
   }
+}
+
+/** The VEC3 values per file vertex `src` of the glTF vertices `orig[0‥vcount)`, into `out`. */
+function gatherVec3<T extends Int8Array | Int16Array>(src: T, orig: Uint16Array, vcount: number, out: T): T {
+  for (let j = 0, k = 0; j < vcount; j++, k += 3) {
+    const o = orig[j] * 3;
+    out[k] = src[o];
+    out[k + 1] = src[o + 1];
+    out[k + 2] = src[o + 2];
+  }
+  return out;
 }
 
 /** `target − base` per glTF vertex as float32 (null when zero everywhere). */
