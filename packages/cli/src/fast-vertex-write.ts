@@ -7,9 +7,9 @@
 // writes their definitions and buffer views (one per primitive, attributes interleaved, each
 // padded to 4 bytes, the same byte stride; morph targets one view per accessor) after the core
 // writer's bytes, and streamFastGlb / writeFastJSON hand the file over in pieces taken straight
-// from the accessors (StreamedFile: written piece by piece, never assembled), so every value keeps
-// its exact bits and the peak holds the document plus a 1 MiB slab instead of a second copy. The extension is never named
-// in the output: it removes itself from `extensionsUsed`.
+// from the accessors (StreamedFile: written piece by piece, never assembled), so every value
+// keeps its exact bits and the peak holds the document plus a 1 MiB slab instead of a second
+// copy. The extension is never named in the output: it removes itself from `extensionsUsed`.
 import { endianness } from 'node:os';
 import { extendBounds } from '@gltf-legacy/core';
 import {
@@ -28,7 +28,7 @@ import {
   WriterContext,
 } from '@gltf-transform/core';
 import { encodeGlb, glbHead } from './gltf-io.js';
-import { type OutputData, outputBytes, StreamedFile } from './streamed-file.js';
+import { type OutputData, StreamedFile } from './streamed-file.js';
 
 const NAME = 'GLTF_LEGACY_fast_vertex_write';
 const ARRAY_BUFFER = WriterContext.BufferViewUsage.ARRAY_BUFFER;
@@ -205,7 +205,7 @@ function* bufferPieces(tail: VertexTail, core: Uint8Array | undefined): Generato
 /**
  * The writer-only extension. It claims the vertex accessors and writes their definitions and
  * buffer views into the JSON; their bytes are not in the core writer's buffer but described by
- * `tail`, for {@link writeFastGlb} / {@link writeFastJSON} to place straight into the output.
+ * `tail`, for {@link streamFastGlb} / {@link writeFastJSON} to hand straight to the file.
  */
 export class FastVertexWrite extends Extension {
   static override readonly EXTENSION_NAME = NAME;
@@ -341,18 +341,6 @@ export async function streamFastGlb(io: PlatformIO, doc: Document): Promise<Outp
     else if (binLength) yield core!;
     if (binLength % 4) yield new Uint8Array(4 - (binLength % 4));
   });
-}
-
-/**
- * {@link streamFastGlb} assembled into one buffer: the same bytes as `io.writeBinary(doc)` decodes
- * to, with every value's exact bits.
- *
- * ```ts
- * const glb = await writeFastGlb(io, doc);
- * ```
- */
-export async function writeFastGlb(io: PlatformIO, doc: Document): Promise<Uint8Array> {
-  return outputBytes(await streamFastGlb(io, doc));
 }
 
 /**
