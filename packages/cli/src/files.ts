@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } fro
 import { copyFile, link, lstat, mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LegacyError, ResourceError } from '@gltf-legacy/core';
-import { type OutputData, outputContent } from './streamed-file.js';
+import { type OutputData, outputContent, type StreamedFile } from './streamed-file.js';
 
 /** Largest input file: a .glb's length field is 32-bit, and so is a typed array's on Node 20. */
 export const MAX_INPUT_BYTES = 2 ** 32 - 1;
@@ -158,7 +158,8 @@ async function makeDirs(dir: string, made: string[]): Promise<void> {
 /**
  * Writes several files so that either all land or none do, never overwriting without `force`:
  * 1. every file is written into one temporary folder beside the outputs (their deepest common
- *    folder), so a crash or a full disk leaves at most that folder, never a partial output;
+ *    folder), so a crash or a full disk leaves at most that folder, never a partial output (a
+ *    {@link StreamedFile} piece by piece: a producer that fails midway leaves nothing either);
  * 2. then each is moved to its name: exclusively ({@link place}: a hard link that fails if the name
  *    exists, so a file that appears meanwhile is never clobbered, no check-then-rename race), or
  *    with `force` by rename, after the file it replaces is set aside;
