@@ -1,8 +1,24 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LegacyError, ResourceError } from '@gltf-legacy/core';
-import { type OutputData, outputContent, type StreamedFile } from './streamed-file.js';
+import { type OutputData, outputBytes, outputContent, type StreamedFile } from './streamed-file.js';
 
 /** Largest input file: a .glb's length field is 32-bit, and so is a typed array's on Node 20. */
 export const MAX_INPUT_BYTES = 2 ** 32 - 1;
@@ -99,13 +115,17 @@ function outputExists(paths: string[]): LegacyError {
   return new LegacyError('OUTPUT_EXISTS', `output exists (use --force to overwrite): ${paths.join(', ')}`);
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Outputs up to this size are written with one synchronous call, larger ones asynchronously (a
+ * `StreamedFile` piece by piece), so the main thread stays free while a big `.glb` goes to disk.
+ * The folder and name operations around them are synchronous too: each is one quick system call,
+ * and as promises each was a trip through libuv's thread pool (the 13 Unreal corpus meshes in one
+ * batch, ~12 such trips a file, spent ~50 ms of a ~220 ms run waiting on them; issue 19).
+ */
+export const SYNC_WRITE_MAX_BYTES = 4 << 20;
+
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /**
@@ -114,25 +134,25 @@ async function exists(path: string): Promise<boolean> {
  * we looked), then the temporary name is removed; where hard links are not available, an
  * exclusive copy (`COPYFILE_EXCL`). With `force`, a rename (replaces an existing file atomically).
  */
-async function place(tmp: string, path: string, force: boolean): Promise<void> {
+function place(tmp: string, path: string, force: boolean): void {
   if (force) {
-    await rename(tmp, path);
+    renameSync(tmp, path);
     return;
   }
   try {
-    await link(tmp, path);
+    linkSync(tmp, path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw outputExists([path]);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
     try {
-      await copyFile(tmp, path, constants.COPYFILE_EXCL);
+      copyFileSync(tmp, path, constants.COPYFILE_EXCL);
     } catch (e2) {
       if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') throw outputExists([path]);
       throw e2;
     }
   }
-  await unlink(tmp);
+  unlinkSync(tmp);
 }
 
 /** The deepest folder that holds every path. */
@@ -145,14 +165,22 @@ function commonDir(paths: string[]): string {
 }
 
 /** Creates the folders `dir` needs; returns those created (deepest last) so a failure can remove them. */
-async function makeDirs(dir: string, made: string[]): Promise<void> {
+function makeDirs(dir: string, made: string[]): void {
   const missing: string[] = [];
-  for (let d = dir; !(await exists(d)); d = dirname(d)) {
+  for (let d = dir; !exists(d); d = dirname(d)) {
     missing.unshift(d);
     if (d === dirname(d)) break;
   }
-  await mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   made.push(...missing);
+}
+
+/** Writes one output exclusively (`wx`): small ones in one call, large ones asynchronously. */
+async function writeOutput(path: string, data: OutputData): Promise<void> {
+  if (data.byteLength > SYNC_WRITE_MAX_BYTES)
+    // a StreamedFile goes piece by piece (a .glb's vertex data is never assembled in memory)
+    await writeFile(path, outputContent(data), { flag: 'wx' });
+  else writeFileSync(path, outputBytes(data), { flag: 'wx' });
 }
 
 /**
@@ -178,42 +206,50 @@ export async function writeFilesAtomic(files: Map<string, OutputData>, force: bo
     throw new LegacyError('OUTPUT_CONFLICT', `two outputs have the same name: ${targets.join(', ')}`);
   if (!force) {
     const existing = [];
-    for (const p of targets) if (await exists(p)) existing.push(p);
+    for (const p of targets) if (exists(p)) existing.push(p);
     if (existing.length) throw outputExists(existing);
   }
   const made: string[] = [];
   const base = commonDir(targets);
-  await makeDirs(base, made);
+  makeDirs(base, made);
   const stage = join(base, `.gltf-legacy-tmp-${tempSuffix()}`);
   const moved: string[] = [];
   const setAside: [string, string][] = [];
   try {
-    await mkdir(stage);
+    mkdirSync(stage);
     const staged: string[] = [];
     let k = 0;
-    for (const bytes of files.values()) {
+    for (const data of files.values()) {
       const tmp = join(stage, String(k++));
-      // a StreamedFile goes piece by piece (a .glb's vertex data is never assembled in memory)
-      await writeFile(tmp, outputContent(bytes), { flag: 'wx' });
+      await writeOutput(tmp, data);
       staged.push(tmp);
     }
     for (let i = 0; i < targets.length; i++) {
-      await makeDirs(dirname(targets[i]), made);
-      if (force && (await exists(targets[i]))) {
+      makeDirs(dirname(targets[i]), made);
+      if (force && exists(targets[i])) {
         const keep = join(stage, `old-${i}`);
-        await rename(targets[i], keep);
+        renameSync(targets[i], keep);
         setAside.push([keep, targets[i]]);
       }
-      await place(staged[i], targets[i], force);
+      place(staged[i], targets[i], force);
       moved.push(targets[i]);
     }
   } catch (e) {
-    for (const p of moved) await rm(p, { force: true });
-    for (const [keep, p] of setAside) await rename(keep, p).catch(() => {});
-    await rm(stage, { recursive: true, force: true });
-    for (const d of made.reverse()) await rmdir(d).catch(() => {});
+    for (const p of moved) rmSync(p, { force: true });
+    for (const [keep, p] of setAside) quietly(() => renameSync(keep, p));
+    rmSync(stage, { recursive: true, force: true });
+    for (const d of made.reverse()) quietly(() => rmdirSync(d));
     throw e;
   }
-  await rm(stage, { recursive: true, force: true });
+  rmSync(stage, { recursive: true, force: true });
   return [...files.keys()];
+}
+
+/** Runs a clean-up step whose failure must not hide the error being reported. */
+function quietly(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // the original error is the one to report
+  }
 }

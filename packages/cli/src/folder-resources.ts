@@ -3,8 +3,7 @@
  * (textures, material files, `.uc`, prefabs, glTF buffers and images) is looked up below one root
  * folder and nowhere else.
  */
-import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import {
   chooseResourceRoot,
@@ -30,6 +29,24 @@ export const FOLDER_RESOURCES_DEFAULTS: Required<Omit<FolderResourcesOptions, 'l
   maxListEntries: 100_000,
 };
 
+/** The real path (symbolic links followed), or undefined when it cannot be resolved. */
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a directory entry exists (a dangling symbolic link counts), without an exception. */
+function entryExists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, EACCES, …: as the promise version's rejection
+  }
+}
+
 function inside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -41,6 +58,10 @@ function inside(root: string, path: string): boolean {
  * file whose real path (symbolic links followed) leaves the root's real path is refused with
  * `PATH_ESCAPE`; a file above `maxBytes` with `RESOURCE_TOO_LARGE`. Missing files are `undefined`.
  *
+ * The interface is asynchronous; the file system calls behind it are synchronous: each is one
+ * quick system call, where a promise was a trip through libuv's thread pool (~0.1–0.3 ms each,
+ * a dozen a texture; issue 19).
+ *
  * ```ts
  * const resources = new FolderResources('game/System');
  * await resources.read('../Textures/Skin.PCX'); // throws ResourceError PATH_ESCAPE
@@ -51,8 +72,8 @@ export class FolderResources implements ResourceReader {
   readonly label: string;
   readonly root: string;
   private readonly options: Required<Omit<FolderResourcesOptions, 'label'>>;
-  private realRoot?: Promise<string>;
-  private readonly dirs = new Map<string, Promise<string[] | undefined>>();
+  private realRoot?: string;
+  private readonly dirs = new Map<string, string[] | undefined>();
 
   constructor(root: string, options: FolderResourcesOptions = {}) {
     this.root = resolve(root);
@@ -60,36 +81,35 @@ export class FolderResources implements ResourceReader {
     this.options = { ...FOLDER_RESOURCES_DEFAULTS, ...options };
   }
 
-  private rootReal(): Promise<string> {
-    this.realRoot ??= realpath(this.root).catch(() => this.root);
+  private rootReal(): string {
+    this.realRoot ??= realOrUndefined(this.root) ?? this.root;
     return this.realRoot;
   }
 
-  private names(dir: string): Promise<string[] | undefined> {
-    let p = this.dirs.get(dir);
-    if (!p) {
-      p = readdir(dir).catch(() => undefined);
-      this.dirs.set(dir, p);
+  private names(dir: string): string[] | undefined {
+    if (!this.dirs.has(dir)) {
+      let names: string[] | undefined;
+      try {
+        names = readdirSync(dir);
+      } catch {
+        names = undefined;
+      }
+      this.dirs.set(dir, names);
     }
-    return p;
+    return this.dirs.get(dir);
   }
 
   /** The on-disk path of a root-relative path (case as on disk), or undefined; no escape checks. */
-  private async locate(rel: string): Promise<string | undefined> {
+  private locate(rel: string): string | undefined {
     let cur = this.root;
     for (const seg of rel.split('/')) {
       const exact = join(cur, seg);
-      if (
-        await lstat(exact).then(
-          () => true,
-          () => false,
-        )
-      ) {
+      if (entryExists(exact)) {
         cur = exact;
         continue;
       }
       const lower = seg.toLowerCase();
-      const found = (await this.names(cur))?.find((n) => n.toLowerCase() === lower);
+      const found = this.names(cur)?.find((n) => n.toLowerCase() === lower);
       if (found === undefined) return undefined;
       cur = join(cur, found);
     }
@@ -100,10 +120,10 @@ export class FolderResources implements ResourceReader {
    * Refuses a path whose real path leaves the root (a symbolic link out of it); undefined for a
    * dangling link, PATH_ESCAPE for one that cannot be resolved (a loop).
    */
-  private async checkInside(ref: string, abs: string): Promise<string | undefined> {
+  private checkInside(ref: string, abs: string): string | undefined {
     let real: string;
     try {
-      real = await realpath(abs);
+      real = realpathSync.native(abs);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -113,7 +133,7 @@ export class FolderResources implements ResourceReader {
         `cannot be resolved in the resource folder ${this.label} (${code ?? 'error'}: a symbolic link loop?)`,
       );
     }
-    if (!inside(await this.rootReal(), real))
+    if (!inside(this.rootReal(), real))
       throw new ResourceError(
         'PATH_ESCAPE',
         ref,
@@ -124,20 +144,20 @@ export class FolderResources implements ResourceReader {
 
   async find(path: string): Promise<string | undefined> {
     const rel = resolveReference(path, '');
-    const abs = await this.locate(rel);
+    const abs = this.locate(rel);
     if (!abs) return undefined;
-    const real = await this.checkInside(path, abs);
-    if (!real || !(await stat(real)).isFile()) return undefined;
+    const real = this.checkInside(path, abs);
+    if (!real || !statSync(real).isFile()) return undefined;
     return relative(this.root, abs).split(sep).join('/');
   }
 
   async read(path: string): Promise<Uint8Array | undefined> {
     const rel = resolveReference(path, '');
-    const abs = await this.locate(rel);
+    const abs = this.locate(rel);
     if (!abs) return undefined;
-    const real = await this.checkInside(path, abs);
+    const real = this.checkInside(path, abs);
     if (!real) return undefined;
-    const info = await stat(real);
+    const info = statSync(real);
     if (!info.isFile()) return undefined;
     if (info.size > this.options.maxBytes)
       throw new ResourceError(
@@ -145,22 +165,22 @@ export class FolderResources implements ResourceReader {
         path,
         `is ${info.size} bytes, more than the ${this.options.maxBytes} bytes a resource may have`,
       );
-    const b = await readFile(real);
+    const b = readFileSync(real);
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<string[]> {
     const rel = dir ? resolveReference(dir, '') : '';
-    const abs = rel ? await this.locate(rel) : this.root;
+    const abs = rel ? this.locate(rel) : this.root;
     if (!abs) return [];
-    const rootReal = await this.rootReal();
-    if (!inside(rootReal, await realpath(abs).catch(() => ''))) return [];
+    const rootReal = this.rootReal();
+    if (!inside(rootReal, realOrUndefined(abs) ?? '')) return [];
     const out: string[] = [];
     let seen = 0;
-    const walk = async (d: string): Promise<void> => {
+    const walk = (d: string): void => {
       let entries: Dirent[];
       try {
-        entries = await readdir(d, { withFileTypes: true });
+        entries = readdirSync(d, { withFileTypes: true });
       } catch {
         return;
       }
@@ -171,13 +191,13 @@ export class FolderResources implements ResourceReader {
         if (e.isFile()) out.push(relative(this.root, p).split(sep).join('/'));
         else if (e.isSymbolicLink()) {
           // listed only when it points at a file inside the root; linked folders are not walked
-          const real = await realpath(p).catch(() => '');
-          if (real && inside(rootReal, real) && (await stat(real)).isFile())
+          const real = realOrUndefined(p);
+          if (real && inside(rootReal, real) && statSync(real).isFile())
             out.push(relative(this.root, p).split(sep).join('/'));
-        } else if (e.isDirectory() && options.recursive) await walk(p);
+        } else if (e.isDirectory() && options.recursive) walk(p);
       }
     };
-    await walk(abs);
+    walk(abs);
     return out;
   }
 }
