@@ -1,13 +1,14 @@
 // A .glb goes to disk piece by piece (StreamedFile, issue 19: peak RSS): the same bytes as
 // assembled, no piece of vertex data larger than its accessor or the 1 MiB slab, the morph deltas
 // that need no padding written straight from their arrays.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateGlb } from '@gltf-legacy/test-utils';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SYNC_WRITE_MAX_BYTES } from '../src/files.js';
 import { type OutputData, outputBytes, StreamedFile, writeFilesAtomic, writeGltf } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-streamed-'));
@@ -123,12 +124,25 @@ describe('streamed .glb output', () => {
     expect(padding).toBe(0);
   });
 
-  it('writeFilesAtomic writes a StreamedFile byte for byte', async () => {
-    const doc = animated(5000, 10);
-    const glb = await glbOf(doc);
-    const path = join(dir, 'written.glb');
-    await writeFilesAtomic(new Map([[path, glb]]), true);
-    expect(Buffer.compare(readFileSync(path), outputBytes(glb))).toBe(0);
+  it('writeFilesAtomic writes a StreamedFile byte for byte, small (one call) and large (piece by piece)', async () => {
+    for (const [vertices, name] of [
+      [5000, 'small.glb'],
+      [n, 'large.glb'],
+    ] as const) {
+      const glb = await glbOf(animated(vertices, 10));
+      expect(glb.byteLength > SYNC_WRITE_MAX_BYTES, name).toBe(vertices === n);
+      const path = join(dir, name);
+      let pieces = 0;
+      const counted = new StreamedFile(glb.byteLength, function* () {
+        for (const piece of (glb as StreamedFile).pieces()) {
+          pieces++;
+          yield piece;
+        }
+      });
+      await writeFilesAtomic(new Map([[path, counted]]), true);
+      expect(Buffer.compare(readFileSync(path), outputBytes(glb)), name).toBe(0);
+      expect(pieces, name).toBeGreaterThan(vertices === n ? 5 : 1);
+    }
   });
 
   it('a producer whose pieces do not add up to its length is an internal error, not a short file', async () => {
@@ -144,5 +158,13 @@ describe('streamed .glb output', () => {
     const path = join(dir, 'short.bin');
     await expect(writeFilesAtomic(new Map([[path, short]]), true)).rejects.toThrow(/internal/);
     expect(() => readFileSync(path)).toThrow(/ENOENT/);
+    // the same through the piece-by-piece path: pieces written before the failure are removed
+    const bigShort = new StreamedFile(SYNC_WRITE_MAX_BYTES + 8, function* () {
+      yield new Uint8Array(SYNC_WRITE_MAX_BYTES);
+    });
+    const bigPath = join(dir, 'big-short.bin');
+    await expect(writeFilesAtomic(new Map([[bigPath, bigShort]]), true)).rejects.toThrow(/internal/);
+    expect(() => readFileSync(bigPath)).toThrow(/ENOENT/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.gltf-legacy-tmp'))).toEqual([]);
   });
 });
