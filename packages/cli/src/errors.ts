@@ -16,7 +16,12 @@ const FS_CODES: Record<string, string> = {
   EACCES: 'PERMISSION_DENIED',
   EPERM: 'PERMISSION_DENIED',
   EISDIR: 'IS_A_DIRECTORY',
+  // a folder of the path is a file (`-o notes.txt/x.glb`)
+  ENOTDIR: 'NOT_A_DIRECTORY',
   ENOSPC: 'DISK_FULL',
+  EDQUOT: 'DISK_FULL',
+  EROFS: 'READ_ONLY_FILE_SYSTEM',
+  ENAMETOOLONG: 'NAME_TOO_LONG',
 };
 
 /**

@@ -110,6 +110,23 @@ describe('convert', () => {
     expect((await convertFile(join(dir, 'nope.fake'), { formats })).error?.code).toBe('FILE_NOT_FOUND');
   });
 
+  it('an output below a file, or with a name too long, is a file-system code naming the path, not INTERNAL_ERROR', async () => {
+    writeFileSync(join(dir, 'tri2.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    writeFileSync(join(dir, 'notes.txt'), 'a file, not a folder');
+    const below = await convertFile(join(dir, 'tri2.fake'), {
+      formats,
+      output: join(dir, 'notes.txt', 'x.glb'),
+    });
+    expect(below.error).toMatchObject({ code: 'NOT_A_DIRECTORY', file: join(dir, 'notes.txt', 'x.glb') });
+    const long = await convertFile(join(dir, 'tri2.fake'), {
+      formats,
+      output: join(dir, `${'n'.repeat(300)}.glb`),
+    });
+    expect(long.error?.code).toBe('NAME_TOO_LONG');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('a file, not a folder');
+    expect(readdirSync(dir).filter((f) => f.startsWith('.gltf-legacy-tmp'))).toEqual([]);
+  });
+
   it('output base names strip the format main extension', () => {
     expect(outputBase('dir/Skull_d.3d', { ...fakeFormat, mainExtension: '_d.3d' })).toBe('Skull');
     expect(outputBase('Jack.mdl')).toBe('Jack');
