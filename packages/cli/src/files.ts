@@ -193,7 +193,8 @@ async function writeOutput(path: string, data: OutputData): Promise<void> {
  *    with `force` by rename, after the file it replaces is set aside;
  * 3. on any failure, the outputs already moved are removed, the files set aside are put back and
  *    the folders created for the outputs are removed again.
- * Existing targets are reported all at once (OUTPUT_EXISTS) before anything is written.
+ * Existing targets are reported all at once (OUTPUT_EXISTS) before anything is written; a folder
+ * where an output goes is refused (IS_A_DIRECTORY), also with `force`.
  *
  * ```ts
  * await writeFilesAtomic(new Map([['/out/a.gltf', json], ['/out/a.bin', bin]]), false);
@@ -204,6 +205,14 @@ export async function writeFilesAtomic(files: Map<string, OutputData>, force: bo
   if (!targets.length) return [];
   if (new Set(targets).size !== targets.length)
     throw new LegacyError('OUTPUT_CONFLICT', `two outputs have the same name: ${targets.join(', ')}`);
+  // a folder where an output goes is never replaced, not even with `force` (it would be moved
+  // aside and removed with everything in it)
+  const folders = targets.filter((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
+  if (folders.length)
+    throw new LegacyError(
+      'IS_A_DIRECTORY',
+      `output is a folder (--force replaces files, never folders): ${folders.join(', ')}; nothing was written`,
+    );
   if (!force) {
     const existing = [];
     for (const p of targets) if (exists(p)) existing.push(p);

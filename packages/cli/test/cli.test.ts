@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusFiles, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
@@ -125,6 +125,19 @@ describe('convert', () => {
     expect(long.error?.code).toBe('NAME_TOO_LONG');
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('a file, not a folder');
     expect(readdirSync(dir).filter((f) => f.startsWith('.gltf-legacy-tmp'))).toEqual([]);
+  });
+
+  it('a folder where the output goes is refused, also with force: it and its files stay', async () => {
+    writeFileSync(join(dir, 'tri3.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const folder = join(dir, 'kept.glb');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'mine.txt'), 'keep me');
+    for (const force of [false, true]) {
+      const r = await convertFile(join(dir, 'tri3.fake'), { formats, output: folder, force });
+      expect(r.error?.code, `force ${force}`).toBe('IS_A_DIRECTORY');
+      expect(r.error?.message).toContain(folder);
+      expect(readFileSync(join(folder, 'mine.txt'), 'utf8')).toBe('keep me');
+    }
   });
 
   it('output base names strip the format main extension', () => {
