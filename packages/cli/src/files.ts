@@ -12,6 +12,7 @@ import {
   renameSync,
   rmdirSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -28,13 +29,22 @@ export const MAX_INPUT_BYTES = 2 ** 32 - 1;
  * promise API reads in 512 KiB chunks, each a trip through the thread pool: 1.5× the CPU and, on
  * a busy machine, a wait for every chunk). Files of 2 GiB or more — Node's readFileSync limit;
  * a 1000-frame Unreal mesh makes a 2.1 GB .glb — are read in 1 GiB pieces; above 4 GiB − 1 a
- * LegacyError FILE_TOO_LARGE, never an internal error.
+ * LegacyError FILE_TOO_LARGE, never an internal error; anything but a regular file (a device,
+ * FIFO, socket) a LegacyError NOT_A_FILE before it is opened.
  *
  * ```ts
  * const bytes = readInput('Skull.glb');
  * ```
  */
 export function readInput(path: string): Uint8Array {
+  // a device, FIFO or socket has no size to bound the read by: /dev/zero would be read until
+  // memory runs out, a FIFO would wait for a writer (a folder is EISDIR from the read below)
+  const info = statSync(path);
+  if (!info.isFile() && !info.isDirectory())
+    throw new LegacyError(
+      'NOT_A_FILE',
+      `${path}: not a regular file (a device, FIFO or socket); gltf-legacy reads files only`,
+    );
   let b: Buffer;
   try {
     b = readFileSync(path);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,19 @@ describe('convert', () => {
     expect(long.error?.code).toBe('NAME_TOO_LONG');
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('a file, not a folder');
     expect(readdirSync(dir).filter((f) => f.startsWith('.gltf-legacy-tmp'))).toEqual([]);
+  });
+
+  it('a device or FIFO as input is NOT_A_FILE at once: never read until memory runs out, never a wait', async () => {
+    const fifo = join(dir, 'pipe.fake');
+    execFileSync('mkfifo', [fifo]);
+    for (const input of ['/dev/zero', fifo]) {
+      const started = performance.now();
+      const r = await convertFile(input, { formats, output: join(dir, 'dev.glb') });
+      expect(r.error?.code, input).toBe('NOT_A_FILE');
+      expect(r.error?.message).toContain(input);
+      expect(performance.now() - started).toBeLessThan(5000);
+    }
+    expect(existsSync(join(dir, 'dev.glb'))).toBe(false);
   });
 
   it('a folder where the output goes is refused, also with force: it and its files stay', async () => {
