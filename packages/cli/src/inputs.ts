@@ -1,5 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { extName, type LegacyFormat, LegacyError } from '@gltf-legacy/core';
 import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
@@ -34,6 +33,9 @@ const SNIFF_LIMIT = 64 * 1024 * 1024;
 // libuv's thread pool — four per file sniffed in a folder (issue 19).
 
 function readHead(path: string): Uint8Array {
+  // a FIFO or device a glob matched is not opened (a FIFO would wait for a writer): its
+  // conversion reports NOT_A_FILE
+  if (!statSync(path).isFile()) return new Uint8Array(0);
   const fd = openSync(path, 'r');
   try {
     const size = Math.min(fstatSync(fd).size, SNIFF_LIMIT);

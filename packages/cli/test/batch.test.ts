@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -107,6 +108,25 @@ describe('input expansion', () => {
       ['game/props/broken.fake', 'props'],
       ['game/props/crate.fake', 'props'],
     ]);
+  });
+
+  it('a FIFO among the inputs never waits for a writer: globs and folders pass it by, given by name it is NOT_A_FILE', async () => {
+    makeTree(join(dir, 'game'));
+    const fifo = join(dir, 'game', 'props', 'pipe.fake');
+    execFileSync('mkfifo', [fifo]);
+    const started = performance.now();
+    for (const input of [`${dir}/game/props/*.fake`, join(dir, 'game', 'props')]) {
+      const { items } = await expandInputs([input], formats);
+      expect(items.map((i) => relative(dir, i.input))).toEqual([
+        'game/props/box.fake',
+        'game/props/broken.fake',
+        'game/props/crate.fake',
+      ]);
+    }
+    const r = await run(['convert', fifo, '-o', join(dir, 'pipe.glb')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/NOT_A_FILE/);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('--shard slices cover every input exactly once, for any n', () => {
