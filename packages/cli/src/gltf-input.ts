@@ -53,7 +53,35 @@ export async function readGltfJson(
 ): Promise<Document> {
   const json = parseGltfJson(bytes, path);
   checkAccessorCounts(json, path);
+  wrapRootExtras(json, path, options.warnings);
   return io.readJSON({ json, resources: await externalResources(json, path, options) });
+}
+
+/**
+ * A root `extras` that is not a JSON object (a string, number, array…) becomes `{ value: … }`,
+ * with a `ROOT_EXTRAS_WRAPPED` warning. glTF-Transform spreads the root extras into an object:
+ * a string became one property per character — garbage, and a 300 MB string an internal error
+ * after 8 s and 1.4 GB. Returns whether it changed the JSON.
+ *
+ * ```ts
+ * wrapRootExtras(json, 'model.gltf', warnings); // "extras": "note" → { "value": "note" }
+ * ```
+ */
+export function wrapRootExtras(
+  json: JSONDocument['json'],
+  path: string,
+  warnings?: WarningCollector,
+): boolean {
+  const root = json as { extras?: unknown };
+  const extras = root.extras;
+  if (extras === undefined || (typeof extras === 'object' && extras !== null && !Array.isArray(extras)))
+    return false;
+  root.extras = { value: extras };
+  warnings?.warn(
+    'ROOT_EXTRAS_WRAPPED',
+    `${path}: the root extras is ${Array.isArray(extras) ? 'an array' : extras === null ? 'null' : `a ${typeof extras}`}, not an object; kept as { "value": … }`,
+  );
+  return true;
 }
 
 /**
@@ -78,9 +106,10 @@ export async function readGlbFile(
   const chunk = bytes.subarray(20, 20 + jsonLength);
   const json = parseGltfJson(chunk, path);
   checkAccessorCounts(json, path);
-  if (!Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).includes('"uri"'))
-    return io.readBinary(bytes);
-  const resources = await externalResources(json, path, options);
+  const wrapped = wrapRootExtras(json, path, options.warnings);
+  const named = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).includes('"uri"');
+  if (!named && !wrapped) return io.readBinary(bytes);
+  const resources = named ? await externalResources(json, path, options) : {};
   const binAt = 20 + ((jsonLength + 3) & ~3);
   if (binAt + 8 <= bytes.length && view.getUint32(binAt + 4, true) === 0x004e4942) {
     const binLength = Math.min(view.getUint32(binAt, true), bytes.length - binAt - 8);

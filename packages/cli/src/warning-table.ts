@@ -7,6 +7,8 @@ export const CLI_WARNING_CODES: WarningCodeTable = {
   CONTAINER_EMPTY: 'A package (.pak) held no model to convert.',
   CONTAINER_ENTRY_FAILED: 'One model inside a package failed; the other entries were converted.',
   TEXTURE_MISSING: 'A glTF image file named by a URI does not exist; the texture was left out.',
+  ROOT_EXTRAS_WRAPPED:
+    'The glTF\'s root `extras` is not a JSON object (a string, number, array…); it is kept as `{ "value": … }`.',
   SIZE_CHANGED:
     'The written file is more than 10 % larger or smaller than the file the model was imported from, with the steps that explain it.',
   LIBRARY_LOG:

@@ -201,6 +201,60 @@ describe('a .glb naming external files goes through the same resolver', () => {
   });
 });
 
+/** A .glb with its buffer in the BIN chunk (no uri): the JSON is the issue's, minus the uri. */
+function glbWithBin(json: object, bin: Uint8Array): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const len = (text.length + 3) & ~3;
+  const out = new Uint8Array(20 + len + 8 + bin.length).fill(0x20, 20, 20 + len);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true);
+  v.setUint32(4, 2, true);
+  v.setUint32(8, out.length, true);
+  v.setUint32(12, len, true);
+  v.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  v.setUint32(20 + len, bin.length, true);
+  v.setUint32(24 + len, 0x004e4942, true);
+  out.set(bin, 28 + len);
+  return out;
+}
+
+describe('a root extras that is not an object', () => {
+  it('is kept as { value } with ROOT_EXTRAS_WRAPPED (.gltf and .glb), never spread one key per character', async () => {
+    const big = 'x'.repeat(20_000_000); // glTF-Transform's spread took seconds and GBs for this
+    for (const extras of ['a note', 42, [1, 'two'], null, big]) {
+      for (const ext of ['gltf', 'glb']) {
+        const json = { ...JSON.parse(gltfWithBuffer('x.bin')), extras };
+        if (ext === 'gltf') {
+          writeFileSync(join(dir, 'x.bin'), binBytes());
+          writeFileSync(join(dir, 'in.gltf'), JSON.stringify(json));
+        } else {
+          delete json.buffers[0].uri;
+          writeFileSync(join(dir, 'in.glb'), glbWithBin(json, binBytes()));
+        }
+        const started = performance.now();
+        const r = await run([
+          'convert',
+          join(dir, `in.${ext}`),
+          '--to',
+          'glb',
+          '-o',
+          join(dir, 'o.glb'),
+          '-f',
+        ]);
+        const label = `${ext} ${typeof extras === 'string' ? `string of ${extras.length}` : JSON.stringify(extras)}`;
+        expect(r.code, label).toBe(0);
+        expect(r.err, label).toMatch(/ROOT_EXTRAS_WRAPPED/);
+        const out = readFileSync(join(dir, 'o.glb'));
+        const jsonLength = out.readUInt32LE(12);
+        const written = JSON.parse(out.subarray(20, 20 + jsonLength).toString('utf8'));
+        expect(written.extras?.value, label).toEqual(extras);
+        expect(performance.now() - started, label).toBeLessThan(10_000);
+      }
+    }
+  });
+});
+
 describe('case 2: URI schemes other than data: are typed errors, not INTERNAL_ERROR', () => {
   for (const uri of [
     'http://127.0.0.1:9/x.bin',
