@@ -8,6 +8,7 @@ import {
   dirOf,
   FormatError,
   isDataUri,
+  isLegacyError,
   LegacyError,
   resolveReference,
   type WarningCollector,
@@ -54,7 +55,8 @@ export async function readGltfJson(
   const json = parseGltfJson(bytes, path);
   checkAccessorCounts(json, path);
   wrapRootExtras(json, path, options.warnings);
-  return io.readJSON({ json, resources: await externalResources(json, path, options) });
+  const resources = await externalResources(json, path, options);
+  return readOrExplain(() => io.readJSON({ json, resources }), bytes, path);
 }
 
 /**
@@ -85,6 +87,41 @@ export function wrapRootExtras(
 }
 
 /**
+ * Runs glTF-Transform's reader. An exception that is not one of ours means it could not read the
+ * JSON (`"asset": null`, `"nodes": "x"`, a node index past the end, `"type": "VEC9"` — a
+ * TypeError or a bare Error from inside it); the Khronos validator, loaded only then, names what
+ * is wrong: a `FormatError` BAD_GLTF with the file, the JSON pointer of its first error (else
+ * warning: an unknown accessor type is only a warning to it) as `field`, its message and the
+ * reader's. When the validator cannot read the file either (it throws on `"meshes": [null]`) the
+ * reader's message is the BAD_GLTF's; when it finds nothing to say, the exception is left as it
+ * is: a valid file that does not read is a bug (INTERNAL_ERROR).
+ */
+async function readOrExplain(
+  read: () => Promise<Document>,
+  bytes: Uint8Array,
+  path: string,
+): Promise<Document> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isLegacyError(e)) throw e;
+    const reason = (e as Error)?.message ?? String(e);
+    const { validateGltfBytes } = await import('./validate.js');
+    // external files are not given to the validator: what they hold was read (or refused) above
+    const report = await validateGltfBytes(bytes, path).catch(() => undefined);
+    const said = report?.messages.filter((m) => !m.code.startsWith('IO_'));
+    const first = said?.find((m) => m.severity === 'error') ?? said?.find((m) => m.severity === 'warning');
+    if (report && !first) throw e;
+    throw new FormatError(
+      first
+        ? `not a glTF that can be read: ${first.message} (${first.code}; the reader: ${reason})`
+        : `not a glTF that can be read (the reader: ${reason}; the Khronos validator could not read it either)`,
+      { code: 'BAD_GLTF', file: path, field: first?.pointer },
+    );
+  }
+}
+
+/**
  * Reads a `.glb`. One that names no external file (every GLB the formats write) goes straight to
  * `io.readBinary`; one whose buffers or images have a `uri` (allowed by the spec) has those
  * resolved exactly as {@link readGltfJson} does — NodeIO would refuse them with an untyped error.
@@ -102,20 +139,20 @@ export async function readGlbFile(
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const jsonLength = bytes.length >= 20 ? view.getUint32(12, true) : 0;
   if (bytes.length < 20 || view.getUint32(16, true) !== 0x4e4f534a || 20 + jsonLength > bytes.length)
-    return io.readBinary(bytes); // not ours to judge: NodeIO's own errors
+    return readOrExplain(() => io.readBinary(bytes), bytes, path); // the validator says what is wrong
   const chunk = bytes.subarray(20, 20 + jsonLength);
   const json = parseGltfJson(chunk, path);
   checkAccessorCounts(json, path);
   const wrapped = wrapRootExtras(json, path, options.warnings);
   const named = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).includes('"uri"');
-  if (!named && !wrapped) return io.readBinary(bytes);
+  if (!named && !wrapped) return readOrExplain(() => io.readBinary(bytes), bytes, path);
   const resources = named ? await externalResources(json, path, options) : {};
   const binAt = 20 + ((jsonLength + 3) & ~3);
   if (binAt + 8 <= bytes.length && view.getUint32(binAt + 4, true) === 0x004e4942) {
     const binLength = Math.min(view.getUint32(binAt, true), bytes.length - binAt - 8);
     resources['@glb.bin'] = bytes.slice(binAt + 8, binAt + 8 + binLength);
   }
-  return io.readJSON({ json, resources });
+  return readOrExplain(() => io.readJSON({ json, resources }), bytes, path);
 }
 
 /** The external files a glTF's buffers and images name, read through the resource reader. */

@@ -1,6 +1,6 @@
 import { readInput } from './files.js';
 import { dirname } from 'node:path';
-import { resolveReference } from '@gltf-legacy/core';
+import { LegacyError, resolveReference } from '@gltf-legacy/core';
 import { FolderResources } from './folder-resources.js';
 
 /** Summary of a Khronos glTF-Validator report. */
@@ -33,16 +33,25 @@ export async function validateGltfBytes(
 ): Promise<ValidationSummary> {
   const { validateBytes, version } = await import('gltf-validator');
   const resources = dir ? new FolderResources(dir) : undefined;
-  const report = await validateBytes(bytes, {
-    uri: file,
-    maxIssues: 500,
-    externalResourceFunction: async (uri: string) => {
-      if (!resources) throw new Error(`external resource ${uri} not available`);
-      const data = await resources.read(resolveReference(uri, '', { uri: true, file }));
-      if (!data) throw new Error(`external resource ${uri} not found in ${resources.label}`);
-      return data;
-    },
-  });
+  let report: Awaited<ReturnType<typeof validateBytes>>;
+  try {
+    report = await validateBytes(bytes, {
+      uri: file,
+      maxIssues: 500,
+      externalResourceFunction: async (uri: string) => {
+        if (!resources) throw new Error(`external resource ${uri} not available`);
+        const data = await resources.read(resolveReference(uri, '', { uri: true, file }));
+        if (!data) throw new Error(`external resource ${uri} not found in ${resources.label}`);
+        return data;
+      },
+    });
+  } catch (e) {
+    // the validator itself throws on some malformed files (`"meshes": [null]`: a NoSuchMethodError)
+    throw new LegacyError(
+      'VALIDATOR_FAILED',
+      `${file}: the Khronos glTF-Validator could not read it (${(e as Error)?.message ?? String(e)})`,
+    );
+  }
   return {
     file,
     validatorVersion: version(),

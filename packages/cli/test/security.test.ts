@@ -219,6 +219,56 @@ function glbWithBin(json: object, bin: Uint8Array): Uint8Array {
   return out;
 }
 
+describe('a glTF that glTF-Transform cannot read is BAD_GLTF naming the field, not INTERNAL_ERROR', () => {
+  const cases: [string, object, string | undefined][] = [
+    ['no asset', {}, '/'],
+    ['asset null', { asset: null }, '/asset'],
+    ['nodes not an array', { asset: { version: '2.0' }, nodes: 'x' }, '/nodes'],
+    ['scene node past the end', { asset: { version: '2.0' }, scenes: [{ nodes: [5] }] }, '/scenes/0/nodes/0'],
+    [
+      'accessor type VEC9',
+      { asset: { version: '2.0' }, accessors: [{ count: 3, type: 'VEC9', componentType: 5126 }] },
+      '/accessors/0/type',
+    ],
+    // the validator throws on this .gltf (the reader's message, no field), not on the .glb
+    ['mesh null', { asset: { version: '2.0' }, meshes: [null] }, 'gltf: none, glb: /meshes/0'],
+  ];
+  for (const [label, json, field] of cases)
+    it(label, async () => {
+      for (const ext of ['gltf', 'glb']) {
+        const file = join(dir, `bad.${ext}`);
+        writeFileSync(file, ext === 'gltf' ? JSON.stringify(json) : glbWithBin(json, new Uint8Array(0)));
+        const r = await run([
+          'convert',
+          file,
+          '--to',
+          'unreal3d',
+          '-o',
+          join(dir, 'o_d.3d'),
+          '--report',
+          join(dir, 'r.json'),
+        ]);
+        expect(r.code, ext).toBe(1);
+        const record = (JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as BatchReport).records[0];
+        expect(record.error, ext).toMatchObject({ code: 'BAD_GLTF', file });
+        const expected = field?.startsWith('gltf:') ? (ext === 'glb' ? '/meshes/0' : undefined) : field;
+        expect(record.error?.field, ext).toBe(expected);
+        expect(
+          tree(dir).filter((f) => !/^(bad\.|r\.json)/.test(f)),
+          ext,
+        ).toEqual([]);
+      }
+    });
+
+  it('the validate command says VALIDATOR_FAILED where the Khronos validator itself throws', async () => {
+    writeFileSync(join(dir, 'null-mesh.gltf'), JSON.stringify({ asset: { version: '2.0' }, meshes: [null] }));
+    const r = await run(['validate', join(dir, 'null-mesh.gltf')]);
+    expect(r.code).toBe(1);
+    expect(r.err + r.out).toMatch(/VALIDATOR_FAILED/);
+    expect(r.err + r.out).not.toMatch(/INTERNAL_ERROR/);
+  });
+});
+
 describe('a root extras that is not an object', () => {
   it('is kept as { value } with ROOT_EXTRAS_WRAPPED (.gltf and .glb), never spread one key per character', async () => {
     const big = 'x'.repeat(20_000_000); // glTF-Transform's spread took seconds and GBs for this
