@@ -162,11 +162,11 @@ describe('case 1: a glTF never makes the CLI read a file outside its folder', ()
   });
 });
 
-/** A .glb of the issue's JSON (no BIN chunk: the buffer is the external `uri`). */
-function glbOf(json: string): Uint8Array {
+/** A .glb of the JSON; with `bin`, a BIN chunk holding it (else the buffer is the external `uri`). */
+function glbOf(json: string, bin?: Uint8Array): Uint8Array {
   const text = new TextEncoder().encode(json);
   const len = (text.length + 3) & ~3;
-  const out = new Uint8Array(20 + len).fill(0x20, 20);
+  const out = new Uint8Array(20 + len + (bin ? 8 + bin.length : 0)).fill(0x20, 20, 20 + len);
   const v = new DataView(out.buffer);
   v.setUint32(0, 0x46546c67, true);
   v.setUint32(4, 2, true);
@@ -174,6 +174,11 @@ function glbOf(json: string): Uint8Array {
   v.setUint32(12, len, true);
   v.setUint32(16, 0x4e4f534a, true);
   out.set(text, 20);
+  if (bin) {
+    v.setUint32(20 + len, bin.length, true);
+    v.setUint32(24 + len, 0x004e4942, true);
+    out.set(bin, 28 + len);
+  }
   return out;
 }
 
@@ -201,24 +206,6 @@ describe('a .glb naming external files goes through the same resolver', () => {
   });
 });
 
-/** A .glb with its buffer in the BIN chunk (no uri): the JSON is the issue's, minus the uri. */
-function glbWithBin(json: object, bin: Uint8Array): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const len = (text.length + 3) & ~3;
-  const out = new Uint8Array(20 + len + 8 + bin.length).fill(0x20, 20, 20 + len);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, 0x46546c67, true);
-  v.setUint32(4, 2, true);
-  v.setUint32(8, out.length, true);
-  v.setUint32(12, len, true);
-  v.setUint32(16, 0x4e4f534a, true);
-  out.set(text, 20);
-  v.setUint32(20 + len, bin.length, true);
-  v.setUint32(24 + len, 0x004e4942, true);
-  out.set(bin, 28 + len);
-  return out;
-}
-
 describe('a glTF that glTF-Transform cannot read is BAD_GLTF naming the field, not INTERNAL_ERROR', () => {
   const cases: [string, object, string | undefined][] = [
     ['no asset', {}, '/'],
@@ -237,7 +224,10 @@ describe('a glTF that glTF-Transform cannot read is BAD_GLTF naming the field, n
     it(label, async () => {
       for (const ext of ['gltf', 'glb']) {
         const file = join(dir, `bad.${ext}`);
-        writeFileSync(file, ext === 'gltf' ? JSON.stringify(json) : glbWithBin(json, new Uint8Array(0)));
+        writeFileSync(
+          file,
+          ext === 'gltf' ? JSON.stringify(json) : glbOf(JSON.stringify(json), new Uint8Array(0)),
+        );
         const r = await run([
           'convert',
           file,
@@ -280,7 +270,7 @@ describe('a root extras that is not an object', () => {
           writeFileSync(join(dir, 'in.gltf'), JSON.stringify(json));
         } else {
           delete json.buffers[0].uri;
-          writeFileSync(join(dir, 'in.glb'), glbWithBin(json, binBytes()));
+          writeFileSync(join(dir, 'in.glb'), glbOf(JSON.stringify(json), binBytes()));
         }
         const started = performance.now();
         const r = await run([
