@@ -1,5 +1,5 @@
 import { type Document, type Extension, Format, NodeIO, type PlatformIO } from '@gltf-transform/core';
-import type { LegacyFormat } from '@gltf-legacy/core';
+import { KeptBytesExtension, type LegacyFormat } from '@gltf-legacy/core';
 import { loadAllFormats } from './format-table.js';
 
 // Everything here is loaded on demand: @gltf-transform/extensions (~20 ms), meshoptimizer (its
@@ -54,7 +54,10 @@ export async function createCodecNodeIO(
     formats ?? loadAllFormats(),
   ]);
   const extra = all.flatMap((f) => f.gltfExtensions ?? []);
-  return registerCodecs(new NodeIO().registerExtensions([...ALL_EXTENSIONS, ...extra]), needs);
+  return registerCodecs(
+    new NodeIO().registerExtensions([...ALL_EXTENSIONS, KeptBytesExtension, ...extra]),
+    needs,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import type { LegacyFormat } from '@gltf-legacy/core';
+import { KeptBytesExtension, type LegacyFormat } from '@gltf-legacy/core';
 import { FORMATS } from './formats.js';
 import { encodeGlb } from './gltf-io.js';
 
@@ -11,7 +11,7 @@ import { encodeGlb } from './gltf-io.js';
  */
 export function createNodeIO(formats: readonly LegacyFormat[] = FORMATS): NodeIO {
   const extra = formats.flatMap((f) => f.gltfExtensions ?? []);
-  return new NodeIO().registerExtensions([...ALL_EXTENSIONS, ...extra]);
+  return new NodeIO().registerExtensions([...ALL_EXTENSIONS, KeptBytesExtension, ...extra]);
 }
 
 /** GLB bytes of a document. */

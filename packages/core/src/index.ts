@@ -9,6 +9,7 @@ export * from './sniff.js';
 export * from './math.js';
 export * from './normals.js';
 export * from './resources.js';
+export * from './kept-bytes.js';
 export * from './source-files.js';
 export * from './warning-codes.js';
 export * from './naming.js';

@@ -11,6 +11,7 @@ import {
   mainFile,
   stem,
   type Warning,
+  KeptBytesExtension,
 } from '@gltf-legacy/core';
 import type { Document } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
@@ -210,7 +211,7 @@ export const legacyFormat: LegacyFormat = {
   async export(document, options) {
     return exportGrimrockWithMaterials(document, options as GrimrockExportOptions);
   },
-  gltfExtensions: [KHRMaterialsSpecular, KHRMaterialsUnlit],
+  gltfExtensions: [KHRMaterialsSpecular, KHRMaterialsUnlit, KeptBytesExtension],
   limits: GRIMROCK_LIMITS,
   inspect: inspectGrimrock,
 };

@@ -12,6 +12,7 @@ import {
   mainFile,
   resolveReference,
   stem,
+  KeptBytesExtension,
 } from '@gltf-legacy/core';
 import { type TsoAnimation, readAnimation } from './anim.js';
 import { exportTso } from './export.js';
@@ -377,6 +378,7 @@ export const legacyFormat: LegacyFormat = {
   // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits, TSO_OUTFIT_EXTENSIONS).
   extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd'],
   mainExtension: '.mesh',
+  gltfExtensions: [KeptBytesExtension],
   mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
   limits: TSO_LIMITS,

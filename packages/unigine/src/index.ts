@@ -13,6 +13,7 @@ import {
   type LegacyFormat,
   extName,
   mainFile,
+  KeptBytesExtension,
 } from '@gltf-legacy/core';
 import { readAnim } from './anim.js';
 import { unigineMagic } from './common.js';
@@ -263,6 +264,7 @@ export const legacyFormat: LegacyFormat = {
   label: 'UNIGINE mesh (ms11) + animation (an10)',
   extensions: ['.mesh', '.anim'],
   mainExtension: '.mesh',
+  gltfExtensions: [KeptBytesExtension],
   capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
   limits: UNIGINE_LIMITS,
   exportLimits: (document, options) => ({

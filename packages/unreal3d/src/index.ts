@@ -15,6 +15,7 @@ import {
   type LegacyFormat,
   mainFile,
   WarningCollector,
+  KeptBytesExtension,
 } from '@gltf-legacy/core';
 import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
@@ -220,6 +221,7 @@ export const legacyFormat: LegacyFormat = {
   label: 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d + .uc)',
   extensions: ['.3d', '.uc'],
   mainExtension: '_d.3d',
+  gltfExtensions: [KeptBytesExtension],
   capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
   limits: UNREAL3D_LIMITS,
   exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),

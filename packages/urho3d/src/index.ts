@@ -14,7 +14,7 @@ import {
   stem,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { MemoryResources, type ResourceReader } from '@gltf-legacy/core';
+import { KeptBytesExtension, MemoryResources, type ResourceReader } from '@gltf-legacy/core';
 import { readAni } from './ani.js';
 import { exportUrho } from './export.js';
 import { importUrho, type UrhoAnimationInput } from './import.js';
@@ -156,46 +156,49 @@ export async function importUrhoFiles(files: FileSet, options: ImportUrhoFilesOp
 }
 
 /** The format as the CLI registers it (plus `gltfExtensions`: MSFT_lod, for reading .glb files back). */
-export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] } = {
-  id: 'urho3d',
-  label: 'Urho3D / Dry model, animation and package',
-  extensions: ['.mdl', '.ani', '.pak', '.xml'],
-  mainExtension: '.mdl',
-  // prefabs and scenes (`<node>`/`<scene>` XML) convert on their own; material XML is read through them
-  mainExtensions: ['.mdl', '.xml'],
-  gltfExtensions: [MSFTLod],
-  limits: URHO3D_LIMITS,
-  capabilities: {
-    import: true,
-    export: true,
-    skins: true,
-    morphTargets: true,
-    animations: true,
-    container: true,
-  },
-  sniff(bytes: Uint8Array): boolean {
-    const m = magicOf(bytes);
-    return m === 'UMDL' || m === 'UMD2' || m === 'UANI' || m === 'UPAK' || m === 'ULZ4' || isPrefabXml(bytes);
-  },
-  resourceRoot: urhoResourceRoot,
-  companions(name: string, siblings: string[]): string[] {
-    if (name.toLowerCase().endsWith('.xml')) return []; // a prefab reads its models through resources
-    const base = stem(name).toLowerCase();
-    return siblings.filter((s) => {
-      const b = baseName(s).toLowerCase();
-      return s !== name && b.endsWith('.ani') && b.startsWith(base);
-    });
-  },
-  unpack(bytes: Uint8Array, name: string): FileSet {
-    return extractPak(readPak(bytes, name), name);
-  },
-  import: importUrhoFiles,
-  async export(document, options: ExportOptions = {}) {
-    return exportUrho(document, options);
-  },
-  inspect(files: FileSet, options?: ImportOptions): InspectSection[] {
-    const [main, bytes] = mainFile(files, options);
-    if (isPrefabXml(bytes) || isMaterialFile(bytes)) return inspectUrhoXml(bytes, main);
-    return inspectUrho(bytes, main);
-  },
-};
+export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod | typeof KeptBytesExtension)[] } =
+  {
+    id: 'urho3d',
+    label: 'Urho3D / Dry model, animation and package',
+    extensions: ['.mdl', '.ani', '.pak', '.xml'],
+    mainExtension: '.mdl',
+    // prefabs and scenes (`<node>`/`<scene>` XML) convert on their own; material XML is read through them
+    mainExtensions: ['.mdl', '.xml'],
+    gltfExtensions: [MSFTLod, KeptBytesExtension],
+    limits: URHO3D_LIMITS,
+    capabilities: {
+      import: true,
+      export: true,
+      skins: true,
+      morphTargets: true,
+      animations: true,
+      container: true,
+    },
+    sniff(bytes: Uint8Array): boolean {
+      const m = magicOf(bytes);
+      return (
+        m === 'UMDL' || m === 'UMD2' || m === 'UANI' || m === 'UPAK' || m === 'ULZ4' || isPrefabXml(bytes)
+      );
+    },
+    resourceRoot: urhoResourceRoot,
+    companions(name: string, siblings: string[]): string[] {
+      if (name.toLowerCase().endsWith('.xml')) return []; // a prefab reads its models through resources
+      const base = stem(name).toLowerCase();
+      return siblings.filter((s) => {
+        const b = baseName(s).toLowerCase();
+        return s !== name && b.endsWith('.ani') && b.startsWith(base);
+      });
+    },
+    unpack(bytes: Uint8Array, name: string): FileSet {
+      return extractPak(readPak(bytes, name), name);
+    },
+    import: importUrhoFiles,
+    async export(document, options: ExportOptions = {}) {
+      return exportUrho(document, options);
+    },
+    inspect(files: FileSet, options?: ImportOptions): InspectSection[] {
+      const [main, bytes] = mainFile(files, options);
+      if (isPrefabXml(bytes) || isMaterialFile(bytes)) return inspectUrhoXml(bytes, main);
+      return inspectUrho(bytes, main);
+    },
+  };
