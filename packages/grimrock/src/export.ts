@@ -118,7 +118,7 @@ function mapGrimrock(
   const names = nodeNames(entries, root.listAnimations(), warnings);
   if (!sceneExtras?.animationOnly) {
     const model = exportModel(entries, names, sceneExtras?.modelVersion ?? 2, warnings, used);
-    const trailing = keptBytes(sceneExtras?.trailing);
+    const trailing = keptBytes(sceneExtras?.trailing, scene ?? undefined);
     if (trailing) model.trailing = trailing;
     const textures = root.listTextures().length;
     if (textures) {

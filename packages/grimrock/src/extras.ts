@@ -3,6 +3,8 @@
  * and animations so that export can write the original bytes back, and `gx`, the one reader of
  * them. JSON-safe float encoding for those extras lives in `arrays.ts` (`encodeFloat`).
  */
+import { getKeptBytes } from '@gltf-legacy/core';
+import type { ExtensibleProperty } from '@gltf-transform/core';
 import type { Layout, NonFinitePatch } from './arrays.js';
 import type { Segment } from './model.js';
 
@@ -74,14 +76,18 @@ export function gx<T>(o: { getExtras(): Record<string, unknown> }): T | undefine
 }
 
 /**
- * Kept bytes (`trailing` extras: an array of 0..255) back as bytes, or undefined when absent or
- * not such an array.
+ * The bytes kept after a model or animation: `GLTF_LEGACY_kept_bytes` key `trailing` of `holder`
+ * (its scene or animation), else (files written before the extension) the `trailing` extras — an
+ * array of 0..255 — as bytes, or undefined when absent or not such an array.
  *
  * ```ts
  * keptBytes([0, 0, 0, 0]); // Uint8Array(4)
+ * keptBytes(undefined, scene); // the scene's kept trailing bytes
  * ```
  */
-export function keptBytes(a: unknown): Uint8Array | undefined {
+export function keptBytes(a: unknown, holder?: ExtensibleProperty): Uint8Array | undefined {
+  const kept = holder && getKeptBytes(holder, 'trailing');
+  if (kept?.byteLength) return kept;
   if (!Array.isArray(a) || !a.length || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
     return undefined;
   return Uint8Array.from(a as number[]);

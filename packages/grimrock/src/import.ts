@@ -8,6 +8,7 @@ import {
   type FileSet,
   type ImportOptions,
   mainFile,
+  setKeptBytes,
   stem,
   type Warning,
   WarningCollector,
@@ -143,9 +144,11 @@ export function importModel(ctx: ImportContext, model: ModelFile, fileName: stri
       grimrock: {
         modelVersion: model.version,
         modelName: stem(fileName),
-        ...(model.trailing ? { trailing: Array.from(model.trailing) } : {}),
       },
     });
+  // bytes after the last node, as bytes (a buffer view of the .glb)
+  const scene = doc.getRoot().listScenes()[0];
+  if (model.trailing && scene) setKeptBytes(scene, 'trailing', model.trailing);
   const nodes = model.nodes.map((n) => {
     const node = doc.createNode(n.name);
     const { t, r, s } = mat4x3ToTRS(n.localToParent);

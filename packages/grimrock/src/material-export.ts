@@ -16,7 +16,7 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import { encodeTexture, fromGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Document, Material, Texture, TextureInfo } from '@gltf-transform/core';
 import type { Specular } from '@gltf-transform/extensions';
 import {
@@ -303,7 +303,7 @@ async function writeTexture(
 ): Promise<string | undefined> {
   const done = ctx.written.get(texture);
   if (done !== undefined) return done;
-  const original = await unchangedTextureSource(texture);
+  const original = await unchangedTextureSource(texture, TEXTURE_REBUILDER);
   let key = original ? safeKey(original.path) : undefined;
   if (original && !key)
     ctx.warnings.warn(

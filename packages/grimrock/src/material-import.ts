@@ -16,7 +16,7 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
-import { toGltfImage } from '@gltf-legacy/textures';
+import { toGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Document, Material, Texture, TextureInfo } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import {
@@ -217,7 +217,7 @@ async function loadTexture(
         .createTexture(stem(path.split('/').pop()!))
         .setImage(image.bytes)
         .setMimeType(image.mimeType);
-      await keepTextureSource(texture, modRelative(ctx, path), bytes);
+      await keepTextureSource(texture, modRelative(ctx, path), bytes, TEXTURE_REBUILDER);
     } catch (e) {
       if (texture) texture.dispose();
       texture = null;

@@ -5,6 +5,7 @@ import {
   MemoryResources,
   ResourceError,
   textureSourcePath,
+  KeptBytesExtension,
 } from '@gltf-legacy/core';
 import { encodePng, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import {
@@ -20,7 +21,7 @@ import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
 import { type DefineMaterialExtras, legacyFormat, readMaterialsLua } from '../src/index.js';
 
-const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
 const CRATE = readBytes(join(TEST_ASSETS, 'grimrock/crate.model'));
 const enc = (s: string) => new TextEncoder().encode(s);
 

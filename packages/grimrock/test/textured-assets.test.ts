@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { textureSourcePath } from '@gltf-legacy/core';
+import { textureSourcePath, KeptBytesExtension } from '@gltf-legacy/core';
 import { decodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import {
   firstByteDiff,
@@ -16,7 +16,7 @@ import { legacyFormat, readMaterialsLua } from '../src/index.js';
 
 const ROOT = join(TEST_ASSETS, 'grimrock/crate_mod');
 const MODEL = 'mod_assets/models/crate.model';
-const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
 
 describe('test-assets/grimrock/crate_mod (a mod folder made by make-textured-assets.mjs)', () => {
   it('resourceRoot is the folder holding mod_assets', () => {

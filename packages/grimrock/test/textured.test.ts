@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import { textureSourcePath } from '@gltf-legacy/core';
+import { textureSourcePath, KeptBytesExtension } from '@gltf-legacy/core';
 import { decodeTexture, fromGltfImage } from '@gltf-legacy/textures';
 import {
   corpusFiles,
@@ -26,7 +26,7 @@ import {
 
 const ROOT = join(corpusRoot(), 'textured/grimrock/eob1-waterdeep');
 const MOD = join(ROOT, 'mod_assets');
-const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
 const models = corpusFiles('textured/grimrock', ['.model']);
 const resources = folderResources(ROOT);
 const LUA = readMaterialsLua(readBytes(join(MOD, 'scripts/materials.lua')), 'materials.lua');

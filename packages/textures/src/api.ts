@@ -6,6 +6,7 @@ import { decodeJpeg } from './jpeg.js';
 import { decodePcx } from './pcx.js';
 import { encodePcx } from './pcx-encode.js';
 import { decodePng, encodePng } from './png.js';
+import { pcxToGltfImage } from './rebuild.js';
 import { sniffTexture } from './sniff.js';
 import { decodeTga, encodeTga } from './tga.js';
 import type { EncodeTextureOptions, GltfImage, GltfImageMimeType, RgbaImage, TextureKind } from './types.js';
@@ -95,8 +96,9 @@ const PASS_THROUGH: Partial<Record<TextureKind, GltfImageMimeType>> = {
 };
 
 /**
- * A glTF image for a texture file: PNG/JPEG/WebP pass through unchanged, PCX/BMP/TGA/DDS are
- * decoded (first mip) and encoded as PNG, with the decoded RGBA in `image`.
+ * A glTF image for a texture file: PNG/JPEG/WebP pass through unchanged; an 8-bit PCX becomes an
+ * indexed PNG with its own palette and indices (`pcxToGltfImage`: the PCX rebuilds from it);
+ * other PCX, BMP, TGA and DDS are decoded (first mip) and encoded as PNG; `image` is the RGBA.
  *
  * ```ts
  * const { bytes: png, mimeType } = toGltfImage(pcxBytes, 'JSporifier.pcx'); // 'image/png'
@@ -106,6 +108,10 @@ export function toGltfImage(bytes: Uint8Array, name?: string): GltfImage {
   const kind = sniffTexture(bytes, name);
   const mime = kind ? PASS_THROUGH[kind] : undefined;
   if (mime) return { bytes, mimeType: mime };
+  if (kind === 'pcx') {
+    const indexed = pcxToGltfImage(bytes, name);
+    if (indexed) return indexed;
+  }
   const image = decodeTexture(bytes, name);
   return { bytes: encodePng(image), mimeType: 'image/png', image };
 }

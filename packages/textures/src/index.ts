@@ -16,7 +16,16 @@ export * from './types.js';
 export { alphaUse, hasAlpha } from './alpha.js';
 export { decodeTexture, encodeTexture, fromGltfImage, sniffTexture, toGltfImage } from './api.js';
 export { TEXTURE_LIMITS, type TextureLimits } from './limits.js';
-export { decodePng, ENCODE_PNG_DEFAULTS, type EncodePngOptions, encodePng } from './png.js';
+export {
+  decodePng,
+  decodePngIndexed,
+  ENCODE_PNG_DEFAULTS,
+  type EncodePngOptions,
+  encodePng,
+  encodePngIndexed,
+} from './png.js';
+export { type PngPixels, writePng, zlibDeflate } from './png-write.js';
+export { MAX_PATCH, pcxToGltfImage, TEXTURE_REBUILDER } from './rebuild.js';
 export { decodeJpeg } from './jpeg.js';
 export { decodePcx, DECODE_PCX_DEFAULTS, type DecodePcxOptions, type PcxImage } from './pcx.js';
 export { encodePcx, encodePcxIndexed, ENCODE_PCX_DEFAULTS, type EncodePcxOptions } from './pcx-encode.js';

@@ -1,5 +1,6 @@
 import { hasAlpha } from './alpha.js';
-import { decode, encode } from 'fast-png';
+import { decode } from 'fast-png';
+import { writePng } from './png-write.js';
 import { checkDimensions, need, textureError } from './limits.js';
 import type { RgbaImage } from './types.js';
 
@@ -169,22 +170,98 @@ export function encodePng(image: RgbaImage, options: EncodePngOptions = {}): Uin
   const { width, height, data } = image;
   if (options.palette ?? ENCODE_PNG_DEFAULTS.palette) {
     const indexed = toPalette(image);
-    if (indexed)
-      return encode({
+    if (indexed) {
+      const palette = new Uint8Array(indexed.palette.length * 3);
+      const alphas: number[] = [];
+      indexed.palette.forEach((c, i) => {
+        palette.set(c.slice(0, 3), i * 3);
+        if (c.length > 3 && c[3] !== 255) alphas.push(c[3]!);
+      });
+      return writePng({
         width,
         height,
-        data: indexed.indices,
-        depth: 8,
         channels: 1,
-        palette: indexed.palette,
+        data: indexed.indices,
+        palette,
+        alpha: new Uint8Array(alphas),
       });
+    }
   }
-  if (hasAlpha(data)) return encode({ width, height, data, depth: 8, channels: 4 });
+  if (hasAlpha(data)) return writePng({ width, height, channels: 4, data });
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
     rgb[j] = data[i]!;
     rgb[j + 1] = data[i + 1]!;
     rgb[j + 2] = data[i + 2]!;
   }
-  return encode({ width, height, data: rgb, depth: 8, channels: 3 });
+  return writePng({ width, height, channels: 3, data: rgb });
+}
+
+/**
+ * An 8-bit paletted PNG of indices and a 256-entry (768-byte) palette as given — the PNG keeps the
+ * palette's order and every entry, so the indices come back exactly (an 8-bit PCX's image is
+ * this); `transparentIndex0` writes entry 0 with alpha 0 (Unreal's masked index 0).
+ *
+ * ```ts
+ * const png = encodePngIndexed(256, 256, pcx.indices!, pcx.palette!, { transparentIndex0: true });
+ * ```
+ */
+export function encodePngIndexed(
+  width: number,
+  height: number,
+  indices: Uint8Array,
+  palette: Uint8Array,
+  options: { transparentIndex0?: boolean } = {},
+): Uint8Array {
+  return writePng({
+    width,
+    height,
+    channels: 1,
+    data: indices,
+    palette: palette.subarray(0, 768),
+    alpha: options.transparentIndex0 ? new Uint8Array([0]) : undefined,
+  });
+}
+
+/**
+ * The indices and palette of an 8-bit paletted PNG (as {@link encodePngIndexed} writes), or
+ * undefined for any other PNG. `palette` is 3 bytes per PLTE entry, `alpha` the tRNS bytes.
+ *
+ * ```ts
+ * const indexed = decodePngIndexed(png); // { width, height, indices, palette, alpha }
+ * ```
+ */
+export function decodePngIndexed(
+  bytes: Uint8Array,
+  file?: string,
+):
+  | { width: number; height: number; indices: Uint8Array; palette: Uint8Array; alpha: Uint8Array }
+  | undefined {
+  need(bytes, 0, 33, file, 'IHDR');
+  if (bytes[24] !== 8 || bytes[25] !== 3) return undefined;
+  checkDimensions(be32(bytes, 16), be32(bytes, 20), file, 16, 'IHDR.width');
+  let png: ReturnType<typeof decode>;
+  try {
+    png = decode(bytes);
+  } catch (e) {
+    textureError(`PNG does not decode: ${(e as Error).message}`, file, undefined, 'png');
+  }
+  if (!png.palette || png.depth !== 8 || png.channels !== 1) return undefined;
+  const palette = new Uint8Array(png.palette.length * 3);
+  const alpha: number[] = [];
+  png.palette.forEach((c, i) => {
+    palette[i * 3] = c[0]!;
+    palette[i * 3 + 1] = c[1]!;
+    palette[i * 3 + 2] = c[2]!;
+    if (c.length > 3) alpha[i] = c[3]!;
+  });
+  let last = alpha.length;
+  while (last > 0 && alpha[last - 1] === 255) last--;
+  return {
+    width: png.width,
+    height: png.height,
+    indices: png.data as Uint8Array,
+    palette,
+    alpha: Uint8Array.from(alpha.slice(0, last)),
+  };
 }

@@ -1,4 +1,5 @@
 import { ExportError, type FileSet, type Warning, baseName, unchangedTextureSource } from '@gltf-legacy/core';
+import { TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Document, Node, Texture } from '@gltf-transform/core';
 import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
 import { storable } from './export/geometry.js';
@@ -277,7 +278,7 @@ export async function exportOutfit(
           ? { id: record.texture.file!, type: record.texture.type! }
           : { id: pool.fresh(`texture:${partName}`, `texture ${partName}`), type: TSO_TYPE_IDS.texture };
         textureIds.set(texture, texRef);
-        const original = await unchangedTextureSource(texture);
+        const original = await unchangedTextureSource(texture, TEXTURE_REBUILDER);
         const originalExt = original ? /\.([A-Za-z0-9]{1,5})$/.exec(baseName(original.path))?.[1] : undefined;
         const bytes = (originalExt ? original?.bytes : undefined) ?? texture.getImage()!;
         // A pass-through image keeps the extension its file had (`.jpeg`, `.PNG`) when the kind matches.

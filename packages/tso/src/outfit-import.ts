@@ -6,7 +6,7 @@ import {
   keepTextureSource,
   resolveReference,
 } from '@gltf-legacy/core';
-import { alphaUse, fromGltfImage, toGltfImage } from '@gltf-legacy/textures';
+import { alphaUse, fromGltfImage, toGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Document, Node } from '@gltf-transform/core';
 import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
@@ -177,7 +177,8 @@ export async function applyBinding(
   }
   const tex = doc.createTexture(stemName).setImage(image.bytes).setMimeType(image.mimeType);
   // PNG/JPEG files are the glTF image itself; other kinds keep their original bytes beside it.
-  if (image.bytes !== texture.bytes) await keepTextureSource(tex, texture.path, texture.bytes);
+  if (image.bytes !== texture.bytes)
+    await keepTextureSource(tex, texture.path, texture.bytes, TEXTURE_REBUILDER);
   const use = alphaUse(rgba);
   const material = doc
     .createMaterial(stemName)

@@ -4,6 +4,7 @@
  * unchanged) from one a user edited.
  */
 import { textureSourcePath, unchangedTextureSource } from '@gltf-legacy/core';
+import { TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Material, Texture } from '@gltf-transform/core';
 import type { EmissiveStrength, Specular } from '@gltf-transform/extensions';
 
@@ -12,7 +13,7 @@ const r = (v: number) => Number(v.toPrecision(6));
 async function textureKey(t: Texture | null): Promise<string | null> {
   if (!t) return null;
   const path = textureSourcePath(t);
-  if (path && (await unchangedTextureSource(t))) return `source:${path}`;
+  if (path && (await unchangedTextureSource(t, TEXTURE_REBUILDER))) return `source:${path}`;
   return `edited:${path ?? t.getName()}`;
 }
 

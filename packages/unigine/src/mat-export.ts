@@ -11,7 +11,7 @@ import {
   textureSourcePath,
   unchangedTextureSource,
 } from '@gltf-legacy/core';
-import { encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import { encodeTexture, fromGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Material, Texture } from '@gltf-transform/core';
 import type { Specular } from '@gltf-transform/extensions';
 import {
@@ -168,7 +168,7 @@ class TextureWriter {
     const cached = this.bySource.get(t);
     if (cached !== undefined) return cached === null ? undefined : this.options.texturePrefix + cached;
     let key: string | null = null;
-    const src = await unchangedTextureSource(t);
+    const src = await unchangedTextureSource(t, TEXTURE_REBUILDER);
     if (src) {
       let path: string;
       try {

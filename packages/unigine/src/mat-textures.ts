@@ -10,7 +10,7 @@ import {
   keepTextureSource,
   resolveReference,
 } from '@gltf-legacy/core';
-import { toGltfImage } from '@gltf-legacy/textures';
+import { toGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { Document, Texture } from '@gltf-transform/core';
 import type { ResolvedEntry } from './mat-resolve.js';
 
@@ -88,7 +88,7 @@ export async function loadTexture(
     } catch {
       sourcePath = found;
     }
-    await keepTextureSource(texture, sourcePath, bytes);
+    await keepTextureSource(texture, sourcePath, bytes, TEXTURE_REBUILDER);
   } catch (e) {
     if (!(e instanceof Error && 'code' in e)) throw e;
     warnings.warn('TEXTURE_INVALID', `${label}: texture ${found} could not be decoded (${e.message})`);

@@ -1,3 +1,4 @@
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import { join } from 'node:path';
 import {
   TEST_ASSETS,
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { legacyFormat } from '../src/index.js';
 
 const dir = join(TEST_ASSETS, 'unigine');
-const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...ALL_EXTENSIONS, KeptBytesExtension]);
 
 async function importTwoSurfaces() {
   const files = new Map([['two_surfaces.mesh', readBytes(join(dir, 'two_surfaces.mesh'))]]);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FormatError, MemoryResources, ResourceError } from '@gltf-legacy/core';
+import { FormatError, MemoryResources, ResourceError, KeptBytesExtension } from '@gltf-legacy/core';
 import {
   TEST_ASSETS,
   corpusRoot,
@@ -32,7 +32,7 @@ const ROOT = join(corpusRoot(), 'textured/unigine/Unigine_FPS_Demo1');
 const MESH = 'source/meshes/first_person/QBZ95_long.mesh';
 const QBZ_MAT = 'source/material/qbz95.mat';
 const BASE_MAT = 'data/core/materials/default/unigine_mesh.mat';
-const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...ALL_EXTENSIONS, KeptBytesExtension]);
 const text = (p: string) => new TextDecoder().decode(readBytes(join(ROOT, p)));
 
 function meshFiles(): Map<string, Uint8Array> {

@@ -3,6 +3,8 @@
  * and the custom vertex attribute naming each glTF vertex's `_d.3d` vertex, so that export writes
  * an imported mesh back byte for byte.
  */
+import { decodeBase64, getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import type { Mesh } from '@gltf-transform/core';
 import type { Placement } from './transform.js';
 
 /** Name of the custom vertex attribute holding each glTF vertex's `_d.3d` vertex index. */
@@ -45,7 +47,7 @@ export interface UnrealMeshExtras {
   sameFrames?: number;
   layout: 'packed' | 'deusex';
   frameSize?: number;
-  /** Base64 of bytes the files carried beyond their data (rare). */
+  /** Files written before `GLTF_LEGACY_kept_bytes`: base64 of bytes beyond the data (now kept bytes, {@link UnrealKept}). */
   dataTrailing?: string;
   anivTrailing?: string;
   /** Bytes the `_a.3d`'s last frame lacked (read padded, `ANIV_TRUNCATED`); export leaves them out again. */
@@ -56,7 +58,7 @@ export interface UnrealMeshExtras {
    */
   outOfRange?: UnrealMeshExtras['weapons'];
   frameExtra?: string;
-  /** Deus Ex pad words when any is not zero. */
+  /** Files written before `GLTF_LEGACY_kept_bytes`: Deus Ex pad words when any is not zero (now kept bytes `pads`). */
   pads?: number[];
   numVertices: number;
   placement: Placement;
@@ -70,5 +72,64 @@ export interface UnrealMeshExtras {
     unmirror: boolean;
     zeroTex: boolean;
     textures: { num: number; name: string; file?: string }[];
+  };
+}
+
+/**
+ * Bytes of the files the glTF does not hold, kept as bytes on the mesh (`GLTF_LEGACY_kept_bytes`,
+ * keys as named here): `frameExtra` (each `_a.3d` frame's bytes past its vertices), `anivTrailing`
+ * and `dataTrailing` (bytes after the last frame / triangle), `pads` (Deus Ex pad words, int16 LE).
+ */
+export interface UnrealKept {
+  frameExtra?: Uint8Array;
+  anivTrailing?: Uint8Array;
+  dataTrailing?: Uint8Array;
+  pads?: Int16Array;
+}
+
+/**
+ * Keeps the files' leftover bytes on the mesh.
+ *
+ * ```ts
+ * keepUnrealBytes(mesh, { dataTrailing: new Uint8Array([0, 0]) });
+ * ```
+ */
+export function keepUnrealBytes(mesh: Mesh, kept: UnrealKept): void {
+  for (const key of ['frameExtra', 'anivTrailing', 'dataTrailing'] as const) {
+    const b = kept[key];
+    if (b?.length) setKeptBytes(mesh, key, b);
+  }
+  if (kept.pads?.length) {
+    const p = kept.pads;
+    const le = new Uint8Array(p.length * 2);
+    for (let i = 0; i < p.length; i++) {
+      le[i * 2] = p[i]! & 255;
+      le[i * 2 + 1] = (p[i]! >> 8) & 255;
+    }
+    setKeptBytes(mesh, 'pads', le);
+  }
+}
+
+/**
+ * The leftover bytes of an imported mesh: kept bytes, else the extras of files written before
+ * the extension (base64 strings, a `pads` number array).
+ *
+ * ```ts
+ * const { dataTrailing } = unrealKeptBytes(mesh, extras);
+ * ```
+ */
+export function unrealKeptBytes(mesh: Mesh, E: UnrealMeshExtras): UnrealKept {
+  const b64 = (s: unknown) => (typeof s === 'string' && s ? decodeBase64(s) : undefined);
+  const le = getKeptBytes(mesh, 'pads');
+  let pads: Int16Array | undefined;
+  if (le) {
+    pads = new Int16Array(le.length >> 1);
+    for (let i = 0; i < pads.length; i++) pads[i] = ((le[i * 2]! | (le[i * 2 + 1]! << 8)) << 16) >> 16;
+  } else if (Array.isArray(E.pads)) pads = Int16Array.from(E.pads);
+  return {
+    frameExtra: getKeptBytes(mesh, 'frameExtra') ?? b64(E.frameExtra),
+    anivTrailing: getKeptBytes(mesh, 'anivTrailing') ?? b64(E.anivTrailing),
+    dataTrailing: getKeptBytes(mesh, 'dataTrailing') ?? b64(E.dataTrailing),
+    pads,
   };
 }

@@ -11,7 +11,7 @@ import {
   type WarningCollector,
 } from '@gltf-legacy/core';
 import type { Material, Texture } from '@gltf-transform/core';
-import { alphaUse, encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import { alphaUse, encodeTexture, fromGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { UnrealExportModel } from './export.js';
 import { toPow2 } from './pow2.js';
 import { safeSkinFile, ucSkinFile } from './skin-names.js';
@@ -80,7 +80,7 @@ export async function writeSkins(
     if (target === undefined) continue;
     const key = outputKey(target, folder);
     if (files.has(key)) continue;
-    const kept = await unchangedTextureSource(tex);
+    const kept = await unchangedTextureSource(tex, TEXTURE_REBUILDER);
     if (kept && kept.path.split('.').pop()?.toLowerCase() === key.split('.').pop()?.toLowerCase()) {
       files.set(key, kept.bytes);
       continue;

@@ -9,7 +9,9 @@ import {
   decodeTexture,
   encodeTexture,
   type GltfImage,
+  pcxToGltfImage,
   type RgbaImage,
+  sniffTexture,
   toGltfImage,
 } from '@gltf-legacy/textures';
 
@@ -102,6 +104,12 @@ export function decodeSkin(bytes: Uint8Array, name: string, masked: boolean): Rg
  */
 export function skinImage(bytes: Uint8Array, name: string, masked: boolean): GltfImage {
   if (!masked || !paletteOf(bytes)) return toGltfImage(bytes, name);
+  // an 8-bit PCX: an indexed PNG with its palette, entry 0 transparent (the PCX rebuilds from it)
+  const indexed =
+    sniffTexture(bytes, name) === 'pcx'
+      ? pcxToGltfImage(bytes, name, { transparentIndex0: true })
+      : undefined;
+  if (indexed) return indexed;
   const image = decodeSkin(bytes, name, true);
   const png = encodeTexture(image, 'png');
   if (!(png instanceof Uint8Array)) throw new FormatError('PNG encoding failed', { file: name });

@@ -11,6 +11,7 @@ import {
   resolveReference,
   type WarningCollector,
 } from '@gltf-legacy/core';
+import { TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import { type Document, type Material, type Texture, TextureInfo } from '@gltf-transform/core';
 import { PolyStyle, PolyTypeFlag } from './data.js';
 import { ucBaseDir } from './discovery.js';
@@ -176,7 +177,7 @@ async function makeTexture(
     .setImage(image.bytes)
     .setMimeType(image.mimeType)
     .setURI(`${name}.${ext}`);
-  await keepTextureSource(texture, sourcePath(found, ctx, pick), bytes);
+  await keepTextureSource(texture, sourcePath(found, ctx, pick), bytes, TEXTURE_REBUILDER);
   return texture;
 }
 

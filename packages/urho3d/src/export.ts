@@ -19,7 +19,7 @@ import {
 } from '@gltf-legacy/core';
 import type { Document, Material, Root } from '@gltf-transform/core';
 import { writeAni } from './ani.js';
-import { modelExtrasOf } from './extras.js';
+import { keptTrailing, modelExtrasOf } from './extras.js';
 import { type ExportedAnimation, exportAnimations } from './export/animation.js';
 import { geometryMappings, hintMappingsHold, splitGeometriesByBones } from './export/bone-split.js';
 import { boneNames, buildBones, computeBoneShapes } from './export/bones.js';
@@ -220,8 +220,7 @@ export function mapUrhoModel(
         bones,
         bounds,
         geometryCenters,
-        trailing:
-          allHinted && Array.isArray(hx?.trailing) ? Uint8Array.from(hx!.trailing!) : new Uint8Array(0),
+        trailing: (allHinted && keptTrailing(hint!.top, hx?.trailing)) || new Uint8Array(0),
       }
     : null;
 

@@ -3,7 +3,8 @@
  * layouts, buffer sharing, LOD levels, bone mappings, raw file values), written by import on the
  * model's top node and read back by export.
  */
-import type { Document, Node } from '@gltf-transform/core';
+import { getKeptBytes } from '@gltf-legacy/core';
+import type { Document, ExtensibleProperty, Node } from '@gltf-transform/core';
 import type { MdlModel } from './mdl.js';
 import { floatsToJson, floatToJson, uniformZeroSigns } from './space.js';
 
@@ -47,6 +48,7 @@ export interface UrhoModelExtras {
   /** Floats as written by `floatToJson` (-0 / NaN / Infinity as strings). */
   bounds: (number | string)[];
   geometryCenters: (number | string)[];
+  /** Files written before `GLTF_LEGACY_kept_bytes`: the bytes after the model (now kept bytes `trailing` of the node). */
   trailing?: number[];
 }
 
@@ -96,6 +98,20 @@ export function modelExtrasFromMdl(model: MdlModel, rawBackups: Record<string, s
     bounds: floatsToJson(model.bounds),
     geometryCenters: floatsToJson(model.geometryCenters),
   };
-  if (model.trailing.length) extras.trailing = Array.from(model.trailing);
   return extras;
+}
+
+/**
+ * The bytes kept after a model or animation (`GLTF_LEGACY_kept_bytes` key `trailing` of its node
+ * or animation), else those of files written before the extension (`legacy`: an array of 0..255
+ * in `extras.urho3d`), else undefined.
+ *
+ * ```ts
+ * const trailing = keptTrailing(anim, (anim.getExtras() as any).urho3d?.trailing);
+ * ```
+ */
+export function keptTrailing(holder: ExtensibleProperty, legacy: unknown): Uint8Array | undefined {
+  const kept = getKeptBytes(holder, 'trailing');
+  if (kept) return kept;
+  return Array.isArray(legacy) ? Uint8Array.from(legacy as number[]) : undefined;
 }

@@ -3,7 +3,7 @@
  * file per concept under `import/` (skeleton, vertex buffers, morphs, geometries, LOD placement,
  * animation). This file owns the options and the order of the steps.
  */
-import { type AxisMap, FormatError, type Warning, WarningCollector } from '@gltf-legacy/core';
+import { type AxisMap, FormatError, setKeptBytes, type Warning, WarningCollector } from '@gltf-legacy/core';
 import { Document, type Node } from '@gltf-transform/core';
 import { modelExtrasFromMdl } from './extras.js';
 import { importAnimation } from './import/animation.js';
@@ -113,4 +113,6 @@ function importModel(
   const { meshes, anyJoints } = importGeometries(doc, model, name, vb, morphTargets, skin, warnings);
   placeMeshes(doc, model, name, top, meshes, skin, anyJoints);
   top.setExtras({ urho3d: { model: modelExtrasFromMdl(model, vb.rawBackups) } });
+  // bytes after the model, as bytes (a buffer view of the .glb), for a byte-exact export
+  if (model.trailing.length) setKeptBytes(top, 'trailing', model.trailing);
 }

@@ -16,7 +16,7 @@ import {
   unchangedTextureSource,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { encodeTexture, fromGltfImage } from '@gltf-legacy/textures';
+import { encodeTexture, fromGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { UrhoMaterialExtras } from './material-import.js';
 import {
   closeEnough,
@@ -160,7 +160,7 @@ export class UrhoMaterialWriter {
   async texture(texture: Texture): Promise<string | null> {
     if (this.textures.has(texture)) return this.textures.get(texture)!;
     let out: string | null = null;
-    const original = await unchangedTextureSource(texture);
+    const original = await unchangedTextureSource(texture, TEXTURE_REBUILDER);
     const stem = (textureSourcePath(texture) ?? texture.getName() ?? '')
       .split('/')
       .pop()!

@@ -18,7 +18,7 @@ import {
   keepTextureSource,
   type WarningCollector,
 } from '@gltf-legacy/core';
-import { toGltfImage } from '@gltf-legacy/textures';
+import { toGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import {
   materialTexture,
   readMaterialXml,
@@ -184,7 +184,7 @@ export class UrhoMaterialLoader {
           .pop()!
           .replace(/\.[^.]*$/, '');
         texture = this.doc.createTexture(stem).setImage(image.bytes).setMimeType(image.mimeType);
-        await keepTextureSource(texture, resourceName, found.bytes);
+        await keepTextureSource(texture, resourceName, found.bytes, TEXTURE_REBUILDER);
       } catch (e) {
         if (!(e instanceof LegacyFormatError)) throw e;
         this.warnings.warn('TEXTURE_UNREADABLE', `texture ${found.path}: ${e.message}; left out`);

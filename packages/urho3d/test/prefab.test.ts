@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MemoryResources, textureSourcePath } from '@gltf-legacy/core';
+import { KeptBytesExtension, MemoryResources, textureSourcePath } from '@gltf-legacy/core';
 import {
   corpusRoot,
   folderResources,
@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { legacyFormat, MSFTLod, readMaterialXml } from '../src/index.js';
 
 const BIN = join(corpusRoot(), 'textured/urho/Urho3D/bin');
-const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod, KeptBytesExtension]);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** Every prefab and model of textured/urho with the materials and texture files it must get. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MemoryResources } from '@gltf-legacy/core';
+import { KeptBytesExtension, MemoryResources } from '@gltf-legacy/core';
 import {
   corpusFiles,
   corpusRoot,
@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createPak, exportUrho, legacyFormat, MSFTLod, writePak } from '../src/index.js';
 
 const BIN = join(corpusRoot(), 'textured/urho/Urho3D/bin');
-const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod, KeptBytesExtension]);
 const enc = (s: string) => new TextEncoder().encode(s);
 
 const SCENE = `<?xml version="1.0"?>

@@ -214,7 +214,7 @@ export function exportAnimation(
     framesPerSecond: plan.fps,
     numFrames: plan.numFrames,
     items,
-    ...(keptBytes(ex?.trailing) ? { trailing: keptBytes(ex?.trailing) } : {}),
+    ...(keptBytes(ex?.trailing, anim) ? { trailing: keptBytes(ex?.trailing, anim) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * Import, animations: one `.animation` file → one glTF animation on the model's nodes (matched
  * by name), or the nodes of an animation imported alone.
  */
+import { setKeptBytes } from '@gltf-legacy/core';
 import type { Accessor, Node } from '@gltf-transform/core';
 import type { AnimationFile } from '../animation.js';
 import { encodeFloat, encodeFloats } from '../arrays.js';
@@ -77,10 +78,11 @@ export function importAnimation(
       name: anim.name,
       framesPerSecond: encodeFloat(anim.framesPerSecond),
       numFrames: frames,
-      ...(anim.trailing ? { trailing: Array.from(anim.trailing) } : {}),
       ...(missing ? { unmatchedItems: unmatchedItems(anim, byName) } : {}),
     },
   });
+  // bytes after the last item, as bytes (a buffer view of the .glb)
+  if (anim.trailing) setKeptBytes(animation, 'trailing', anim.trailing);
   const times = keyTimes(ctx, frames, fps);
   let normalized = 0;
   for (const it of matched) {

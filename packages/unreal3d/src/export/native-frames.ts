@@ -32,6 +32,7 @@ export function nativeFrames(
   layout: AnivLayout,
   factor: number[] | null,
   warnings: WarningCollector,
+  keptPads?: Int16Array,
 ): NativeFrames | null {
   const nv = E.numVertices;
   // Frames: raw integers per original vertex, built and encoded one frame at a time. Each file
@@ -76,7 +77,7 @@ export function nativeFrames(
     );
   const packedOut = layout === 'packed' ? new Uint32Array(frameCount * nv) : undefined;
   const wordsOut = layout === 'packed' ? undefined : new Int16Array(frameCount * nv * 4);
-  const pads = !factor && Array.isArray(E.pads) ? E.pads : undefined;
+  const pads = !factor ? (keptPads ?? (Array.isArray(E.pads) ? E.pads : undefined)) : undefined;
   // Per primitive, the file vertices it represents and their glTF vertex.
   const repCount = new Int32Array(src.length);
   for (let v = 0; v < nv; v++) if (orphanK[v] < 0 && repP[v] >= 0) repCount[repP[v]]++;

@@ -35,7 +35,11 @@ export interface NativeTriangles {
  * const { data, drawn } = nativeTriangles(mesh.listPrimitives(), extras);
  * ```
  */
-export function nativeTriangles(prims: Primitive[], E: UnrealMeshExtras): NativeTriangles {
+export function nativeTriangles(
+  prims: Primitive[],
+  E: UnrealMeshExtras,
+  trailing?: Uint8Array,
+): NativeTriangles {
   const nv = E.numVertices;
   // Triangles in the original order.
   const outOfRange = E.outOfRange ?? [];
@@ -125,7 +129,7 @@ export function nativeTriangles(prims: Primitive[], E: UnrealMeshExtras): Native
     header.unused = [E.header.unused[0], E.header.unused[1], E.header.unused[2]];
     header.padding = new Uint8Array(E.header.padding);
   }
-  const data: UnrealData = { header, polys: sliceP(polys, t), trailing: fromB64(E.dataTrailing) };
+  const data: UnrealData = { header, polys: sliceP(polys, t), trailing: trailing ?? fromB64(E.dataTrailing) };
   return { data, drawn, primExtras: primData.map((p) => p.ex) };
 }
 

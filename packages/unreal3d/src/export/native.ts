@@ -6,7 +6,7 @@
 import type { Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { accessorFloats, type WarningCollector } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
-import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from '../extras.js';
+import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE } from '../extras.js';
 import { placementTRS } from '../transform.js';
 import {
   parseUc,
@@ -17,7 +17,7 @@ import {
   ucMeshSignature,
   writeUc,
 } from '../uc.js';
-import { fromB64, type UnrealExportModel, unrealName } from './common.js';
+import { type UnrealExportModel, unrealName } from './common.js';
 import { defaultTextures } from './materials.js';
 import { nativeFrames } from './native-frames.js';
 import { nativeTriangles } from './native-triangles.js';
@@ -153,6 +153,7 @@ export function exportNative(
   warnings: WarningCollector,
 ): UnrealExportModel | null {
   const { node, mesh, extras: E } = found;
+  const K = unrealKeptBytes(mesh, E);
   const prims = mesh.listPrimitives();
   const nv = E.numVertices;
   if (!(Number.isInteger(nv) && nv >= 0 && nv <= 0xffff)) return null;
@@ -182,9 +183,9 @@ export function exportNative(
   // MESHMAP SCALE / MESH ORIGIN, keeping every frame and sequence.
   const factor: number[] | null =
     layout === E.layout ? null : layout === 'deusex' ? [32, 32, 64] : [1 / 32, 1 / 32, 1 / 64];
-  const frames = nativeFrames(prims, E, frameCount, layout, factor, warnings);
+  const frames = nativeFrames(prims, E, frameCount, layout, factor, warnings, K.pads);
   if (!frames) return null;
-  const { data, drawn, primExtras } = nativeTriangles(prims, E);
+  const { data, drawn, primExtras } = nativeTriangles(prims, E, K.dataTrailing);
   const { clamped } = frames;
   const packedOut = frames.packed;
   const wordsOut = frames.words;
@@ -193,7 +194,7 @@ export function exportNative(
   const stride = vertexStride(layout);
   const frameSize = factor ? nv * stride : (E.frameSize ?? nv * stride);
   const extraPer = frameSize - nv * stride;
-  const frameExtra = factor ? new Uint8Array(0) : fromB64(E.frameExtra);
+  const frameExtra = factor ? new Uint8Array(0) : (K.frameExtra ?? new Uint8Array(0));
   const aniv: UnrealAniv = {
     numFrames: E.numFrames ?? frameCount,
     frameSize,
@@ -206,7 +207,7 @@ export function exportNative(
       frameExtra.length === extraPer * frameCount
         ? frameExtra
         : new Uint8Array(Math.max(0, extraPer) * frameCount),
-    trailing: fromB64(E.anivTrailing),
+    trailing: K.anivTrailing ?? new Uint8Array(0),
     // A short last frame read padded is written short again (only when the frames are the file's).
     missingBytes:
       !factor && frameCount === (E.numFrames ?? frameCount) && Number.isInteger(E.anivMissing)

@@ -4,16 +4,13 @@
  * counts of short files, trailing bytes, the `.uc` text), so that export writes the files back
  * byte for byte.
  */
-import { encodeBase64 } from '@gltf-legacy/core';
 import type { UnrealAniv } from '../aniv.js';
 import type { UnrealData } from '../data.js';
-import type { UnrealMeshExtras } from '../extras.js';
+import type { UnrealKept, UnrealMeshExtras } from '../extras.js';
 import type { UnrealMeshFiles } from '../import.js';
 import type { Placement } from '../transform.js';
 import type { TriangleGroups } from './groups.js';
 import type { Orphans } from './geometry.js';
-
-const b64 = (u: Uint8Array) => encodeBase64(u);
 
 /** Placement of the mesh node from the `.uc` (MESHMAP SCALE, MESH ORIGIN, UNMIRROR). */
 export function ucPlacement(uc: UnrealMeshFiles['uc']): Placement {
@@ -88,21 +85,9 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
     if (aniv.numFrames !== aniv.frameCount) extras.numFrames = aniv.numFrames;
     if (sameFrames) extras.sameFrames = frameCount;
     if (aniv.frameSize !== nv * (aniv.layout === 'deusex' ? 8 : 4)) extras.frameSize = aniv.frameSize;
-    if (aniv.frameExtra.length) extras.frameExtra = b64(aniv.frameExtra);
-    if (aniv.trailing.length) extras.anivTrailing = b64(aniv.trailing);
     if (aniv.missingBytes) extras.anivMissing = aniv.missingBytes;
-    if (aniv.words) {
-      let any = false;
-      for (let i = 3; i < aniv.words.length; i += 4) if (aniv.words[i]) any = true;
-      if (any)
-        extras.pads = Array.from(
-          { length: aniv.words.length / 4 },
-          (_, i) => (aniv.words as Int16Array)[i * 4 + 3],
-        );
-    }
   }
   if (input.groups.outOfRange.length) extras.outOfRange = input.groups.outOfRange;
-  if (data.trailing.length) extras.dataTrailing = b64(data.trailing);
   if (uc) {
     extras.uc = {
       directives: uc.directives.map((d) => d.raw),
@@ -115,4 +100,33 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
     if (files.ucFile && files.ucText !== undefined) extras.uc.file = files.ucFile;
   }
   return extras;
+}
+
+/**
+ * The bytes the files carry that the glTF does not hold (kept as bytes, `GLTF_LEGACY_kept_bytes`
+ * on the mesh): each frame's extra bytes, bytes after the last frame or triangle, and the Deus Ex
+ * pad words when any is not zero. Frame bytes only when all frames were read.
+ *
+ * ```ts
+ * keepUnrealBytes(mesh, meshKeptBytes(files, true));
+ * ```
+ */
+export function meshKeptBytes(files: UnrealMeshFiles, allFrames: boolean): UnrealKept {
+  const { data, aniv } = files as { data: UnrealData; aniv: UnrealAniv };
+  const kept: UnrealKept = {};
+  if (data.trailing.length) kept.dataTrailing = data.trailing;
+  if (allFrames) {
+    if (aniv.frameExtra.length) kept.frameExtra = aniv.frameExtra;
+    if (aniv.trailing.length) kept.anivTrailing = aniv.trailing;
+    if (aniv.words) {
+      let any = false;
+      for (let i = 3; i < aniv.words.length; i += 4) if (aniv.words[i]) any = true;
+      if (any) {
+        const pads = new Int16Array(aniv.words.length / 4);
+        for (let i = 0; i < pads.length; i++) pads[i] = aniv.words[i * 4 + 3]!;
+        kept.pads = pads;
+      }
+    }
+  }
+  return kept;
 }

@@ -15,6 +15,7 @@ import {
 } from '@gltf-legacy/core';
 import type { Accessor, Animation, Node, Root } from '@gltf-transform/core';
 import type { AniAnimation, AniTrack } from '../ani.js';
+import { keptTrailing } from '../extras.js';
 import { floatFromJson, mirrorQuat, mirrorVec3 } from '../space.js';
 import { sameFloats } from './common.js';
 
@@ -87,7 +88,7 @@ export function exportAnimation(
     name: typeof ae?.name === 'string' ? ae.name : anim.getName(),
     length,
     tracks,
-    ...(Array.isArray(ae?.trailing) ? { trailing: Uint8Array.from(ae.trailing) } : {}),
+    ...(keptTrailing(anim, ae?.trailing) ? { trailing: keptTrailing(anim, ae?.trailing) } : {}),
     ...lastKeyShort(ae, tracks),
   };
 }

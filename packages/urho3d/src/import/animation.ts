@@ -3,7 +3,7 @@
  * bone of the same name (or, for an animation alone, a node per track); the file's name, length,
  * track order and channel masks kept in `extras.urho3d` for export.
  */
-import { type AxisMap, type WarningCollector, clipNameFromFile } from '@gltf-legacy/core';
+import { type AxisMap, clipNameFromFile, setKeptBytes, type WarningCollector } from '@gltf-legacy/core';
 import type { Document, Node } from '@gltf-transform/core';
 import type { AniAnimation } from '../ani.js';
 import { floatToJson, mirrorQuat, mirrorVec3 } from '../space.js';
@@ -131,8 +131,9 @@ export function importAnimation(
       ...(clipName !== ani.name ? { name: ani.name } : {}),
       length: floatToJson(ani.length),
       tracks: ani.tracks.map((t) => [t.name, t.channelMask, t.keyCount]),
-      ...(ani.trailing ? { trailing: Array.from(ani.trailing) } : {}),
       ...(ani.missingBytes ? { missingBytes: ani.missingBytes } : {}),
     },
   });
+  // bytes after the last track, as bytes (a buffer view of the .glb)
+  if (ani.trailing) setKeptBytes(anim, 'trailing', ani.trailing);
 }
