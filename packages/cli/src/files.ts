@@ -241,7 +241,8 @@ export class WriteSession {
   close(): void {
     for (const stage of this.stages.values()) quietly(() => rmSync(stage, { recursive: true, force: true }));
     this.stages.clear();
-    for (const d of [...new Set(this.madeFor)].sort((a, b) => b.length - a.length)) quietly(() => rmdirSync(d));
+    for (const d of [...new Set(this.madeFor)].sort((a, b) => b.length - a.length))
+      quietly(() => rmdirSync(d));
     this.madeFor.length = 0;
   }
 }

@@ -154,7 +154,11 @@ export class FolderIndex {
       }
     }
     const index = new FolderIndex({ read: () => undefined });
-    for (const [d, entries] of tree) index.set(d, [...entries].map(([name, kind]) => ({ name, kind })));
+    for (const [d, entries] of tree)
+      index.set(
+        d,
+        [...entries].map(([name, kind]) => ({ name, kind })),
+      );
     return index;
   }
 }

@@ -1,5 +1,5 @@
 /** Issue 31: one listing per folder per batch, one staging folder per batch folder. */
-import * as fs from 'node:fs';
+import type * as fs from 'node:fs';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -89,7 +89,12 @@ describe('FolderListing and FolderIndex', () => {
   });
 
   it('an archive tree fed once (fromPaths) answers like a folder on disk, without reading', () => {
-    const index = FolderIndex.fromPaths(['Models/x.mdl', 'Textures/Skin.DDS', 'Textures\\Sub\\a.png', 'top.txt']);
+    const index = FolderIndex.fromPaths([
+      'Models/x.mdl',
+      'Textures/Skin.DDS',
+      'Textures\\Sub\\a.png',
+      'top.txt',
+    ]);
     expect(index.listing('')!.entries).toEqual([
       { name: 'Models', kind: 'dir' },
       { name: 'Textures', kind: 'dir' },
@@ -99,10 +104,12 @@ describe('FolderListing and FolderIndex', () => {
     expect(index.listing('Textures/Sub')!.files()).toEqual(['a.png']);
     expect(index.listing('Nowhere')).toBeUndefined();
     expect(index.reads).toBe(1); // the unlisted folder: asked once, nothing on disk
-    expect(new FolderListing([{ name: 'b', kind: 'file' }, { name: 'a', kind: 'file' }]).files()).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(
+      new FolderListing([
+        { name: 'b', kind: 'file' },
+        { name: 'a', kind: 'file' },
+      ]).files(),
+    ).toEqual(['a', 'b']);
   });
 
   it('FolderResources with a shared index: many readers, one readdir per folder', async () => {
