@@ -7,6 +7,7 @@ import {
   type FileSet,
   type LegacyFormat,
   LegacyError,
+  leanDocument,
   MemoryResources,
   printable,
   type ResourceReader,
@@ -121,6 +122,7 @@ async function importLegacy(
   });
   warnings.merge(result.warnings);
   recordSourceSizes(result.document, format.id, main, files);
+  if (options.formatOptions?.lean) leanDocument(result.document);
   return result.document;
 }
 

@@ -5,6 +5,7 @@ import {
   type FormatCapabilities,
   type LegacyFormat,
   LegacyError,
+  leanDocument,
   MemoryResources,
   printable,
   type ResourceOptions,
@@ -263,6 +264,7 @@ export class LegacyIO {
     warnings.merge(result.warnings);
     this.lastWarnings = warnings.list();
     recordSourceSizes(result.document, format.id, main, ordered);
+    if (this.options.formatOptions?.lean) leanDocument(result.document);
     return {
       document: result.document,
       format: format.id,

@@ -16,6 +16,7 @@ const SIMPLE_FLAGS: Record<string, string> = {
   '-v': 'verbose',
   '--verbose': 'verbose',
   '--float': 'float',
+  '--lean': 'lean',
 };
 
 /** `--no-*` flags of the fast path: the option commander defaults to true, set to false. */

@@ -106,6 +106,10 @@ export function buildProgram(
       'no NORMAL delta per morph target: Unreal (one target per animation frame) and Urho3D morphs (also no TANGENT deltas); smaller files, the client keeps the base normals. Formats without morph normals ignore it',
     )
     .option(
+      '--lean',
+      'drop every kept original and leftover (original DDS files, trailing bytes, unknown chunks: the GLTF_LEGACY_kept_bytes extension) — smaller .glb files for engines; an export back is then re-encoded, not byte-exact',
+    )
+    .option(
       '--strict',
       'refuse the quirks the original tools tolerated (short _a.3d, an index one past the end, trailing bytes…) with the error each would be, instead of converting with a warning',
     )

@@ -80,6 +80,7 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.static) fo.frames = 'first';
   if (opts.strict) fo.strict = true;
   if (opts.float) fo.float = true;
+  if (opts.lean) fo.lean = true;
   if (opts.frameNormals === false) fo.frameNormals = false;
   if (opts.scale !== undefined) {
     const scale = Number(opts.scale);

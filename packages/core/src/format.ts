@@ -32,6 +32,13 @@ export interface ImportOptions extends ResourceOptions {
    * `--no-frame-normals`) leaves them out — smaller files, the client keeps the base normals.
    */
   frameNormals?: boolean;
+  /**
+   * Drop every kept original and leftover after import (`leanDocument`: the
+   * `GLTF_LEGACY_kept_bytes` bytes and the texture-source records) — smaller files for engines,
+   * at the cost of a byte-exact export. Applied by the CLI (`--lean`) and `LegacyIO`; importers
+   * ignore it. Default false.
+   */
+  lean?: boolean;
   /** Format-specific options. */
   [key: string]: unknown;
 }

@@ -17,7 +17,15 @@
  */
 import type { Texture } from '@gltf-transform/core';
 import { decodeBase64 } from './base64.js';
-import { getKeptBytes, getKeptInfo, type KeptInfo, removeKeptBytes, setKeptBytes } from './kept-bytes.js';
+import type { Document } from '@gltf-transform/core';
+import {
+  dropKeptBytes,
+  getKeptBytes,
+  getKeptInfo,
+  type KeptInfo,
+  removeKeptBytes,
+  setKeptBytes,
+} from './kept-bytes.js';
 
 /** The key under `Texture.extras` that holds the original file's path (and rebuild fields). */
 export const TEXTURE_SOURCE_KEY = 'gltfLegacySource';
@@ -168,4 +176,19 @@ function textureSourceRecord(texture: Texture): StoredSource | undefined {
   if (s.data !== undefined && (typeof s.data !== 'string' || s.imageSha256 === undefined)) return undefined;
   if (s.rebuild !== undefined && (typeof s.rebuild !== 'object' || s.rebuild === null)) return undefined;
   return s;
+}
+
+/**
+ * `--lean`: drops every kept original and leftover of a document — the `GLTF_LEGACY_kept_bytes`
+ * extension with all its bytes, and the texture-source records (`extras.gltfLegacySource`) — for
+ * delivery to engines. An export from the result re-encodes textures and writes no trailing bytes.
+ * Returns the number of kept bytes dropped.
+ *
+ * ```ts
+ * const dropped = leanDocument(doc);
+ * ```
+ */
+export function leanDocument(doc: Document): number {
+  for (const t of doc.getRoot().listTextures()) if (textureSourceRecord(t)) setRecord(t, undefined);
+  return dropKeptBytes(doc);
 }
