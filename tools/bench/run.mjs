@@ -21,6 +21,8 @@ const { values } = parseArgs({
     'no-peers': { type: 'boolean' },
     'only-peers': { type: 'boolean' },
     'only-issue19': { type: 'boolean' },
+    'only-issue29': { type: 'boolean' },
+    'issue29-baseline': { type: 'string' },
     'no-package-benches': { type: 'boolean' },
     'no-cli': { type: 'boolean' },
     child: { type: 'string' },
@@ -55,7 +57,7 @@ export const LIBRARY_BENCHES = ['textures'];
 
 if (values.help) {
   console.log(
-    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches] [--only-peers] [--only-issue19]',
+    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches] [--only-peers] [--only-issue19] [--issue29-baseline dir [--only-issue29]]',
   );
   process.exit(0);
 }
@@ -69,6 +71,25 @@ if (values.child) {
   });
   process.stdout.write(`\n@@RESULT ${JSON.stringify(r)}\n`);
   process.exit(0);
+}
+
+if (values['issue29-baseline']) {
+  // issue 29: the textured corpus as one batch against a build of an older checkout, slug.model,
+  // the 64 MiB-trailing-bytes .pak (src/issue29.mjs)
+  const { issue29Bench, printIssue29 } = await import('./src/issue29.mjs');
+  const os29 = await import('node:os');
+  console.log(`\n== issue 29: binary stays binary [load ${os29.loadavg()[0].toFixed(1)}]`);
+  const r29 = await issue29Bench({
+    root: ROOT,
+    baseline: resolve(values['issue29-baseline']),
+    corpus: resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus'),
+    dir: mkdtempSync(join(tmpdir(), 'gltf-legacy-bench29-')),
+    rounds: Number(values.runs ?? 3),
+  });
+  printIssue29(r29);
+  if (values.json && values['only-issue29'])
+    (await import('node:fs')).writeFileSync(values.json, JSON.stringify({ issue29: r29 }, null, 2));
+  if (values['only-issue29']) process.exit(0);
 }
 
 const ids = values['only-issue19']

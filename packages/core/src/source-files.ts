@@ -3,8 +3,8 @@
  * byte (a PCX or DDS re-encoded from PNG would not be the same bytes) — keeping in the `.glb`
  * only what the glTF image cannot give back:
  *
- * - the original **is** the glTF image (a PNG or JPEG passed through): only its path is kept, in
- *   `texture.extras.gltfLegacySource = { path }`;
+ * - the original **is** the glTF image (a PNG or JPEG passed through): only its path and the
+ *   image's hash are kept, in `texture.extras.gltfLegacySource = { path, imageSha256 }`;
  * - a {@link TextureRebuilder} makes the original back from the image plus small header fields
  *   (PCX/BMP/TGA, checked at import by rebuilding and comparing): `{ path, imageSha256, rebuild }`;
  * - otherwise (DDS: block compression cannot be redone byte for byte) the bytes themselves, in a
@@ -100,11 +100,11 @@ export async function keepTextureSource(
   const image = texture.getImage();
   if (!image) throw new RangeError('keepTextureSource: the texture has no image yet');
   removeKeptBytes(texture, TEXTURE_SOURCE_BYTES);
+  const imageSha256 = await sha256Hex(image);
   if (sameBytes(image, bytes)) {
-    setRecord(texture, { path });
+    setRecord(texture, { path, imageSha256 });
     return;
   }
-  const imageSha256 = await sha256Hex(image);
   const mimeType = texture.getMimeType();
   const fields = rebuilder?.describe(bytes, path, image, mimeType);
   const rebuilt = fields && rebuilder?.rebuild(fields, image, mimeType);
@@ -140,17 +140,14 @@ export async function unchangedTextureSource(
   }
   const stored = textureSourceRecord(texture);
   if (!stored) return undefined;
-  if (stored.imageSha256 === undefined) {
-    // the original is the image: still so while the image is of the kind the path names
-    return imageMatchesPath(image, stored.path) ? { path: stored.path, bytes: image } : undefined;
-  }
-  if ((await sha256Hex(image)) !== stored.imageSha256) return undefined;
+  if (stored.imageSha256 !== undefined && (await sha256Hex(image)) !== stored.imageSha256) return undefined;
   if (stored.data !== undefined) return { path: stored.path, bytes: decodeBase64(stored.data) };
-  if (stored.rebuild && rebuilder) {
-    const bytes = rebuilder.rebuild(stored.rebuild, image, texture.getMimeType());
+  if (stored.rebuild) {
+    const bytes = rebuilder?.rebuild(stored.rebuild, image, texture.getMimeType());
     return bytes ? { path: stored.path, bytes } : undefined;
   }
-  return undefined;
+  // the original is the image (while it is of the kind the path names)
+  return imageMatchesPath(image, stored.path) ? { path: stored.path, bytes: image } : undefined;
 }
 
 /** The path the original file had, kept or not unchanged (for naming re-encoded textures). */

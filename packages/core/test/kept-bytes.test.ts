@@ -148,9 +148,16 @@ describe('texture sources', () => {
     const t = doc.createTexture('t').setImage(PNG).setMimeType('image/png');
     await keepTextureSource(t, 'Textures/a.png', PNG.slice());
     expect(listKeptBytes(t)).toEqual([]);
-    expect(t.getExtras()).toEqual({ gltfLegacySource: { path: 'Textures/a.png' } });
+    expect(t.getExtras()).toEqual({
+      gltfLegacySource: { path: 'Textures/a.png', imageSha256: await sha256Hex(PNG) },
+    });
     expect(await unchangedTextureSource(t)).toEqual({ path: 'Textures/a.png', bytes: PNG });
-    // replaced by a JPEG: the .png original no longer applies
+    // edited: the original no longer applies
+    t.setImage(PNG.slice(0, 10));
+    expect(await unchangedTextureSource(t)).toBeUndefined();
+    // a record with the path alone applies while the image is of the kind the path names
+    t.setExtras({ gltfLegacySource: { path: 'Textures/a.png' } }).setImage(PNG);
+    expect(await unchangedTextureSource(t)).toEqual({ path: 'Textures/a.png', bytes: PNG });
     t.setImage(new Uint8Array([0xff, 0xd8, 0xff, 0])).setMimeType('image/jpeg');
     expect(await unchangedTextureSource(t)).toBeUndefined();
   });

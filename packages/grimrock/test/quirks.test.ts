@@ -4,7 +4,7 @@
  * the FormatError code; and model + animation → .glb → model + animation gives the original bytes.
  */
 import { join } from 'node:path';
-import { FormatError } from '@gltf-legacy/core';
+import { FormatError, KeptBytesExtension } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { firstByteDiff, readBytes, TEST_ASSETS } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ const clean = (name: string) => readBytes(join(dir, name));
 
 async function roundTrip(files: Map<string, Uint8Array>, main: string, name: string) {
   const { document, warnings } = importGrimrock(files, { main });
-  const io = new NodeIO();
+  const io = new NodeIO().registerExtensions([KeptBytesExtension]);
   const back = await io.readBinary(await io.writeBinary(document));
   return { warnings, out: (await exportGrimrock(back, { name })).files, document };
 }
