@@ -74,7 +74,7 @@ export async function issue29Bench({ root, baseline, corpus, dir, rounds = 3, no
     notice('issue 29: ours runs with --compact (quantized vertex animation, like the baseline)');
   const sides = { baseline: { root: baseline, args: [] }, ours: { root, args: extra } };
   const out = {};
-  for (const [name, side] of Object.entries(sides)) out[name] = { ms: [], rssMB: [] };
+  for (const name of Object.keys(sides)) out[name] = { ms: [], rssMB: [] };
   for (let r = 0; r < rounds; r++) {
     for (const [name, side] of Object.entries(sides)) {
       const o = join(dir, `issue29-${name}`);
