@@ -18,6 +18,37 @@ export const COMPACT_INDEX_MAX_BYTES = 5;
  */
 export function readCompactIndex(r: ByteReader, field?: string): number {
   const at = r.offset;
+  const bytes = r.bytes;
+  // fast path: 5 bytes available, decoded without a bounds check per byte
+  if (at + COMPACT_INDEX_MAX_BYTES <= bytes.length) {
+    let b = bytes[at];
+    let value = b & 0x3f;
+    let n = 1;
+    if (b & 0x40) {
+      b = bytes[at + 1];
+      value |= (b & 0x7f) << 6;
+      n = 2;
+      if (b & 0x80) {
+        b = bytes[at + 2];
+        value |= (b & 0x7f) << 13;
+        n = 3;
+        if (b & 0x80) {
+          b = bytes[at + 3];
+          value |= (b & 0x7f) << 20;
+          n = 4;
+          if (b & 0x80) {
+            b = bytes[at + 4];
+            value += (b & 0x7f) * 0x8000000;
+            n = 5;
+            if (b & 0x80) throw r.error('compact index runs past 5 bytes', field, 'BAD_COMPACT_INDEX', at);
+          }
+        }
+      }
+    }
+    if (value > 0x7fffffff) throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
+    r.offset = at + n;
+    return bytes[at] & 0x80 && value ? -value : value;
+  }
   let b = r.u8(field);
   const negative = (b & 0x80) !== 0;
   let value = b & 0x3f;
@@ -33,8 +64,7 @@ export function readCompactIndex(r: ByteReader, field?: string): number {
       shift += 7;
     } while (b & 0x80);
   }
-  if (value > 0x7fffffff)
-    throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
+  if (value > 0x7fffffff) throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
   return negative && value ? -value : value;
 }
 

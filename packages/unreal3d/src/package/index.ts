@@ -10,3 +10,5 @@ export * from './properties.js';
 export * from './texture.js';
 export * from './sources.js';
 export * from './unpack.js';
+export * from './class-defaults.js';
+export * from './model.js';

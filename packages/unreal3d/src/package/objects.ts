@@ -117,20 +117,23 @@ export function refOuter(t: ObjectTables, ref: number): number {
  * The outer chain of a reference, innermost first (`['Skins', 'Botpack']` for
  * `Botpack.Skins.X`); a cycle or a dangling reference is a `FormatError` naming the table entry.
  */
-export function outerChain(r: ByteReader, t: ObjectTables, ref: number): string[] {
+export function outerChain(r: ByteReader, t: ObjectTables, ref: number, names = true): string[] {
   const chain: string[] = [];
-  const seen = new Set<number>([ref]);
+  let depth = 0;
+  // a chain longer than the tables visits some entry twice: a cycle
+  const limit = t.imports.length + t.exports.length;
   let from = ref;
   let cur = refOuter(t, ref);
   while (cur !== 0) {
-    const field = from > 0 ? `exports[${from - 1}].outer` : `imports[${-from - 1}].outer`;
-    const at = from > 0 ? t.exports[from - 1].at : t.imports[-from - 1].at;
-    if (!validRef(t, cur))
-      throw r.error(`object reference ${cur} is outside the tables`, field, 'BAD_OBJECT_REF', at);
-    if (seen.has(cur))
+    if (!validRef(t, cur) || depth >= limit || cur === ref) {
+      const field = from > 0 ? `exports[${from - 1}].outer` : `imports[${-from - 1}].outer`;
+      const at = from > 0 ? t.exports[from - 1].at : t.imports[-from - 1].at;
+      if (!validRef(t, cur))
+        throw r.error(`object reference ${cur} is outside the tables`, field, 'BAD_OBJECT_REF', at);
       throw r.error(`the outer chain of ${refName(t, ref)} loops`, field, 'IMPORT_CYCLE', at);
-    seen.add(cur);
-    chain.push(refName(t, cur));
+    }
+    if (names) chain.push(refName(t, cur));
+    depth++;
     from = cur;
     cur = refOuter(t, cur);
   }

@@ -17,6 +17,7 @@ import {
   readImports,
   refClass,
   refName,
+  refOuter,
   refPath,
   validRef,
 } from './objects.js';
@@ -43,30 +44,41 @@ export class UnrealPackage {
     this.imports = readImports(r, this.header, this.names);
     this.exports = readExports(r, this.header, this.names);
     // every reference a table holds must resolve, and every outer chain end
-    for (const [i, e] of this.exports.entries()) {
-      for (const [field, ref] of [
-        ['class', e.classRef],
-        ['super', e.superRef],
-        ['outer', e.outer],
-      ] as const)
-        if (!validRef(this, ref))
-          throw r.error(
-            `object reference ${ref} is outside the tables`,
-            `exports[${i}].${field}`,
-            'BAD_OBJECT_REF',
-            e.at,
-          );
-      outerChain(r, this, i + 1);
+    for (let i = 0; i < this.exports.length; i++) {
+      const e = this.exports[i];
+      const bad = !validRef(this, e.classRef) ? 'class' : !validRef(this, e.superRef) ? 'super' : !validRef(this, e.outer) ? 'outer' : '';
+      if (bad) {
+        const ref = bad === 'class' ? e.classRef : bad === 'super' ? e.superRef : e.outer;
+        throw r.error(`object reference ${ref} is outside the tables`, `exports[${i}].${bad}`, 'BAD_OBJECT_REF', e.at);
+      }
     }
-    for (const [i, imp] of this.imports.entries()) {
+    for (let i = 0; i < this.imports.length; i++) {
+      const imp = this.imports[i];
       if (!validRef(this, imp.outer))
-        throw r.error(
-          `object reference ${imp.outer} is outside the tables`,
-          `imports[${i}].outer`,
-          'BAD_OBJECT_REF',
-          imp.at,
-        );
-      outerChain(r, this, -i - 1);
+        throw r.error(`object reference ${imp.outer} is outside the tables`, `imports[${i}].outer`, 'BAD_OBJECT_REF', imp.at);
+    }
+    this.checkOuterChains();
+  }
+
+  /**
+   * Every outer chain ends (no cycle), in time linear in the tables: entries known to reach the
+   * top are marked, so each is walked once.
+   */
+  private checkOuterChains(): void {
+    const ni = this.imports.length;
+    const ok = new Uint8Array(ni + this.exports.length + 1); // slot of ref: imports first, then exports
+    const slot = (ref: number) => (ref < 0 ? -ref - 1 : ni + ref - 1);
+    const path: number[] = [];
+    for (let start = -ni; start <= this.exports.length; start++) {
+      if (start === 0 || ok[slot(start)]) continue;
+      path.length = 0;
+      let cur = start;
+      while (cur !== 0 && !ok[slot(cur)]) {
+        if (path.length > ok.length) outerChain(this.r, this, start, false); // throws IMPORT_CYCLE
+        path.push(cur);
+        cur = refOuter(this, cur);
+      }
+      for (const p of path) ok[slot(p)] = 1;
     }
   }
 

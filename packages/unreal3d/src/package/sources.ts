@@ -53,6 +53,12 @@ export interface SourceSkin {
   masked: boolean;
 }
 
+/** Skins the classes using the mesh set in their defaults (`Skin=`, `MultiSkins(n)=`). */
+export interface ClassSkins {
+  skin?: SourceSkin;
+  multiSkins: SourceSkin[];
+}
+
 /** The source files of a package mesh. */
 export interface MeshSources {
   data: UnrealData;
@@ -72,7 +78,12 @@ export interface MeshSources {
  * const { data, aniv, uc } = meshSources(pkg.readMesh(i), skins);
  * ```
  */
-export function meshSources(mesh: PackageMesh, skins: SourceSkin[] = [], file?: string): MeshSources {
+export function meshSources(
+  mesh: PackageMesh,
+  skins: SourceSkin[] = [],
+  file?: string,
+  defaults: ClassSkins = { multiSkins: [] },
+): MeshSources {
   const nv = mesh.frameVerts;
   const stride = mesh.layout === 'deusex' ? 8 : 4;
   const n = mesh.triPolyFlags.length;
@@ -130,7 +141,7 @@ export function meshSources(mesh: PackageMesh, skins: SourceSkin[] = [], file?: 
   };
   const extra: string[] = [];
   const imported = new Set<string>();
-  for (const s of skins) {
+  for (const s of [...skins, ...(defaults.skin ? [defaults.skin] : []), ...defaults.multiSkins]) {
     if (imported.has(s.name.toLowerCase())) continue;
     imported.add(s.name.toLowerCase());
     extra.push(
@@ -139,7 +150,14 @@ export function meshSources(mesh: PackageMesh, skins: SourceSkin[] = [], file?: 
   }
   for (const s of skins)
     extra.push(`#exec MESHMAP SETTEXTURE MESHMAP=${mesh.name} NUM=${s.num} TEXTURE=${s.name}`);
-  const uc = writeUc(ucMesh, { fileBase: mesh.name, extraDirectives: extra });
+  let uc = writeUc(ucMesh, { fileBase: mesh.name, extraDirectives: extra });
+  // the classes' Skin / MultiSkins defaults go into the class's defaultproperties, as in a .uc
+  const lines = [
+    ...(defaults.skin ? [`    Skin=Texture'${defaults.skin.name}'`] : []),
+    ...defaults.multiSkins.map((s) => `    MultiSkins(${s.num})=Texture'${s.name}'`),
+  ];
+  if (lines.length)
+    uc = uc.replace(`    Mesh=${mesh.name}\r\n}`, `    Mesh=${mesh.name}\r\n${lines.join('\r\n')}\r\n}`);
   return { data, aniv, uc, anivBytes, base: mesh.name };
 }
 

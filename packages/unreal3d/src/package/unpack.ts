@@ -7,7 +7,8 @@ import type { FileSet } from '@gltf-legacy/core';
 import { encodePcxIndexed, encodePng } from '@gltf-legacy/textures';
 import type { UnrealPackage } from './package.js';
 import { VERTEX_MESH_CLASSES } from './package.js';
-import { meshSourceFiles, meshSources, type SourceSkin } from './sources.js';
+import { meshClassSkins } from './class-defaults.js';
+import { type ClassSkins, meshSourceFiles, meshSources, type SourceSkin } from './sources.js';
 import { decodeTextureMip } from './texture.js';
 
 /** A texture of the package written as a file: PCX for P8 (indices and palette as stored), else PNG. */
@@ -72,9 +73,7 @@ export function unpackPackage(pkg: UnrealPackage): FileSet {
   const textures = new Map<number, PackageTextureFile | undefined>();
   for (const i of packageMeshes(pkg)) {
     const mesh = pkg.readMesh(i);
-    const skins: SourceSkin[] = [];
-    for (const [num, ref] of mesh.textures.entries()) {
-      if (ref === 0) continue;
+    const skin = (num: number, ref: number): SourceSkin => {
       const name = pkg.refName(ref);
       let file: PackageTextureFile | undefined;
       if (ref > 0 && pkg.exportClass(ref - 1) === 'Texture') {
@@ -83,14 +82,22 @@ export function unpackPackage(pkg: UnrealPackage): FileSet {
       }
       if (file) {
         out.set(file.file, file.bytes);
-        skins.push({ num, name, file: file.file, masked: file.masked });
-      } else {
-        // another package's texture: named so TEXTURE_MISSING says which one
-        const owner = pkg.importPackage(ref) ?? pkg.file ?? 'this package';
-        skins.push({ num, name, file: `Textures/${owner}.${name}.pcx`, masked: false });
+        return { num, name, file: file.file, masked: file.masked };
       }
-    }
-    for (const [name, bytes] of meshSourceFiles(meshSources(mesh, skins, pkg.file))) out.set(name, bytes);
+      // another package's texture: named so TEXTURE_MISSING says which one
+      const owner = pkg.importPackage(ref) ?? pkg.file ?? 'this package';
+      return { num, name, file: `Textures/${owner}.${name}.pcx`, masked: false };
+    };
+    const skins: SourceSkin[] = [];
+    for (const [num, ref] of mesh.textures.entries()) if (ref !== 0) skins.push(skin(num, ref));
+    // Skin / MultiSkins defaults of the classes whose Mesh is this one
+    const cs = meshClassSkins(pkg, i);
+    const defaults: ClassSkins = {
+      skin: cs.skin === undefined ? undefined : skin(0, cs.skin),
+      multiSkins: [...cs.multiSkins].sort((a, b) => a[0] - b[0]).map(([num, ref]) => skin(num, ref)),
+    };
+    for (const [name, bytes] of meshSourceFiles(meshSources(mesh, skins, pkg.file, defaults)))
+      out.set(name, bytes);
   }
   return out;
 }
