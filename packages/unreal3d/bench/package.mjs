@@ -37,7 +37,11 @@ function synthPackage(n) {
   };
   const names = ['None', 'Core', 'Package', 'Class', 'Engine', 'Texture', 'LodMesh', 'Sound'];
   for (let i = names.length; i < 4000; i++) names.push(`Object_${i.toString(36)}_name`);
-  const nameBytes = names.flatMap((s) => [encodeCompactIndex(s.length + 1), new TextEncoder().encode(`${s}\0`), i32(0)]);
+  const nameBytes = names.flatMap((s) => [
+    encodeCompactIndex(s.length + 1),
+    new TextEncoder().encode(`${s}\0`),
+    i32(0),
+  ]);
   const cat = (xs) => {
     const out = new Uint8Array(xs.reduce((a, x) => a + x.length, 0));
     let o = 0;
@@ -54,7 +58,9 @@ function synthPackage(n) {
   offset += n * data.length;
   const imports = [cat([encodeCompactIndex(1), encodeCompactIndex(2), i32(0), encodeCompactIndex(4)])];
   for (let i = 1; i < 2000; i++)
-    imports.push(cat([encodeCompactIndex(1), encodeCompactIndex(3), i32(-1), encodeCompactIndex(5 + (i % 3))]));
+    imports.push(
+      cat([encodeCompactIndex(1), encodeCompactIndex(3), i32(-1), encodeCompactIndex(5 + (i % 3))]),
+    );
   const importTable = cat(imports);
   const importOffset = offset;
   const exports = [];
@@ -91,7 +97,10 @@ function synthPackage(n) {
 }
 
 const big = synthPackage(44_000);
-if (process.env.WRITE_BIG) { (await import("node:fs")).writeFileSync(process.env.WRITE_BIG, big); process.exit(0); }
+if (process.env.WRITE_BIG) {
+  (await import('node:fs')).writeFileSync(process.env.WRITE_BIG, big);
+  process.exit(0);
+}
 let rows = 0;
 const list = await time(() => {
   const pkg = readPackage(big, 'Big.u');
@@ -103,7 +112,9 @@ const list = await time(() => {
   }
 });
 const mb = big.length / 1e6;
-console.log(`list every export: ${rows} exports of a ${mb.toFixed(2)} MB package in ${list.toFixed(1)} ms = ${(mb / (list / 1000)).toFixed(0)} MB/s (target ≥ 200)`);
+console.log(
+  `list every export: ${rows} exports of a ${mb.toFixed(2)} MB package in ${list.toFixed(1)} ms = ${(mb / (list / 1000)).toFixed(0)} MB/s (target ≥ 200)`,
+);
 
 const ut = join(corpus, 'archives/unreal/Ut99Mods-v1.2.0/System');
 if (!existsSync(ut)) {

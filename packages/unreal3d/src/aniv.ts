@@ -196,7 +196,9 @@ function padLastFrame(
     bytes: out,
     missing,
     message: `${name}: frame ${last} ends ${missing} byte(s) short at offset ${bytes.length} (numFrames × frameSize needs ${want}); ${
-      last > 0 ? `the missing bytes were taken from frame ${last - 1}` : 'the only frame: the missing vertices were read as 0 (the mesh origin)'
+      last > 0
+        ? `the missing bytes were taken from frame ${last - 1}`
+        : 'the only frame: the missing vertices were read as 0 (the mesh origin)'
     }`,
   };
 }

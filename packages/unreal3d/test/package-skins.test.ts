@@ -25,7 +25,23 @@ import { UT99_DIR } from './package-helpers.js';
 describe('class defaults', () => {
   // names: 0 None, 1 Core, 2 Package, 3 Engine, 4 Class, 5 LodMesh, 6 Texture, 7 Mesh, 8 Skin,
   // 9 MultiSkins, 10 dogTag, 11 Visuals, 12 Red, 13 Blue, 14 Botpack
-  const names = ['None', 'Core', 'Package', 'Engine', 'Class', 'LodMesh', 'Texture', 'Mesh', 'Skin', 'MultiSkins', 'dogTag', 'Visuals', 'Red', 'Blue', 'Botpack'];
+  const names = [
+    'None',
+    'Core',
+    'Package',
+    'Engine',
+    'Class',
+    'LodMesh',
+    'Texture',
+    'Mesh',
+    'Skin',
+    'MultiSkins',
+    'dogTag',
+    'Visuals',
+    'Red',
+    'Blue',
+    'Botpack',
+  ];
   const bytecode = [0x07, 0x05, 0x09, 0x85, 0x02, 0x33, 0x44, 0x07]; // stray Mesh/MultiSkins-like bytes
   const defaults = [7, 0x05, 1, 8, 0x05, 0x80 | 5, 9, 0x85, 2, 0x80 | 6, 0];
   const pkg = () =>
@@ -65,13 +81,18 @@ describe('class defaults', () => {
   it('UT99 corpus: the classes that use Skull and dogTag, found by their Mesh default', () => {
     if (!hasCorpus('archives/unreal')) return;
     const hh = readPackage(readBytes(join(UT99_DIR(), 'System/HeadHunter.u')), 'HeadHunter.u');
-    expect(meshClassSkins(hh, hh.findExport('Skull', 'LodMesh')).classes.sort()).toEqual(['SkullItem', 'SkullItemProj']);
+    expect(meshClassSkins(hh, hh.findExport('Skull', 'LodMesh')).classes.sort()).toEqual([
+      'SkullItem',
+      'SkullItemProj',
+    ]);
     const kc = readPackage(readBytes(join(UT99_DIR(), 'System/KillConfirmed.u')), 'KillConfirmed.u');
     const tags = meshClassSkins(kc, kc.findExport('dogTag', 'LodMesh'));
     expect(tags.classes).toEqual(['DogTagItemVisuals']);
     // these classes set no Skin/MultiSkins default (they swap MultiSkins[1] in code)
     expect([tags.skin, tags.multiSkins.size]).toEqual([undefined, 0]);
-    expect(classDefaults(kc, kc.findExport('DogTagItemVisuals', 'Class'))!.number('AmbientGlow', 0)).toBe(255);
+    expect(classDefaults(kc, kc.findExport('DogTagItemVisuals', 'Class'))!.number('AmbientGlow', 0)).toBe(
+      255,
+    );
   });
 });
 
@@ -88,7 +109,9 @@ describe.runIf(hasCorpus('archives/unreal'))('package skins', () => {
     expect(Buffer.compare(Buffer.from(pcx.data), Buffer.from(rgba.data))).toBe(0);
     // the .uc imports it masked into slot 1, as SkullItem's #exec did (FLAGS=2)
     const uc = new TextDecoder().decode(entries.get('Skull.uc')!);
-    expect(uc).toMatch(/#exec TEXTURE IMPORT NAME=SKIN_Skull FILE=Textures\\SKIN_Skull\.pcx GROUP=Skins FLAGS=2/);
+    expect(uc).toMatch(
+      /#exec TEXTURE IMPORT NAME=SKIN_Skull FILE=Textures\\SKIN_Skull\.pcx GROUP=Skins FLAGS=2/,
+    );
     expect(uc).toMatch(/#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SKIN_Skull/);
     const { document } = await legacyFormat.import(new Map([['HeadHunter.u', bytes]]));
     const mat = document.getRoot().listMaterials()[0];
@@ -99,11 +122,13 @@ describe.runIf(hasCorpus('archives/unreal'))('package skins', () => {
     const { decodeTexture } = await import('@gltf-legacy/textures');
     const png = decodeTexture(img, 'x.png');
     const mip = tex.mips[0].data;
-    for (let i = 0; i < mip.length; i += 97) expect(png.data[4 * i + 3], `pixel ${i}`).toBe(mip[i] === 0 ? 0 : 255);
+    for (let i = 0; i < mip.length; i += 97)
+      expect(png.data[4 * i + 3], `pixel ${i}`).toBe(mip[i] === 0 ? 0 : 255);
   });
 
   it('Skin / MultiSkins defaults become the .uc defaultproperties the skin search reads', () => {
-    const text = "defaultproperties\r\n{\r\n    DrawType=DT_Mesh\r\n    Mesh=dogTag\r\n    Skin=Texture'Red'\r\n    MultiSkins(2)=Texture'Blue'\r\n}";
+    const text =
+      "defaultproperties\r\n{\r\n    DrawType=DT_Mesh\r\n    Mesh=dogTag\r\n    Skin=Texture'Red'\r\n    MultiSkins(2)=Texture'Blue'\r\n}";
     const d = ucDefaultSkins(text);
     expect(d.skin?.name).toBe('Red');
     expect(d.multiSkins.get(2)?.name).toBe('Blue');

@@ -42,13 +42,20 @@ describe('an _a.3d whose only frame is 4 bytes short', () => {
     const files = shortOnlyFrame(4);
     const err = await importUnrealFiles(files, { main: 'only_d.3d', strict: true }).catch((e) => e);
     expect(err).toBeInstanceOf(FormatError);
-    expect([err.code, err.file, err.field, err.offset]).toEqual(['TRUNCATED', 'only_a.3d', 'frames[0]', files.get('only_a.3d')!.length]);
+    expect([err.code, err.file, err.field, err.offset]).toEqual([
+      'TRUNCATED',
+      'only_a.3d',
+      'frames[0]',
+      files.get('only_a.3d')!.length,
+    ]);
   });
   it('legacy → .glb → legacy writes the short file again', async () => {
     const files = shortOnlyFrame(4);
     const { document } = await importUnrealFiles(files, { main: 'only_d.3d' });
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-    const { files: out } = await exportUnreal(await io.readBinary(await io.writeBinary(document)), { name: 'only' });
+    const { files: out } = await exportUnreal(await io.readBinary(await io.writeBinary(document)), {
+      name: 'only',
+    });
     for (const n of ['only_d.3d', 'only_a.3d']) expect(firstByteDiff(out.get(n)!, files.get(n)!), n).toBe(-1);
   });
   it('a whole frame missing is still an error', () => {

@@ -45,7 +45,8 @@ export function readCompactIndex(r: ByteReader, field?: string): number {
         }
       }
     }
-    if (value > 0x7fffffff) throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
+    if (value > 0x7fffffff)
+      throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
     r.offset = at + n;
     return bytes[at] & 0x80 && value ? -value : value;
   }
@@ -64,7 +65,8 @@ export function readCompactIndex(r: ByteReader, field?: string): number {
       shift += 7;
     } while (b & 0x80);
   }
-  if (value > 0x7fffffff) throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
+  if (value > 0x7fffffff)
+    throw r.error(`compact index ${value} is past 2^31`, field, 'BAD_COMPACT_INDEX', at);
   return negative && value ? -value : value;
 }
 

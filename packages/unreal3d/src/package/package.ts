@@ -46,16 +46,32 @@ export class UnrealPackage {
     // every reference a table holds must resolve, and every outer chain end
     for (let i = 0; i < this.exports.length; i++) {
       const e = this.exports[i];
-      const bad = !validRef(this, e.classRef) ? 'class' : !validRef(this, e.superRef) ? 'super' : !validRef(this, e.outer) ? 'outer' : '';
+      const bad = !validRef(this, e.classRef)
+        ? 'class'
+        : !validRef(this, e.superRef)
+          ? 'super'
+          : !validRef(this, e.outer)
+            ? 'outer'
+            : '';
       if (bad) {
         const ref = bad === 'class' ? e.classRef : bad === 'super' ? e.superRef : e.outer;
-        throw r.error(`object reference ${ref} is outside the tables`, `exports[${i}].${bad}`, 'BAD_OBJECT_REF', e.at);
+        throw r.error(
+          `object reference ${ref} is outside the tables`,
+          `exports[${i}].${bad}`,
+          'BAD_OBJECT_REF',
+          e.at,
+        );
       }
     }
     for (let i = 0; i < this.imports.length; i++) {
       const imp = this.imports[i];
       if (!validRef(this, imp.outer))
-        throw r.error(`object reference ${imp.outer} is outside the tables`, `imports[${i}].outer`, 'BAD_OBJECT_REF', imp.at);
+        throw r.error(
+          `object reference ${imp.outer} is outside the tables`,
+          `imports[${i}].outer`,
+          'BAD_OBJECT_REF',
+          imp.at,
+        );
     }
     this.checkOuterChains();
   }
