@@ -4,7 +4,7 @@ import { SHARED_WARNING_CODES, type WarningCodeTable } from '@gltf-legacy/core';
 
 /** Warnings the CLI itself emits. */
 export const CLI_WARNING_CODES: WarningCodeTable = {
-  CONTAINER_EMPTY: 'A package (.pak) held no model to convert.',
+  CONTAINER_EMPTY: 'A package (.pak, an Unreal .u/.utx/.unr) held no model to convert.',
   CONTAINER_ENTRY_FAILED: 'One model inside a package failed; the other entries were converted.',
   CONTAINER_ENTRY_LOOSE:
     'A model inside a package (.pak, .dat) is also a loose file of the batch: converted once, from the loose file.',
