@@ -6,7 +6,7 @@
  * Filters: paletted images and truecolour images decoded from block-compressed textures (DXT
  * blocks repeat exactly, which deflate finds best unfiltered) compress best with filter 0;
  * photographic images with per-row adaptive filters (the smallest sum of absolute differences).
- * Truecolour images are written both ways and the smaller kept.
+ * For truecolour images both are tried on a sample of rows and the better one encodes the image.
  */
 import { zlibSync } from 'fflate';
 
@@ -123,6 +123,29 @@ function adaptive(px: Uint8Array, width: number, height: number, bpp: number): U
   return out;
 }
 
+/**
+ * Whether adaptive filters beat filter 0 for this image: both are tried on a sample (8 rows of
+ * every 64, the whole image when it is small) and the smaller deflate wins — one full deflate
+ * instead of two.
+ */
+function useAdaptive(px: Uint8Array, width: number, height: number, bpp: number, level: number): boolean {
+  const stride = width * bpp;
+  let sample = px;
+  let rows = height;
+  if (height > 64) {
+    const picked: number[] = [];
+    for (let y = 0; y < height; y++) if ((y & 63) < 8) picked.push(y);
+    sample = new Uint8Array(picked.length * stride);
+    picked.forEach((y, i) => {
+      sample.set(px.subarray(y * stride, (y + 1) * stride), i * stride);
+    });
+    rows = picked.length;
+  }
+  const plain = zlibDeflate(unfiltered(sample, width, rows, bpp), level).byteLength;
+  const filtered = zlibDeflate(adaptive(sample, width, rows, bpp), level).byteLength;
+  return filtered < plain;
+}
+
 /** What {@link writePng} writes. */
 export interface PngPixels {
   width: number;
@@ -137,8 +160,9 @@ export interface PngPixels {
 }
 
 /**
- * Writes a PNG: 8-bit paletted (PLTE, tRNS), RGB or RGBA; filter 0 for paletted images, the
- * smaller of filter 0 and adaptive filters for truecolour; zlib (native in Node) at `level`.
+ * Writes a PNG: 8-bit paletted (PLTE, tRNS), RGB or RGBA; filter 0 for paletted images, filter 0
+ * or adaptive filters for truecolour (whichever deflates smaller on a sample of rows); zlib
+ * (native in Node) at `level`.
  *
  * ```ts
  * const png = writePng({ width: 1, height: 1, channels: 3, data: new Uint8Array([255, 0, 0]) });
@@ -148,11 +172,9 @@ export function writePng(p: PngPixels, level = 6): Uint8Array {
   const { width, height, channels } = p;
   let idat: Uint8Array;
   if (channels === 1) idat = zlibDeflate(unfiltered(p.data, width, height, 1), level);
-  else {
-    const plain = zlibDeflate(unfiltered(p.data, width, height, channels), level);
-    const filtered = zlibDeflate(adaptive(p.data, width, height, channels), level);
-    idat = filtered.byteLength < plain.byteLength ? filtered : plain;
-  }
+  else if (useAdaptive(p.data, width, height, channels, level))
+    idat = zlibDeflate(adaptive(p.data, width, height, channels), level);
+  else idat = zlibDeflate(unfiltered(p.data, width, height, channels), level);
   const chunks: [string, Uint8Array][] = [];
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
