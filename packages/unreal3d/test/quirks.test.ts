@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { FormatError } from '@gltf-legacy/core';
+import { FormatError, KeptBytesExtension } from '@gltf-legacy/core';
 import { firstByteDiff, readBytes, TEST_ASSETS } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
 import { anivFrame, exportUnreal, importUnrealFiles, readAniv } from '../src/index.js';
@@ -17,7 +17,7 @@ const files = (base: string) =>
     [`${base}_d.3d`, readBytes(join(dir, `${base}_d.3d`))],
     [`${base}_a.3d`, readBytes(join(dir, `${base}_a.3d`))],
   ]);
-const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...ALL_EXTENSIONS, KeptBytesExtension]);
 
 /** Imports, writes and reads a .glb, exports again: the _d.3d and _a.3d must be the same bytes. */
 async function expectRoundTrip(base: string): Promise<void> {
