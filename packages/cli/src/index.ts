@@ -77,3 +77,11 @@ export {
 export { globBase } from './glob-base.js';
 export { type BatchReport, type BatchSummary, buildReport, summarize, summaryTable } from './report.js';
 export { createProgress, type Progress } from './progress.js';
+export {
+  addExtractCommand,
+  EXTRACT_DEFAULTS,
+  type ExtractedEntry,
+  type ExtractOptions,
+  type ExtractReport,
+  extractArchive,
+} from './extract.js';

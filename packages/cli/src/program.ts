@@ -6,6 +6,7 @@ import { expandInputs } from './inputs.js';
 import { addInspectCommand, addValidateCommand, addWarningsCommand } from './commands.js';
 import { defaultOutput, EXIT, type Output, positiveNumber, type Runtime } from './command.js';
 import { runConvert } from './run-convert.js';
+import { addExtractCommand } from './extract.js';
 import { renderTable } from './table.js';
 
 /** Help text of `--resource-dir` (convert, inspect, view, preview). */
@@ -174,6 +175,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
   addInspectCommand(program, ctx);
   addValidateCommand(program, ctx);
   addWarningsCommand(program, ctx);
+  addExtractCommand(program, ctx);
 
   program
     .command('view')

@@ -1,4 +1,5 @@
 import type { Document } from '@gltf-transform/core';
+import type { ContainerEntriesOptions, ContainerEntry } from './container.js';
 import type { Warning } from './errors.js';
 import type { LegacyLimits } from './limits.js';
 import type { ResourceOptions } from './resources.js';
@@ -112,6 +113,16 @@ export interface LegacyFormat {
   resourceRoot?(path: string): string;
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
+  /**
+   * For container formats: the entries as the container's table lists them (two may share a
+   * path; nothing is decompressed until an entry's `read()`), or undefined when `bytes` are not a
+   * container of this format (a model of it, say). Throws a `FormatError` on a damaged table.
+   *
+   * ```ts
+   * for (const e of urho3d.entries!(bytes, 'Data.pak') ?? []) console.log(e.path, e.size, e.read().length);
+   * ```
+   */
+  entries?(bytes: Uint8Array, name: string, options?: ContainerEntriesOptions): ContainerEntry[] | undefined;
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
   export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
   /** What the format can hold (the shared export stage's input; shown by `gltf-legacy formats`). */
