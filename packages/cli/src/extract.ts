@@ -31,11 +31,13 @@ export interface ExtractOptions {
   formats?: readonly LegacyFormat[];
 }
 
-export const EXTRACT_DEFAULTS: Readonly<Required<Omit<ExtractOptions, 'outDir' | 'formats'>>> = Object.freeze({
-  list: false,
-  force: false,
-  limits: UNPACK_LIMITS_DEFAULTS,
-});
+export const EXTRACT_DEFAULTS: Readonly<Required<Omit<ExtractOptions, 'outDir' | 'formats'>>> = Object.freeze(
+  {
+    list: false,
+    force: false,
+    limits: UNPACK_LIMITS_DEFAULTS,
+  },
+);
 
 /** One entry of the archive and what became of it. */
 export interface ExtractedEntry {
@@ -212,7 +214,8 @@ Exit code: 0 when every entry was written, 1 when any was refused or damaged (th
         opts: { outDir?: string; list?: boolean; maxUnpacked?: string; force?: boolean; json?: boolean },
       ) => {
         if (!opts.outDir && !opts.list) throw usage('extract needs --out-dir DIR or --list');
-        const max = opts.maxUnpacked === undefined ? undefined : parseByteSize('--max-unpacked', opts.maxUnpacked);
+        const max =
+          opts.maxUnpacked === undefined ? undefined : parseByteSize('--max-unpacked', opts.maxUnpacked);
         let report: ExtractReport;
         try {
           report = await extractArchive(archive, {
@@ -235,13 +238,22 @@ Exit code: 0 when every entry was written, 1 when any was refused or damaged (th
             io.out(
               renderTable(
                 ['path', 'size', 'stored', 'compression', 'kind', 'ids'],
-                report.entries.map((e) => [e.path, e.size, e.packedSize, e.compression, e.kind ?? '', idsText(e.ids)]),
+                report.entries.map((e) => [
+                  e.path,
+                  e.size,
+                  e.packedSize,
+                  e.compression,
+                  e.kind ?? '',
+                  idsText(e.ids),
+                ]),
               ),
             );
           for (const e of report.entries) {
             if (e.error) io.err(`${archive}: entry "${e.path}": error ${e.error.code}: ${e.error.message}`);
             else if (e.renamedFrom)
-              io.out(`${archive}: entry "${e.path}" written as ${e.written} (another entry has the path ${e.renamedFrom})`);
+              io.out(
+                `${archive}: entry "${e.path}" written as ${e.written} (another entry has the path ${e.renamedFrom})`,
+              );
           }
           const bytes = report.entries.reduce((s, e) => s + (e.written ? e.size : 0), 0);
           io.out(

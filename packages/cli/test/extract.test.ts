@@ -20,9 +20,11 @@ beforeEach(() => {
 async function run(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], { out: (s) => out.push(s), err: (s) => err.push(s) }, [
-    urho3d,
-  ]);
+  const code = await main(
+    ['node', 'gltf-legacy', ...args],
+    { out: (s) => out.push(s), err: (s) => err.push(s) },
+    [urho3d],
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -39,7 +41,11 @@ function pakWithNames(entries: [string, string][], compress = false): Uint8Array
 function tree(root: string): string[] {
   return (readdirSync(root, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())
-    .map((d) => join(d.parentPath, d.name).slice(root.length + 1).replace(/\\/g, '/'))
+    .map((d) =>
+      join(d.parentPath, d.name)
+        .slice(root.length + 1)
+        .replace(/\\/g, '/'),
+    )
     .sort();
 }
 
@@ -58,15 +64,19 @@ describe('distinctPaths', () => {
 });
 
 describe('extract', () => {
-  it.each(['CoreData_299299.pak', 'Data_299299.pak'])('writes every entry of the corpus %s byte for byte', async (name) => {
-    const path = join(corpus, 'urho', name);
-    const expected = extractPak(readPak(readFileSync(path), name), name);
-    const r = await run(['extract', path, '--out-dir', join(dir, 'out')]);
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`${expected.size} of ${expected.size} entries written`);
-    expect(tree(join(dir, 'out'))).toEqual([...expected.keys()].sort());
-    for (const [entry, bytes] of expected) expect(readFileSync(join(dir, 'out', entry)).equals(bytes), entry).toBe(true);
-  });
+  it.each(['CoreData_299299.pak', 'Data_299299.pak'])(
+    'writes every entry of the corpus %s byte for byte',
+    async (name) => {
+      const path = join(corpus, 'urho', name);
+      const expected = extractPak(readPak(readFileSync(path), name), name);
+      const r = await run(['extract', path, '--out-dir', join(dir, 'out')]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain(`${expected.size} of ${expected.size} entries written`);
+      expect(tree(join(dir, 'out'))).toEqual([...expected.keys()].sort());
+      for (const [entry, bytes] of expected)
+        expect(readFileSync(join(dir, 'out', entry)).equals(bytes), entry).toBe(true);
+    },
+  );
 
   it('refuses absolute, climbing and NUL paths (PATH_ESCAPE) and writes the rest', async () => {
     const pak = join(dir, 'evil.pak');
@@ -181,7 +191,12 @@ describe('extract', () => {
       entries: () => [
         entry('nul\u0000.txt', () => enc('no')),
         entry('bad.bin', () => {
-          throw new FormatError('bad block', { code: 'BAD_LZ4', file: 'x.box', offset: 7, field: 'entries[1]' });
+          throw new FormatError('bad block', {
+            code: 'BAD_LZ4',
+            file: 'x.box',
+            offset: 7,
+            field: 'entries[1]',
+          });
         }),
         entry('good.bin', () => enc('ok')),
       ],

@@ -76,4 +76,3 @@ export function distinctPaths(paths: readonly string[]): string[] {
     }
   });
 }
-

@@ -337,7 +337,11 @@ function entryTooLarge(
  * for (const e of pakEntries(readPak(bytes, 'Data.pak'), 'Data.pak')) console.log(e.path, e.read().length);
  * ```
  */
-export function pakEntries(pak: PakFile, fileName?: string, options?: ContainerEntriesOptions): ContainerEntry[] {
+export function pakEntries(
+  pak: PakFile,
+  fileName?: string,
+  options?: ContainerEntriesOptions,
+): ContainerEntry[] {
   const limits = entryLimits(options);
   return pak.entries.map((e) => ({
     path: e.name,
