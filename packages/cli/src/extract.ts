@@ -72,8 +72,8 @@ function listEntries(
   limits: Readonly<UnpackLimits>,
 ): { format: LegacyFormat; entries: ContainerEntry[] } {
   const ext = name.toLowerCase();
-  // formats that claim the bytes first, then those that claim the extension (a damaged archive
-  // then gets its format's error instead of "not a container")
+  // formats that claim the bytes first (a damaged archive then gets its format's error instead
+  // of "not a container"),
   const claims = (f: LegacyFormat) => {
     try {
       return f.sniff(bytes, name);
@@ -82,9 +82,14 @@ function listEntries(
     }
   };
   const withEntries = formats.filter((f) => f.entries);
+  // then those that claim the extension, then the rest (`entries` answers undefined for bytes
+  // that are not its container)
+  const byExt = (f: LegacyFormat) => f.extensions.some((e) => ext.endsWith(e));
+  const sniffed = withEntries.filter(claims);
   const ordered = [
-    ...withEntries.filter(claims),
-    ...withEntries.filter((f) => !claims(f) && f.extensions.some((e) => ext.endsWith(e))),
+    ...sniffed,
+    ...withEntries.filter((f) => !sniffed.includes(f) && byExt(f)),
+    ...withEntries.filter((f) => !sniffed.includes(f) && !byExt(f)),
   ];
   for (const format of ordered) {
     const entries = format.entries!(bytes, name, { limits });

@@ -34,6 +34,7 @@ import {
 import { applyMeshBinding, importOutfit } from './outfit-import.js';
 import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
 import { outfitRoot } from './outfit-resolve.js';
+import { farEntries, isFar, readFar } from './archive/far.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -49,6 +50,7 @@ export * from './outfit-import.js';
 export * from './outfit-export.js';
 export { OUTFIT_FOLDERS, findById, outfitRoot, searchFolders } from './outfit-resolve.js';
 export { TSO_AXES, convertRotations, convertVectors } from './space.js';
+export * from './archive/index.js';
 
 /** Extensions of the outfit files `legacyFormat.import` accepts as main inputs besides `extensions`. */
 export const TSO_OUTFIT_EXTENSIONS = ['.apr', '.bnd'] as const;
@@ -403,4 +405,7 @@ export const legacyFormat: LegacyFormat = {
     return isOutfitDocument(document, o) ? exportOutfit(document, o) : exportTso(document, options);
   },
   inspect: inspectFiles,
+  entries(bytes, name, options) {
+    return isFar(bytes) ? farEntries(readFar(bytes, name), name, options) : undefined;
+  },
 };
