@@ -7,10 +7,16 @@ import { type ByteReader, FormatError } from '@gltf-legacy/core';
 /** The 8-byte signature of every FAR archive. */
 export const FAR_MAGIC = 'FAR!byAZ';
 
-/** The FAR version of `bytes` (1 or 3, as stored), or undefined when they do not start with `FAR!byAZ`. */
+/** True when `bytes` start with `FAR!byAZ`. */
+export function hasFarMagic(bytes: Uint8Array): boolean {
+  if (bytes.length < 8) return false;
+  for (let i = 0; i < 8; i++) if (bytes[i] !== FAR_MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The FAR version of `bytes` (as stored), or undefined without `FAR!byAZ` and a whole 16-byte header. */
 export function farVersion(bytes: Uint8Array): number | undefined {
-  if (bytes.length < 16) return undefined;
-  for (let i = 0; i < 8; i++) if (bytes[i] !== FAR_MAGIC.charCodeAt(i)) return undefined;
+  if (bytes.length < 16 || !hasFarMagic(bytes)) return undefined;
   return new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true);
 }
 

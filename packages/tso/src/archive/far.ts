@@ -13,7 +13,7 @@ import {
 } from '@gltf-legacy/core';
 import { contentFileName, TSO_TYPE_IDS } from '../outfit.js';
 import { type Far1File, readFar1, type ReadFar1Options } from './far1.js';
-import { farVersion } from './far-common.js';
+import { farVersion, hasFarMagic } from './far-common.js';
 import { type Far3Entry, type Far3File, isFar3Compressed, readFar3 } from './far3.js';
 import { readFar3Entry } from './far3-entry.js';
 
@@ -37,6 +37,8 @@ export function readFar(bytes: Uint8Array, file?: string, options: ReadFar1Optio
   const v = farVersion(bytes);
   if (v === 3) return readFar3(bytes, file);
   if (v === 1) return readFar1(bytes, file, options);
+  // the signature without a whole header: the version or manifest offset is cut short
+  if (v === undefined && hasFarMagic(bytes)) return readFar3(bytes, file);
   if (v === undefined)
     throw new FormatError('not a FAR archive (no FAR!byAZ signature)', {
       code: 'BAD_MAGIC',

@@ -94,10 +94,19 @@ export function readFar1(bytes: Uint8Array, file?: string, options: ReadFar1Opti
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     if (a) return a.far;
-    throw errA;
+    // neither variant reads: the error of the likelier one (a 1b name's first two characters
+    // make the high half of 1a's u32 name length non-zero; real names are far shorter than 64K)
+    throw likely1b(bytes) ? e : (errA as FormatError);
   }
   if (b.end === bytes.length || !a) return b.far;
   return a.far;
+}
+
+function likely1b(bytes: Uint8Array): boolean {
+  if (bytes.length < 16) return false;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const manifest = dv.getUint32(12, true);
+  return manifest + 4 + 16 <= bytes.length && dv.getUint16(manifest + 4 + 14, true) !== 0;
 }
 
 /**

@@ -4,6 +4,6 @@ export * from './far1.js';
 export * from './far3.js';
 export * from './far3-entry.js';
 export * from './far3-write.js';
-export { FAR_MAGIC, farVersion } from './far-common.js';
+export { FAR_MAGIC, farVersion, hasFarMagic } from './far-common.js';
 export * from './refpack.js';
 export * from './refpack-compress.js';
