@@ -303,7 +303,9 @@ async function loadDocuments(
         : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
-    const models = containerModels(entries, formats);
+    const models: [string, LegacyFormat][] = kind.containerModels
+      ? kind.containerModels(entries).map((n) => [n, kind])
+      : containerModels(entries, formats);
     if (!models.length)
       warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
     // the package's files are the resources of its models (paths inside it, case-insensitive)

@@ -114,6 +114,12 @@ export interface LegacyFormat {
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
   /**
+   * For container formats: which entries of `unpack`'s FileSet convert on their own (default:
+   * those ending with a format's `mainExtension`). TSO: every appearance and every mesh no
+   * appearance of the archive uses.
+   */
+  containerModels?(entries: FileSet): string[];
+  /**
    * For container formats: the entries as the container's table lists them (two may share a
    * path; nothing is decompressed until an entry's `read()`), or undefined when `bytes` are not a
    * container of this format (a model of it, say). Throws a `FormatError` on a damaged table.

@@ -34,7 +34,9 @@ import {
 import { applyMeshBinding, importOutfit } from './outfit-import.js';
 import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
 import { outfitRoot } from './outfit-resolve.js';
-import { farEntries, isFar, readFar } from './archive/far.js';
+import { farEntries, isFar, readFar, unpackFar } from './archive/far.js';
+import { inspectFar } from './archive/far-inspect.js';
+import { farModels } from './archive/far-models.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -282,6 +284,10 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
   const sections: InspectSection[] = [];
   const [mainName] = mainFile(files, options);
   for (const [name, bytes] of files) {
+    if (isFar(bytes)) {
+      sections.push(...inspectFar(readFar(bytes, name), name));
+      continue;
+    }
     const ext = extName(name);
     const outfit = ext === '.apr' || ext === '.bnd' ? (ext.slice(1) as 'apr' | 'bnd') : undefined;
     if (outfit) {
@@ -377,13 +383,22 @@ export const legacyFormat: LegacyFormat = {
   id: 'tso',
   label: 'The Sims Online .mesh / .skel / .anim / .apr / .bnd',
   // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits, TSO_OUTFIT_EXTENSIONS).
-  extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd'],
+  // FAR archives (`.dat`, `.far`) are containers: converting one converts its outfits.
+  extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd', '.dat', '.far'],
   mainExtension: '.mesh',
   mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
-  capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  capabilities: {
+    import: true,
+    export: true,
+    skins: true,
+    morphTargets: false,
+    animations: true,
+    container: true,
+  },
   limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     return (
+      isFar(bytes) ||
       detectTsoKind(bytes, name) !== undefined ||
       detectOutfitKind(bytes, name) !== undefined ||
       sniffPadded(bytes, name) !== undefined
@@ -405,6 +420,10 @@ export const legacyFormat: LegacyFormat = {
     return isOutfitDocument(document, o) ? exportOutfit(document, o) : exportTso(document, options);
   },
   inspect: inspectFiles,
+  unpack(bytes: Uint8Array, name: string): FileSet {
+    return unpackFar(bytes, name);
+  },
+  containerModels: farModels,
   entries(bytes, name, options) {
     return isFar(bytes) ? farEntries(readFar(bytes, name), name, options) : undefined;
   },

@@ -7,3 +7,6 @@ export * from './far3-write.js';
 export { FAR_MAGIC, farVersion, hasFarMagic } from './far-common.js';
 export * from './refpack.js';
 export * from './refpack-compress.js';
+export * from './far-inspect.js';
+export * from './far-models.js';
+export * from './id-index.js';

@@ -1,0 +1,109 @@
+// TSO FAR archives through the CLI: convert (every appearance and lone mesh inside), inspect
+// (the entry table) and extract (every entry decompressed, byte for byte), on an archive our
+// writer makes in the test from the corpus' loose FreeSO outfit files.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
+import { createFar3, parseContentName, writeFar3 } from '@gltf-legacy/tso';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/index.js';
+
+const AVATAR = 'textured/tso/FreeSO/TSOClient/FSO.Content.TSO/Content/Avatar';
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['node', 'gltf-legacy', ...args], {
+    out: (s) => out.push(s),
+    err: (s) => err.push(s),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
+  const avatar = join(corpusRoot(), AVATAR);
+  const loose = new Map<string, Uint8Array>();
+  for (const folder of ['Appearances', 'Bindings', 'Meshes', 'Textures'])
+    for (const name of readdirSync(join(avatar, folder)).sort())
+      loose.set(name, new Uint8Array(readFileSync(join(avatar, folder, name))));
+  const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-far-cli-'));
+  const archive = join(dir, 'avatar.dat');
+  writeFileSync(
+    archive,
+    writeFar3(
+      createFar3(
+        [...loose].map(([name, data]) => {
+          const id = parseContentName(name)!;
+          return {
+            name: `${id.name}${name.slice(name.lastIndexOf('.'))}`,
+            typeId: id.typeId,
+            fileId: id.fileId,
+            data,
+          };
+        }),
+        { compression: 'refpack' },
+      ),
+    ),
+  );
+
+  it('convert: every appearance and the lone mesh of the archive, each to a .glb', async () => {
+    const r = await run(['convert', archive, '--out-dir', join(dir, 'out'), '--jobs', '0']);
+    expect(r.code, r.err).toBe(0);
+    const outputs = readdirSync(join(dir, 'out', 'avatar')).sort();
+    expect(outputs.filter((n) => n.endsWith('.glb'))).toHaveLength(8);
+    expect(outputs).toContain('woodaxe.5d34f33e0000000c.glb');
+    expect(outputs).toContain('fso-heart-mark.4ca65c6500000009.glb');
+    const glb = readFileSync(join(dir, 'out', 'avatar', 'woodaxe.5d34f33e0000000c.glb'));
+    const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString());
+    expect(json.images).toHaveLength(1); // the texture, found by id inside the archive
+    expect(json.meshes).toHaveLength(1);
+  });
+
+  it('inspect lists the entries: type, id, name, sizes, compression', async () => {
+    const r = await run(['inspect', archive, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out);
+    const table = report.sections.find((s: { title: string }) => s.title === 'avatar.dat: FAR 3 archive');
+    expect(table.facts.entries).toBe(loose.size);
+    expect(table.columns).toEqual(['type', 'kind', 'file id', 'name', 'size', 'stored', 'compression']);
+    expect(table.rows).toContainEqual([
+      '00000009',
+      'mesh',
+      'f5c2c184',
+      'woodaxe.mesh',
+      loose.get('woodaxe.f5c2c18400000009.mesh')!.length,
+      expect.any(Number),
+      'refpack',
+    ]);
+  });
+
+  it('extract writes every entry decompressed, byte for byte', async () => {
+    const r = await run(['extract', archive, '--out-dir', join(dir, 'x')]);
+    expect(r.code, r.err).toBe(0);
+    const written = readdirSync(join(dir, 'x')).sort();
+    expect(written).toHaveLength(loose.size);
+    for (const [name, bytes] of loose) {
+      const id = parseContentName(name)!;
+      const file = `${id.name}${name.slice(name.lastIndexOf('.'))}`;
+      if (
+        written.includes(file) &&
+        !name.startsWith('fso_flipflops_1') &&
+        !name.startsWith('fso-heart-mark.')
+      )
+        expect(readFileSync(join(dir, 'x', file)).equals(bytes), name).toBe(true);
+    }
+    // two appearances (and two of each part) of fso_flipflops_1 share a name: both kept
+    expect(written.filter((n) => n.startsWith('fso_flipflops_1'))).toEqual([
+      'fso_flipflops_1.apr',
+      'fso_flipflops_1.bnd',
+      'fso_flipflops_1.mesh',
+      'fso_flipflops_1.png',
+      'fso_flipflops_1~2.apr',
+      'fso_flipflops_1~2.bnd',
+      'fso_flipflops_1~2.mesh',
+      'fso_flipflops_1~2.png',
+    ]);
+    expect(r.out.match(/written as/g)).toHaveLength(5); // 4 flip-flop parts + a heart-mark mesh
+  });
+});
