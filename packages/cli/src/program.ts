@@ -94,6 +94,10 @@ export function buildProgram(
       'Urho3D export: pack the written tree (models, materials, textures, prefab) into one NAME.pak; --pak lz4 compresses it',
     )
     .option(
+      '--far [compression]',
+      'TSO export: write every file (.apr, .bnd, .mesh, textures; or .mesh, .skel, .anim) into one FAR3 archive NAME.dat, entries found by their type and file ids; --far refpack compresses them as the game does',
+    )
+    .option(
       '--texture-format <png|dds>',
       'Urho3D export: write re-encoded textures as PNG (default) or DDS (BC1/BC3 with mips)',
     )

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
-import { createFar3, parseContentName, writeFar3 } from '@gltf-legacy/tso';
+import { createFar3, parseContentName, readFar3, readFar3Entry, writeFar3 } from '@gltf-legacy/tso';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/index.js';
 
@@ -105,5 +105,38 @@ describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
       'fso_flipflops_1~2.png',
     ]);
     expect(r.out.match(/written as/g)).toHaveLength(5); // 4 flip-flop parts + a heart-mark mesh
+  });
+
+  it("--far refpack: an outfit exported to TSO is one FAR3 archive holding the game's files byte for byte", async () => {
+    const apr = join(avatar, 'Appearances', 'woodaxe.5d34f33e0000000c.apr');
+    const glb = join(dir, 'axe.glb');
+    expect((await run(['convert', apr, '-o', glb, '--jobs', '0'])).code).toBe(0);
+    const r = await run([
+      'convert',
+      glb,
+      '--to',
+      'tso',
+      '--far',
+      'refpack',
+      '-o',
+      join(dir, 'axe', 'woodaxe.apr'),
+      '--jobs',
+      '0',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(readdirSync(join(dir, 'axe'))).toEqual(['woodaxe.dat']);
+    const far = readFar3(new Uint8Array(readFileSync(join(dir, 'axe', 'woodaxe.dat'))));
+    expect(far.entries.map((e) => [e.name, e.typeId, e.fileId, e.dataType]).sort()).toEqual([
+      ['woodaxe.apr', 0xc, 0x5d34f33e, 0x80],
+      ['woodaxe.bnd', 0xb, 0xe5b85288, 0x80],
+      ['woodaxe.mesh', 9, 0xf5c2c184, 0x80],
+      ['woodaxe.png', 0x14, 0x606a2d7e, 0x80],
+    ]);
+    for (const e of far.entries) {
+      const original = [...loose].find(([n]) => parseContentName(n)?.fileId === e.fileId)![1];
+      expect(Buffer.from(readFar3Entry(far, e)).equals(original), e.name).toBe(true);
+    }
+    const bad = await run(['convert', glb, '--to', 'tso', '--far', 'zip', '-o', join(dir, 'z', 'w.apr')]);
+    expect(bad.code).toBe(2);
   });
 });

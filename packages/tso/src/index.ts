@@ -37,6 +37,7 @@ import { outfitRoot } from './outfit-resolve.js';
 import { farEntries, isFar, readFar, unpackFar } from './archive/far.js';
 import { inspectFar } from './archive/far-inspect.js';
 import { farModels } from './archive/far-models.js';
+import { packFar } from './archive/far-export.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -416,8 +417,20 @@ export const legacyFormat: LegacyFormat = {
     return importAny(files, options as TsoFormatImportOptions);
   },
   async export(document, options?: ExportOptions) {
-    const o = options as TsoOutfitExportOptions | undefined;
-    return isOutfitDocument(document, o) ? exportOutfit(document, o) : exportTso(document, options);
+    const { far, ...rest } = (options ?? {}) as TsoOutfitExportOptions & {
+      far?: boolean | 'none' | 'refpack';
+    };
+    const o = rest as TsoOutfitExportOptions;
+    const out = isOutfitDocument(document, o)
+      ? await exportOutfit(document, o)
+      : await exportTso(document, rest);
+    if (!far) return out;
+    // --far [refpack]: every file in one FAR3 archive NAME.dat
+    const name = `${String(rest.name ?? 'model').replace(/[^\w.-]+/g, '_')}.dat`;
+    return {
+      files: packFar(out.files, name, { compression: far === 'refpack' ? 'refpack' : 'none' }),
+      warnings: out.warnings,
+    };
   },
   inspect: inspectFiles,
   unpack(bytes: Uint8Array, name: string): FileSet {

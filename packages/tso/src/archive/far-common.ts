@@ -4,6 +4,26 @@
  */
 import { type ByteReader, FormatError } from '@gltf-legacy/core';
 
+const storedOffsets = new WeakMap<object, number>();
+
+/**
+ * Where an entry's data was in the archive it was read from (0 for a new entry). Kept beside the
+ * model, not in it: the writer lays data out afresh, and `read(write(read(x)))` equals `read(x)`.
+ *
+ * ```ts
+ * storedOffset(readFar3(bytes).entries[0]); // 16
+ * ```
+ */
+export function storedOffset(entry: object): number {
+  return storedOffsets.get(entry) ?? 0;
+}
+
+/** Records {@link storedOffset} for an entry just read. */
+export function setStoredOffset<T extends object>(entry: T, offset: number): T {
+  storedOffsets.set(entry, offset);
+  return entry;
+}
+
 /** The 8-byte signature of every FAR archive. */
 export const FAR_MAGIC = 'FAR!byAZ';
 

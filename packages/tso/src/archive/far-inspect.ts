@@ -1,6 +1,7 @@
 /** The `inspect` tables of a FAR archive: its version and every entry (type, id, name, sizes, compression). */
 import type { InspectSection } from '@gltf-legacy/core';
 import { hex8 } from '../outfit.js';
+import { storedOffset } from './far-common.js';
 import { type FarFile, farEntryExtension } from './far.js';
 import { isFar3Compressed } from './far3.js';
 
@@ -18,7 +19,7 @@ export function inspectFar(far: FarFile, name: string): InspectSection[] {
         title: `${name}: FAR 1${far.variant.slice(1)} archive`,
         facts: { version: `1${far.variant.slice(1)}`, entries: far.entries.length },
         columns: ['name', 'size', 'offset'],
-        rows: far.entries.map((e) => [e.name, e.size, e.offset]),
+        rows: far.entries.map((e) => [e.name, e.size, storedOffset(e)]),
       },
     ];
   let packed = 0;

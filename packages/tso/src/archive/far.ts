@@ -13,7 +13,7 @@ import {
 } from '@gltf-legacy/core';
 import { contentFileName, TSO_TYPE_IDS } from '../outfit.js';
 import { type Far1File, readFar1, type ReadFar1Options } from './far1.js';
-import { farVersion, hasFarMagic } from './far-common.js';
+import { farVersion, hasFarMagic, storedOffset } from './far-common.js';
 import { type Far3Entry, type Far3File, isFar3Compressed, readFar3 } from './far3.js';
 import { readFar3Entry } from './far3-entry.js';
 
@@ -111,7 +111,7 @@ export function farEntries(far: FarFile, file?: string, options?: ContainerEntri
       path: e.name,
       size: e.size,
       packedSize: e.data.length,
-      offset: e.offset,
+      offset: storedOffset(e),
       compression: 'none',
       kind: farEntryExtension(e.name),
       read: () => e.data,
@@ -120,7 +120,7 @@ export function farEntries(far: FarFile, file?: string, options?: ContainerEntri
     path: far3EntryPath(e),
     size: e.size,
     packedSize: e.packedSize,
-    offset: e.offset,
+    offset: storedOffset(e),
     compression: isFar3Compressed(e) ? 'refpack' : 'none',
     kind: farEntryExtension(e.name, e.typeId),
     ids: { typeId: e.typeId, fileId: e.fileId },

@@ -6,7 +6,7 @@
  * {@link readFar1} takes the one whose manifest ends exactly at the end of the file.
  */
 import { ByteReader, ByteWriter, FormatError } from '@gltf-legacy/core';
-import { checkRange, FAR_MAGIC, farName } from './far-common.js';
+import { checkRange, FAR_MAGIC, farName, setStoredOffset } from './far-common.js';
 
 export type Far1Variant = '1a' | '1b';
 
@@ -18,8 +18,6 @@ export interface Far1Entry {
   size: number;
   /** The second size field, as stored. */
   size2: number;
-  /** Data offset as stored. */
-  offset: number;
   /** The entry's bytes (a view into the archive). */
   data: Uint8Array;
 }
@@ -28,8 +26,6 @@ export interface Far1File {
   version: 1;
   variant: Far1Variant;
   entries: Far1Entry[];
-  /** Manifest offset as stored (the writer puts the manifest after the data). */
-  manifestOffset: number;
 }
 
 /** Options of {@link readFar1}. */
@@ -62,9 +58,12 @@ function parse(
     const nameLength = variant === '1a' ? r.u32(`${field}.nameLength`) : r.u16(`${field}.nameLength`);
     const { name, nameBytes } = farName(r, nameLength, `${field}.name`);
     checkRange(file, manifestOffset, offset, size, at, `${field}.offset`);
-    entries.push({ name, nameBytes, size, size2, offset, data: bytes.subarray(offset, offset + size) });
+    entries.push(
+      setStoredOffset({ name, nameBytes, size, size2, data: bytes.subarray(offset, offset + size) }, offset),
+    );
   }
-  return { far: { version: 1, variant, entries, manifestOffset }, end: r.offset };
+  // no entries: both variants are the same bytes (read as 1a)
+  return { far: { version: 1, variant: n ? variant : '1a', entries }, end: r.offset };
 }
 
 /**
@@ -160,7 +159,7 @@ export function createFar1(files: Iterable<[string, Uint8Array]>, variant: Far1V
   const entries: Far1Entry[] = [];
   for (const [name, data] of files) {
     const nameBytes = Uint8Array.from(name, (c) => c.charCodeAt(0) & 255);
-    entries.push({ name, nameBytes, size: data.length, size2: data.length, offset: 0, data });
+    entries.push({ name, nameBytes, size: data.length, size2: data.length, data });
   }
-  return { version: 1, variant, entries, manifestOffset: 0 };
+  return { version: 1, variant, entries };
 }

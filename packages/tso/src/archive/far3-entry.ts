@@ -1,4 +1,5 @@
 /** The unpacked bytes of a FAR3 entry: stored bytes as they are, RefPack entries decompressed. */
+import { storedOffset } from './far-common.js';
 import { type UnpackLimits, unpackLimits } from '@gltf-legacy/core';
 import {
   type Far3Entry,
@@ -49,7 +50,11 @@ export function readFar3Entry(
       );
     return entry.stored.subarray(0, entry.size);
   }
-  const ctx = { file, offset: entry.offset + FAR3_PERSIST_HEADER + 4, field: `entries[${index}].data` };
+  const ctx = {
+    file,
+    offset: storedOffset(entry) + FAR3_PERSIST_HEADER + 4,
+    field: `entries[${index}].data`,
+  };
   const header = refpackHeader(stream, ctx);
   if (header.size !== entry.size)
     throw far3Error(

@@ -71,9 +71,7 @@ export function createFar3(files: Iterable<Far3Input>, options: CreateFar3Option
       dataType: compression === 'refpack' ? FAR3_REFPACK : 0,
       compressed: compression === 'refpack' ? 1 : 0,
       access: 0,
-      offset: 0,
       stored,
-      recordOffset: 0,
     });
   }
   return { version: 3, entries };

@@ -8,7 +8,7 @@
  * unpacked size, commands). Layout from FreeSO's `FAR3Archive.cs`, checked on the corpus.
  */
 import { ByteReader, FormatError } from '@gltf-legacy/core';
-import { checkRange, FAR_MAGIC, farName } from './far-common.js';
+import { checkRange, FAR_MAGIC, farName, setStoredOffset, storedOffset } from './far-common.js';
 
 /** Data type of a RefPack-compressed entry. */
 export const FAR3_REFPACK = 0x80;
@@ -30,12 +30,8 @@ export interface Far3Entry {
   compressed: number;
   /** The access number byte, as stored. */
   access: number;
-  /** Data offset as stored. */
-  offset: number;
   /** The stored bytes (a view into the archive). */
   stored: Uint8Array;
-  /** Offset of the entry's manifest record, for errors. */
-  recordOffset: number;
 }
 
 export interface Far3File {
@@ -83,7 +79,7 @@ export function readFar3(bytes: Uint8Array, file?: string): Far3File {
     const fileId = r.u32(`${field}.fileId`);
     const { name, nameBytes } = farName(r, nameLength, `${field}.name`);
     checkRange(file, bytes.length, offset, packedSize, recordOffset + 8, `${field}.offset`);
-    entries.push({
+    const entry: Far3Entry = {
       name,
       nameBytes,
       typeId,
@@ -93,10 +89,9 @@ export function readFar3(bytes: Uint8Array, file?: string): Far3File {
       dataType,
       compressed,
       access,
-      offset,
       stored: bytes.subarray(offset, offset + packedSize),
-      recordOffset,
-    });
+    };
+    entries.push(setStoredOffset(entry, offset));
   }
   return { version: 3, entries };
 }
@@ -124,7 +119,7 @@ export function far3Error(
   return new FormatError(`entry "${e.name}": ${message}`, {
     code,
     file,
-    offset: e.offset,
+    offset: storedOffset(e),
     field: `entries[${index}]`,
   });
 }
