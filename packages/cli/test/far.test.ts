@@ -1,13 +1,13 @@
 // TSO FAR archives through the CLI: convert (every appearance and lone mesh inside), inspect
 // (the entry table) and extract (every entry decompressed, byte for byte), on an archive our
 // writer makes in the test from the corpus' loose FreeSO outfit files.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
 import { createFar3, parseContentName, readFar3, readFar3Entry, writeFar3 } from '@gltf-legacy/tso';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/index.js';
+import { type BatchReport, main } from '../src/index.js';
 
 const AVATAR = 'textured/tso/FreeSO/TSOClient/FSO.Content.TSO/Content/Avatar';
 
@@ -138,5 +138,32 @@ describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
     }
     const bad = await run(['convert', glb, '--to', 'tso', '--far', 'zip', '-o', join(dir, 'z', 'w.apr')]);
     expect(bad.code).toBe(2);
+  });
+
+  it('a batch over a game folder with the loose files and the archive converts each model once', async () => {
+    const game = join(dir, 'game');
+    cpSync(avatar, join(game, 'Avatar'), { recursive: true });
+    cpSync(archive, join(game, 'Avatar', 'avatar.dat'));
+    const report = join(dir, 'game-report.json');
+    const r = await run([
+      'convert',
+      game,
+      '--out-dir',
+      join(dir, 'game-out'),
+      '--jobs',
+      '0',
+      '--report',
+      report,
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const { records } = JSON.parse(readFileSync(report, 'utf8')) as BatchReport;
+    const dat = records.find((x) => x.input.endsWith('avatar.dat'))!;
+    // the archive's 7 appearances and its lone mesh are loose inputs too: converted from those
+    expect(dat.outputs).toEqual([]);
+    const skipped = dat.warnings.filter((w) => w.code === 'CONTAINER_ENTRY_LOOSE');
+    expect(skipped.reduce((n, w) => n + (w.count ?? 1), 0)).toBe(8);
+    expect(existsSync(join(dir, 'game-out', 'Avatar', 'avatar'))).toBe(false);
+    const woodaxe = records.find((x) => x.input.endsWith('woodaxe.5d34f33e0000000c.apr'))!;
+    expect(woodaxe.outputs).toHaveLength(1);
   });
 });
