@@ -157,10 +157,13 @@ export async function gatherFiles(
     const listing = (options.folders ?? new FolderIndex()).listing(resolve(dir));
     // a folder that cannot be listed fails as it did before the index (EACCES, ENOENT, …)
     if (!listing) readdirSync(dir);
-    // the folder's files, shared (frozen) by every input of the batch: formats skip the main
-    // file's own name, so no per-input copy of the listing is made
-    const siblings = (listing?.files() ?? []) as string[];
-    for (const c of format.companions(name, siblings)) {
+    // constant-time lookups when the format offers them; else the folder's files, shared
+    // (frozen) by every input of the batch (formats skip the main file's own name)
+    const picked =
+      format.companionsIn && listing
+        ? format.companionsIn(name, listing.lookup())
+        : format.companions(name, (listing?.files() ?? []) as string[]);
+    for (const c of picked) {
       if (!files.has(c) && c !== name && listing?.kind(c) === 'file') files.set(c, readBytes(join(dir, c)));
     }
   }

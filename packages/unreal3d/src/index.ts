@@ -20,7 +20,7 @@ import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions, unreal3dExportLimits } from './export.js';
 import { classMeshFiles, findClassFiles, unrealPackageDir } from './discovery.js';
-import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
+import { loadMeshFiles, meshBase, unrealCompanions, unrealCompanionsIn } from './files.js';
 import { UNREAL3D_LIMITS } from './limits.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
@@ -234,6 +234,7 @@ export const legacyFormat: LegacyFormat = {
     return looksLikeData(bytes);
   },
   companions: unrealCompanions,
+  companionsIn: unrealCompanionsIn,
   resourceRoot: unrealPackageDir,
   import: (files, options) => importUnrealFiles(files, options),
   export: (document, options) => exportUnreal(document, (options ?? {}) as UnrealExportOptions),
