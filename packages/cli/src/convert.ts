@@ -16,7 +16,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
-import { FolderIndex } from './folder-index.js';
+import { type FolderEntry, FolderIndex, FolderListing } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
@@ -182,6 +182,18 @@ function containerModels(entries: FileSet, formats: readonly LegacyFormat[]): [s
   return out;
 }
 
+/** A container's entries by folder (`A/B/`, '' for the top), each a listing of the names in it. */
+function containerFolders(entries: FileSet): Map<string, FolderListing> {
+  const names = new Map<string, FolderEntry[]>();
+  for (const n of entries.keys()) {
+    const folder = folderOf(n);
+    const list = names.get(folder) ?? [];
+    list.push({ name: n.slice(folder.length), kind: 'file' });
+    names.set(folder, list);
+  }
+  return new Map([...names].map(([folder, list]) => [folder, new FolderListing(list)]));
+}
+
 function folderOf(name: string): string {
   const i = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
   return i >= 0 ? name.slice(0, i + 1) : '';
@@ -300,10 +312,11 @@ async function loadDocuments(
       );
     }
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
+    const gltfOptions = { resourceDir: options.resourceDir, folders: options.folders };
     const document =
       kind === 'glb'
-        ? await readGlbFile(io, input, bytes, { resourceDir: options.resourceDir, warnings })
-        : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
+        ? await readGlbFile(io, input, bytes, { ...gltfOptions, warnings })
+        : await readGltfJson(io, input, bytes, { ...gltfOptions, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
     const models = containerModels(entries, formats);
@@ -311,14 +324,21 @@ async function loadDocuments(
       warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
     // the package's files are the resources of its models (paths inside it, case-insensitive)
     const resources = new MemoryResources(entries, basename(input));
+    // the package's folders, listed once for all its models (issue 31), not once per model
+    const folders = containerFolders(entries);
     for (const [name, f] of models) {
       const folder = folderOf(name);
-      const siblings = [...entries.keys()]
-        .filter((n) => n !== name && folderOf(n) === folder)
-        .map((n) => n.slice(folder.length));
+      const listing = folders.get(folder)!;
       const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
       if ((options.companions ?? true) && f.companions) {
-        for (const c of f.companions(name.slice(folder.length), siblings)) {
+        const own = name.slice(folder.length);
+        const picked = f.companionsIn
+          ? f.companionsIn(own, listing.lookup())
+          : f.companions(
+              own,
+              (listing.files() as string[]).filter((n) => n !== own),
+            );
+        for (const c of picked) {
           const e = entries.get(folder + c);
           if (e) files.set(c, e);
         }

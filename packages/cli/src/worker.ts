@@ -45,7 +45,7 @@ if (parentPort) {
   const port = parentPort;
   const formats = await loadFormats();
   // this worker's folder listings, kept for its whole life (one batch): each folder is read once
-  // per worker (a listing of 8 320 names costs ~3 ms to read, about what sending it would)
+  // per worker (reading a listing costs about what receiving it in a message would: cli README)
   const folders = new FolderIndex();
   // jobs are converted one after the other, in the order they came (a chunk in order)
   let queue = Promise.resolve();
