@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { type ConvertOptions, type ConvertRecord, prepareConversion } from './convert.js';
 import { FolderIndex } from './folder-index.js';
-import { outputBytes } from './streamed-file.js';
+import { type OutputData, outputBytes, StreamedFile } from './streamed-file.js';
 
 /** A job sent to a worker (a message holds one or several, converted in order). */
 export interface WorkerJob {
@@ -24,13 +24,20 @@ export interface WorkerResult {
   outputs: Map<string, Uint8Array>;
 }
 
-/** The buffers an answer can hand over without a copy: those its outputs own whole. */
-function transferable(outputs: Map<string, Uint8Array>): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  for (const b of outputs.values())
-    if (b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength)
-      out.add(b.buffer);
-  return [...out];
+/**
+ * The buffers an answer hands over without a copy: those assembled here from a StreamedFile (a
+ * .glb, a .gltf's buffer), which nothing else holds. Other outputs are copied: an exporter may
+ * return bytes it also keeps (a texture passed through from a cache), which a transfer would
+ * empty under it.
+ */
+function transferable(outputs: Map<string, OutputData>, bytes: Map<string, Uint8Array>): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const [path, data] of outputs) {
+    const b = bytes.get(path)!;
+    if (data instanceof StreamedFile && b.buffer instanceof ArrayBuffer && b.byteOffset === 0)
+      out.push(b.buffer);
+  }
+  return out;
 }
 
 /** The injected formats, or undefined: every registered one, loaded as each input needs. */
@@ -56,7 +63,7 @@ if (parentPort) {
     const bytes = new Map([...outputs].map(([path, data]) => [path, outputBytes(data)]));
     const result: WorkerResult = { id: job.id, record, outputs: bytes };
     try {
-      port.postMessage(result, transferable(bytes));
+      port.postMessage(result, transferable(outputs, bytes));
     } catch {
       port.postMessage(result); // a buffer that cannot be transferred (a pooled one): copied
     }
