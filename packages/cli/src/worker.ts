@@ -69,7 +69,16 @@ if (parentPort) {
     }
   };
   port.on('message', (jobs: WorkerJob | WorkerJob[]) => {
-    for (const job of Array.isArray(jobs) ? jobs : [jobs]) queue = queue.then(() => convert(job));
+    for (const job of Array.isArray(jobs) ? jobs : [jobs])
+      queue = queue
+        .then(() => convert(job))
+        .catch((e) => {
+          // never expected (prepareConversion does not throw): the worker dies, its input is
+          // WORKER_CRASHED and the rest of its chunk goes to a fresh worker
+          setImmediate(() => {
+            throw e;
+          });
+        });
   });
   port.postMessage({ ready: true });
 }
