@@ -50,7 +50,9 @@ export const VERTEX_ANIMATION_ENCODING_DEFAULTS: Readonly<VertexAnimationEncodin
  * vertexAnimationEncoding({ compact: true, float: true });  // { compact: false, … }: float wins
  * ```
  */
-export function vertexAnimationEncoding(options: VertexAnimationEncodingOptions = {}): VertexAnimationEncoding {
+export function vertexAnimationEncoding(
+  options: VertexAnimationEncodingOptions = {},
+): VertexAnimationEncoding {
   return {
     compact: options.compact === true && options.float !== true,
     frameNormals: options.frameNormals !== false,

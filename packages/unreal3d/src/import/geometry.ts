@@ -6,10 +6,7 @@
  */
 import type { Accessor, Buffer, Document, Mesh, Primitive } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
-import {
-  VERTEX_ANIMATION_ENCODING_DEFAULTS,
-  type VertexAnimationEncoding,
-} from '@gltf-legacy/core';
+import { VERTEX_ANIMATION_ENCODING_DEFAULTS, type VertexAnimationEncoding } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, type UnrealAniv } from '../aniv.js';
 import type { UnrealData } from '../data.js';
