@@ -13,7 +13,7 @@ import { renderTable } from './table.js';
  * modes (packages/unreal3d/README.md has the tables).
  */
 export const COMPACT_HELP =
-  'write vertex animation compactly: Unreal morph targets as BYTE/SHORT with KHR_mesh_quantization (listed in extensionsRequired), Unigine rotation tracks as normalized SHORT. Read by Blender, three.js, Babylon.js and Unity glTFast; refused by Godot 4 (until godotengine/godot#120205), f3d/VTK and libGDX gdx-gltf. Corpus Sporifier (72 frames) 225 KB instead of 399 KB (unreal3d README). Default: portable float32 (sparse where smaller), no required extension, every client opens it. --optimize --quantize/--meshopt/--draco also add required extensions, only when asked';
+  'write vertex animation compactly: Unreal morph targets as BYTE/SHORT with KHR_mesh_quantization (listed in extensionsRequired), Unigine rotation tracks as normalized SHORT. Read by Blender, three.js, Babylon.js and Unity glTFast; refused by Godot 4 (until godotengine/godot#120205), f3d/VTK and libGDX gdx-gltf. Corpus Sporifier (72 frames): 225 KB instead of 463 KB (sizes: cli and unreal3d READMEs). Default: portable float32 (sparse where smaller), no required extension, every client opens it. --optimize --quantize/--meshopt/--draco also add required extensions, only when asked';
 
 /** Help text of `--resource-dir` (convert, inspect, view, preview). */
 const RESOURCE_DIR_HELP =
