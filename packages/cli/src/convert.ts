@@ -15,6 +15,7 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
+import { looseCounterpart } from './archive-loose.js';
 import { unpackInput } from './containers.js';
 import { FolderIndex } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
@@ -45,6 +46,11 @@ export interface ConvertOptions {
   with?: string[];
   /** Discover companion files beside the input (default true). */
   companions?: boolean;
+  /**
+   * Convert only this model of a container (`--mesh NAME`: an Unreal package's mesh, a `.pak`
+   * entry), matched case-insensitively against its output name; others are left out.
+   */
+  entry?: string;
   /** Options passed to the format's import and export (fps, variant, frames, …). */
   formatOptions?: Record<string, unknown>;
   /** A step run on the document between import and write (the optimize chain). */
@@ -69,6 +75,11 @@ export interface ConvertOptions {
    * batch, issue 31). Default: a fresh index per conversion.
    */
   folders?: FolderIndex;
+  /**
+   * Set by a batch for a container input: the batch's other inputs below its folder. A model
+   * entry that is one of them is left to that input's record (`CONTAINER_ENTRY_LOOSE`).
+   */
+  looseInputs?: string[];
 }
 
 export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
@@ -303,12 +314,35 @@ async function loadDocuments(
         : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
-    const models = containerModels(entries, formats);
+    let models = containerModels(entries, formats);
+    const notes = kind.unpackNotes?.(bytes, basename(input));
+    if (notes) warnings.merge(notes.warnings);
     if (!models.length)
-      warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+      warnings.warn(
+        'CONTAINER_EMPTY',
+        notes?.empty ?? `${basename(input)} holds no model gltf-legacy converts`,
+      );
+    if (options.entry !== undefined) {
+      const wanted = options.entry.toLowerCase();
+      const all = models.map(([name, f]) => outputBase(name.slice(folderOf(name).length), f));
+      models = models.filter((_, k) => all[k].toLowerCase() === wanted);
+      if (!models.length)
+        throw new LegacyError(
+          'ENTRY_NOT_FOUND',
+          `${basename(input)} has no model named ${options.entry} (it has: ${all.join(', ') || 'none'})`,
+        );
+    }
     // the package's files are the resources of its models (paths inside it, case-insensitive)
     const resources = new MemoryResources(entries, basename(input));
     for (const [name, f] of models) {
+      const loose = looseCounterpart(input, name, options.looseInputs);
+      if (loose) {
+        warnings.warn(
+          'CONTAINER_ENTRY_LOOSE',
+          `${name}: converted from the loose file ${loose} (an input of this batch), not again from ${basename(input)}`,
+        );
+        continue;
+      }
       const folder = folderOf(name);
       const siblings = [...entries.keys()]
         .filter((n) => n !== name && folderOf(n) === folder)
