@@ -8,6 +8,7 @@ import {
   type PreparedConversion,
   prepareConversion,
 } from './convert.js';
+import { looseInputsFor } from './archive-loose.js';
 import { toErrorRecord } from './errors.js';
 import { WriteSession, writeFilesAtomic } from './files.js';
 import { FolderIndex } from './folder-index.js';
@@ -92,9 +93,11 @@ async function batchIn(items: readonly BatchItem[], options: BatchOptions): Prom
   // one listing per folder for the whole batch (workers keep one index each: see worker.ts)
   const folders = injectedFolders ?? new FolderIndex();
   const session = writeSession!;
+  const inputList = items.map((i) => i.input);
   const convertOptions = (item: BatchItem): Omit<ConvertOptions, 'formats' | 'transform'> => ({
     ...rest,
     outDir: options.outDir ? join(options.outDir, item.rel) : undefined,
+    looseInputs: looseInputsFor(item.input, inputList), // a model both loose and archived: once (issue 27)
   });
 
   const records: ConvertRecord[] = new Array(items.length);

@@ -15,6 +15,7 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
+import { looseCounterpart } from './archive-loose.js';
 import { unpackInput } from './containers.js';
 import { type FolderEntry, FolderIndex, FolderListing } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
@@ -74,6 +75,11 @@ export interface ConvertOptions {
    * batch, issue 31). Default: a fresh index per conversion.
    */
   folders?: FolderIndex;
+  /**
+   * Set by a batch for a container input: the batch's other inputs below its folder. A model
+   * entry that is one of them is left to that input's record (`CONTAINER_ENTRY_LOOSE`).
+   */
+  looseInputs?: string[];
 }
 
 export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
@@ -347,6 +353,14 @@ async function loadDocuments(
     // the package's folders, listed once for all its models (issue 31), not once per model
     const folders = containerFolders(entries);
     for (const [name, f] of models) {
+      const loose = looseCounterpart(input, name, options.looseInputs);
+      if (loose) {
+        warnings.warn(
+          'CONTAINER_ENTRY_LOOSE',
+          `${name}: converted from the loose file ${loose} (an input of this batch), not again from ${basename(input)}`,
+        );
+        continue;
+      }
       const folder = folderOf(name);
       const listing = folders.get(folder)!;
       const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);

@@ -79,6 +79,9 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.variant) fo.variant = opts.variant;
   if (opts.static) fo.frames = 'first';
   if (opts.strict) fo.strict = true;
+  if (opts.compact && opts.float)
+    throw usage('--compact and --float ask for opposite encodings: pass one (--float is the default)');
+  if (opts.compact) fo.compact = true;
   if (opts.float) fo.float = true;
   if (opts.frameNormals === false) fo.frameNormals = false;
   if (opts.scale !== undefined) {

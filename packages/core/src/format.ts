@@ -21,10 +21,17 @@ export interface ImportOptions extends ResourceOptions {
    */
   strict?: boolean;
   /**
-   * Write vertex-animation data (morph targets) and animation outputs as float32 even where the
-   * source was quantized. Default false: morph targets from quantized sources are written with
-   * `KHR_mesh_quantization` integer types (and sparse where only some vertices move), which every
-   * current glTF client reads; `float: true` (CLI `--float`) is for clients that lack the extension.
+   * Write the source's quantized vertex-animation data as integers (issue 30; CLI `--compact`):
+   * `KHR_mesh_quantization` morph targets (listed in `extensionsRequired`) and normalized SHORT
+   * rotation tracks. Default false: **portable** — float32 morph targets and animation outputs,
+   * sparse where smaller, no entry in `extensionsRequired`, so every glTF client opens the file
+   * (Godot 4, f3d/VTK and libGDX refuse files that require `KHR_mesh_quantization`). See
+   * `vertexAnimationEncoding` for how it combines with `float`.
+   */
+  compact?: boolean;
+  /**
+   * The portable mode's name from before issue 30 (CLI `--float`), now the default: `float: true`
+   * wins over `compact: true`; `float: false` alone does not select the compact mode.
    */
   float?: boolean;
   /**

@@ -86,6 +86,7 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
       scale: options.scale === undefined ? undefined : Number(options.scale),
       axes: options.axes === 'swap' ? 'swap' : 'gltf',
       normals: options.normals !== false,
+      compact: options.compact === true,
       float: options.float === true,
       frameNormals: options.frameNormals !== false,
     },
