@@ -17,6 +17,7 @@ const SIMPLE_FLAGS: Record<string, string> = {
   '--verbose': 'verbose',
   '--float': 'float',
   '--lean': 'lean',
+  '--compact': 'compact',
 };
 
 /** `--no-*` flags of the fast path: the option commander defaults to true, set to false. */
@@ -25,7 +26,7 @@ const SIMPLE_NEGATED: Record<string, string> = {
 };
 
 /**
- * The common `convert <file> -o <out> [--force] [--static] [--float] [--no-frame-normals] [-q] [-v]`
+ * The common `convert <file> -o <out> [--force] [--static] [--compact|--float] [--no-frame-normals] [-q] [-v]`
  * parsed without commander
  * (loading commander costs ~40 ms of a ~0.5 s conversion). Returns undefined for anything else —
  * any other flag, a repeated flag, `--`, `--output=x`, several inputs — which goes through
