@@ -19,7 +19,7 @@ import {
   optimizeTransform,
 } from './optimize.js';
 import { createProgress } from './progress.js';
-import { buildReport, summarize, summaryTable } from './report.js';
+import { reportFile, summarize, summaryTable } from './report.js';
 
 function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
   const o: OptimizeOptions = {};
@@ -132,8 +132,8 @@ async function writeReport(
   records: ConvertRecord[],
   summary: ReturnType<typeof summarize>,
 ): Promise<void> {
-  const json = `${JSON.stringify(buildReport(records, summary), null, 2)}\n`;
-  await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
+  // written record by record (a batch of 10 000 inputs never holds the whole text: issue 31)
+  await writeFilesAtomic(new Map([[resolve(path), reportFile(records, summary)]]), true);
 }
 
 /** The `convert` command: `inputs` and commander-style `opts` (shared by the fast path). */

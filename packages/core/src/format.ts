@@ -84,6 +84,25 @@ export interface InspectSection {
 }
 
 /**
+ * Lookups in one folder's file names (regular files only, case-insensitive), each answered from
+ * an index built once per folder: what {@link LegacyFormat.companionsIn} uses instead of a scan.
+ *
+ * ```ts
+ * folder.named('skull_a.3d');   // ['Skull_a.3d']
+ * folder.withExtension('.uc');  // every .uc file of the folder
+ * folder.withPrefix('skull_');  // ['Skull_a.3d', 'Skull_d.3d']
+ * ```
+ */
+export interface CompanionLookup {
+  /** The files whose name equals `name` ignoring case (usually none or one), sorted. */
+  named(name: string): readonly string[];
+  /** The files whose extension (`extName`: the last one, lower case, with its dot) is `ext`, sorted. */
+  withExtension(ext: string): readonly string[];
+  /** The files whose name starts with `prefix` ignoring case, sorted. */
+  withPrefix(prefix: string): readonly string[];
+}
+
+/**
  * One legacy format, as the CLI registers it. Keep implementations small: the real work lives in
  * the package's file-model and mapping modules.
  */
@@ -110,6 +129,13 @@ export interface LegacyFormat {
    * more than they end up using; the importer reports unused ones as warnings.
    */
   companions?(name: string, siblings: string[]): string[];
+  /**
+   * Optional: the same answer as `companions(name, siblings)`, found through constant-time lookups
+   * in the folder's listing instead of a scan of every sibling. A batch converting a folder of
+   * thousands of files calls this when present (issue 31: a scan per input made the batch's cost
+   * grow with the square of the folder). Order may differ from `companions`.
+   */
+  companionsIn?(name: string, folder: CompanionLookup): string[];
   /**
    * The folder a conversion of `path` (a `/`-separated absolute or input-relative path of a main
    * file) may read textures and material files from: an ancestor folder of it, the way the game
