@@ -26,11 +26,13 @@ import { OUTFIT_FOLDERS } from './outfit-resolve.js';
 /** Options of {@link exportOutfit} (on top of {@link TsoExportOptions}). */
 export interface TsoOutfitExportOptions extends TsoExportOptions {
   /**
-   * `auto` writes an outfit when the document came from one (an `.apr`/`.bnd` import, or a
-   * `.mesh` that found its binding); `always` also for foreign glTF (one part per mesh node,
-   * base colour textures written); `never` writes the plain `.mesh` as before.
+   * `auto` (default) writes an outfit when the document came from one (an `.apr`/`.bnd` import,
+   * or a `.mesh` that found its binding) or when a mesh has a base colour texture (a foreign
+   * textured glTF keeps its texture: one part per mesh node, its texture written); `always` for
+   * any document; `never` writes the plain `.mesh` (textures dropped with `TEXTURE_DROPPED`).
+   * `true` / `false` are read as `always` / `never`.
    */
-  outfit?: 'auto' | 'always' | 'never';
+  outfit?: 'auto' | 'always' | 'never' | boolean;
   /**
    * File ids already used in the folder the files go to: fresh ids avoid them (the CLI can
    * collect them with {@link collectContentIds}).
@@ -133,14 +135,19 @@ function appearanceOf(doc: Document): AppearanceRecord | undefined {
  * {@link TsoOutfitExportOptions.outfit}).
  */
 export function isOutfitDocument(doc: Document, options: TsoOutfitExportOptions = {}): boolean {
-  const mode = options.outfit ?? TSO_OUTFIT_EXPORT_DEFAULTS.outfit;
-  if (mode !== 'auto') return mode === 'always';
+  const mode: unknown = options.outfit ?? TSO_OUTFIT_EXPORT_DEFAULTS.outfit;
+  if (mode === 'always' || mode === true) return true;
+  if (mode === 'never' || mode === false) return false;
+  if (mode !== 'auto')
+    throw new ExportError('BAD_OPTION', `outfit must be auto, always or never, got ${String(mode)}`);
+  const root = doc.getRoot();
   return (
     !!appearanceOf(doc) ||
-    doc
-      .getRoot()
-      .listNodes()
-      .some((n) => !!bindingOf(n))
+    root.listNodes().some((n) => !!bindingOf(n)) ||
+    // a foreign glTF with a texture: written as an outfit so the texture is kept
+    root
+      .listMeshes()
+      .some((m) => m.listPrimitives().some((p) => !!p.getMaterial()?.getBaseColorTexture()?.getImage()))
   );
 }
 
