@@ -22,6 +22,8 @@ import { exportGrimrockMaterials } from './material-export.js';
 import { type GrimrockMaterialImportOptions, importGrimrockMaterials } from './material-import.js';
 import { GRIMROCK_LIMITS } from './limits.js';
 import { isModel, readModel, VERTEX_ARRAY_NAMES } from './model.js';
+import { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
+export { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './animation.js';
 export { AXES, defaultLayout, type Layout, rawAttributeName } from './arrays.js';
@@ -199,6 +201,7 @@ export const legacyFormat: LegacyFormat = {
   extensions: ['.model', '.animation'],
   mainExtension: '.model',
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  options: GRIMROCK_FORMAT_OPTIONS,
   sniff(bytes: Uint8Array): boolean {
     return isModel(bytes) || isAnimation(bytes);
   },

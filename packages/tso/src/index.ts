@@ -34,6 +34,8 @@ import {
 import { applyMeshBinding, importOutfit } from './outfit-import.js';
 import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
 import { outfitRoot } from './outfit-resolve.js';
+import { TSO_FORMAT_OPTIONS } from './format-options.js';
+export { TSO_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -379,6 +381,9 @@ export const legacyFormat: LegacyFormat = {
   mainExtension: '.mesh',
   mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
   capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  options: TSO_FORMAT_OPTIONS,
+  // an outfit export: its appearance names every binding, mesh and texture
+  exportEntry: (files) => [...files.keys()].find((k) => k.toLowerCase().endsWith('.apr')),
   limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     return (

@@ -25,6 +25,8 @@ import { UNREAL3D_LIMITS } from './limits.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
 import { parseUc, ucMesh, ucMeshNames } from './uc.js';
+import { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
+export { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './aniv.js';
 export * from './data.js';
@@ -221,6 +223,7 @@ export const legacyFormat: LegacyFormat = {
   extensions: ['.3d', '.uc'],
   mainExtension: '_d.3d',
   capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
+  options: UNREAL3D_FORMAT_OPTIONS,
   limits: UNREAL3D_LIMITS,
   exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),
   sniff(bytes: Uint8Array, name: string): boolean {
