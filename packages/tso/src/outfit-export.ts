@@ -1,4 +1,13 @@
-import { ExportError, type FileSet, type Warning, baseName, unchangedTextureSource } from '@gltf-legacy/core';
+import {
+  ExportError,
+  type FileSet,
+  FormatError,
+  type Warning,
+  type WarningCollector,
+  baseName,
+  unchangedTextureSource,
+} from '@gltf-legacy/core';
+import { fromGltfImage } from '@gltf-legacy/textures';
 import type { Document, Node, Texture } from '@gltf-transform/core';
 import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
 import { storable } from './export/geometry.js';
@@ -151,6 +160,35 @@ export function isOutfitDocument(doc: Document, options: TsoOutfitExportOptions 
   );
 }
 
+/**
+ * Whether the texture's image can be read back (once per texture, cached in `seen`): an original
+ * the import kept was read then; a foreign image is decoded now. One that cannot be decoded is not
+ * written (`TEXTURE_UNREADABLE`), as import would leave it out: its binding names no texture.
+ */
+async function readableTexture(
+  texture: Texture,
+  seen: Map<Texture, boolean>,
+  warnings: WarningCollector,
+): Promise<boolean> {
+  let ok = seen.get(texture);
+  if (ok !== undefined) return ok;
+  ok = true;
+  if (!(await unchangedTextureSource(texture))) {
+    try {
+      fromGltfImage(texture.getImage()!, texture.getMimeType());
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      warnings.warn(
+        'TEXTURE_UNREADABLE',
+        `base colour texture "${texture.getName()}" could not be decoded (${e.message}); not written`,
+      );
+      ok = false;
+    }
+  }
+  seen.set(texture, ok);
+  return ok;
+}
+
 /** FNV-1a, 32 bits. */
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
@@ -240,6 +278,7 @@ export async function exportOutfit(
     return true;
   };
   const textureIds = new Map<Texture, { id: number; type: number }>();
+  const readable = new Map<Texture, boolean>();
   const entries: { fileId: number; typeId: number }[] = [];
   const used = new Set<string>();
   for (let i = 0; i < nodes.length; i++) {
@@ -275,7 +314,7 @@ export async function exportOutfit(
     // ---- texture
     const texture = node.getMesh()!.listPrimitives()[0]?.getMaterial()?.getBaseColorTexture() ?? null;
     let texRef: { id: number; type: number } | undefined;
-    if (texture?.getImage()) {
+    if (texture?.getImage() && (await readableTexture(texture, readable, warnings))) {
       texRef = textureIds.get(texture);
       if (!texRef) {
         const keptTex =
