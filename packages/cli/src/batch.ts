@@ -10,7 +10,8 @@ import {
   prepareConversion,
 } from './convert.js';
 import { toErrorRecord } from './errors.js';
-import { writeFilesAtomic } from './files.js';
+import { WriteSession, writeFilesAtomic } from './files.js';
+import { FolderIndex } from './folder-index.js';
 import { type BatchItem, outputCollisions } from './inputs.js';
 import type { WorkerJob } from './worker.js';
 
@@ -28,6 +29,11 @@ export interface BatchOptions extends Omit<ConvertOptions, 'output' | 'transform
   onStart?: (item: BatchItem) => void;
   /** Called when an input is done. */
   onDone?: (record: ConvertRecord, done: number, total: number) => void;
+  /**
+   * The staging folders of multi-file outputs (default: one session for this batch, closed at
+   * its end: one staging folder per output folder).
+   */
+  writeSession?: WriteSession;
 }
 
 export const BATCH_DEFAULTS = { jobs: availableParallelism(), timeout: 600 } as const;
@@ -67,12 +73,35 @@ export async function runBatch(
   items: readonly BatchItem[],
   options: BatchOptions = {},
 ): Promise<ConvertRecord[]> {
+  const session = options.writeSession ?? new WriteSession();
+  try {
+    return await batchIn(items, { ...options, writeSession: session });
+  } finally {
+    if (!options.writeSession) session.close();
+  }
+}
+
+async function batchIn(items: readonly BatchItem[], options: BatchOptions): Promise<ConvertRecord[]> {
   const jobs = Math.max(0, Math.floor(options.jobs ?? BATCH_DEFAULTS.jobs));
   const timeoutMs = (options.timeout ?? BATCH_DEFAULTS.timeout) * 1000;
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
   const useWorkers =
     jobs > 0 && !!workerUrl && (!options.formats || !!options.formatsModule) && items.length > 0;
-  const { jobs: _j, timeout: _t, workerUrl: _w, formatsModule, onStart, onDone, formats, ...rest } = options;
+  const {
+    jobs: _j,
+    timeout: _t,
+    workerUrl: _w,
+    formatsModule,
+    onStart,
+    onDone,
+    formats,
+    folders: injectedFolders,
+    writeSession,
+    ...rest
+  } = options;
+  // one listing per folder for the whole batch (workers keep one index each: see worker.ts)
+  const folders = injectedFolders ?? new FolderIndex();
+  const session = writeSession!;
   const convertOptions = (item: BatchItem): Omit<ConvertOptions, 'formats' | 'transform'> => ({
     ...rest,
     outDir: options.outDir ? join(options.outDir, item.rel) : undefined,
@@ -95,7 +124,7 @@ export async function runBatch(
           };
         } else {
           for (const p of outputs.keys()) claimed.set(p, record.input);
-          record.outputs = (await writeFilesAtomic(outputs, options.force ?? false)).map(
+          record.outputs = (await writeFilesAtomic(outputs, options.force ?? false, session)).map(
             (p) => relative(process.cwd(), p) || p,
           );
         }
@@ -150,7 +179,7 @@ export async function runBatch(
         timer = setTimeout(() => res('timeout'), timeoutMs);
       });
       const result = await Promise.race([
-        prepareConversion(item.input, { ...convertOptions(item), formats }),
+        prepareConversion(item.input, { ...convertOptions(item), formats, folders }),
         timedOut,
       ]);
       clearTimeout(timer);

@@ -2,7 +2,7 @@
 import { baseName, type FileSet, type LegacyFormat, ResourceError } from '@gltf-legacy/core';
 
 /** Error codes of unpacking that are answers, not "this is not a container". */
-const LIMIT_CODES = new Set(['UNPACKED_TOO_LARGE', 'RESOURCE_TOO_LARGE']);
+const LIMIT_CODES = new Set(['UNPACKED_TOO_LARGE', 'RESOURCE_TOO_LARGE', 'ENCRYPTED_ENTRY']);
 
 /**
  * The entries of a container input, or undefined when the file is not one (like core's

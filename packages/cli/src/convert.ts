@@ -16,6 +16,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
+import { FolderIndex } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
@@ -63,6 +64,11 @@ export interface ConvertOptions {
   resourceDir?: string;
   /** Bound on the unpacked bytes of a container (`--max-unpacked`): per entry and per package. */
   maxUnpacked?: number;
+  /**
+   * Folder listings shared by a batch (companions and resource trees: each folder read once per
+   * batch, issue 31). Default: a fresh index per conversion.
+   */
+  folders?: FolderIndex;
 }
 
 export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
@@ -128,22 +134,34 @@ function entryFolder(folder: string, input: string): string {
   return dirname(probe).split(sep).filter(Boolean).join(sep);
 }
 
-/** Reads the companions of a legacy main file from its folder and `--with`. */
+/**
+ * Reads the companions of a legacy main file from its folder and `--with`. The folder's names
+ * come from `options.folders` (a batch's {@link FolderIndex}: listed once for every input of the
+ * batch), and each name the format picks is checked in constant time.
+ *
+ * ```ts
+ * const folders = new FolderIndex();
+ * const files = await gatherFiles('Models/Skull_d.3d', unreal3d, bytes, { folders }); // + Skull_a.3d
+ * ```
+ */
 export async function gatherFiles(
   path: string,
   format: LegacyFormat,
   bytes: Uint8Array,
-  options: Pick<ConvertOptions, 'companions' | 'with'>,
+  options: Pick<ConvertOptions, 'companions' | 'with' | 'folders'>,
 ): Promise<FileSet> {
   const name = basename(path);
   const files: FileSet = new Map([[name, bytes]]);
   if ((options.companions ?? true) && format.companions) {
     const dir = dirname(path);
-    const siblings = readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isFile() && d.name !== name)
-      .map((d) => d.name);
+    const listing = (options.folders ?? new FolderIndex()).listing(resolve(dir));
+    // a folder that cannot be listed fails as it did before the index (EACCES, ENOENT, …)
+    if (!listing) readdirSync(dir);
+    // the folder's files, shared (frozen) by every input of the batch: formats skip the main
+    // file's own name, so no per-input copy of the listing is made
+    const siblings = (listing?.files() ?? []) as string[];
     for (const c of format.companions(name, siblings)) {
-      if (!files.has(c) && siblings.includes(c)) files.set(c, readBytes(join(dir, c)));
+      if (!files.has(c) && c !== name && listing?.kind(c) === 'file') files.set(c, readBytes(join(dir, c)));
     }
   }
   for (const extra of options.with ?? []) files.set(basename(extra), readBytes(extra));
@@ -330,7 +348,7 @@ async function loadDocuments(
       basename(input),
       options,
       warnings,
-      inputResources(input, kind, options.resourceDir),
+      inputResources(input, kind, options.resourceDir, options.folders),
     );
     docs.push({ document, format: kind.id, base: outputBase(input, kind) });
   }

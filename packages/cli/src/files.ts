@@ -181,6 +181,7 @@ function makeDirs(dir: string, made: string[]): void {
     missing.unshift(d);
     if (d === dirname(d)) break;
   }
+  if (!missing.length) return;
   mkdirSync(dir, { recursive: true });
   made.push(...missing);
 }
@@ -194,10 +195,65 @@ async function writeOutput(path: string, data: OutputData): Promise<void> {
 }
 
 /**
+ * The staging folders of a batch (issue 31): a multi-file output is staged in a temporary folder
+ * beside it, and a batch makes one such folder per output folder, not one per output (each was
+ * created, listed and removed again: a tenth of a batch's time in `rmdir` and `readdir`). The
+ * folders are removed by {@link WriteSession.close} at the end of the batch. Single-file outputs
+ * never need one: they are written to a temporary file beside the target.
+ *
+ * ```ts
+ * const session = new WriteSession();
+ * try {
+ *   await writeFilesAtomic(outputsOfA, false, session);
+ *   await writeFilesAtomic(outputsOfB, false, session); // same folder: same staging folder
+ * } finally {
+ *   session.close();
+ * }
+ * ```
+ */
+export class WriteSession {
+  private readonly stages = new Map<string, string>();
+  /** Folders created to hold a staging folder, removed again (when empty) by `close`. */
+  private readonly madeFor: string[] = [];
+  private count = 0;
+  /** Staging folders created so far. */
+  stagesCreated = 0;
+
+  /** The staging folder in `base` (an existing folder), created on first use. */
+  stage(base: string, made: readonly string[] = []): string {
+    let stage = this.stages.get(base);
+    if (!stage) {
+      stage = join(base, `.gltf-legacy-tmp-${tempSuffix()}`);
+      mkdirSync(stage);
+      this.stages.set(base, stage);
+      this.stagesCreated++;
+      this.madeFor.push(...made.filter((d) => base === d || base.startsWith(d + sep)));
+    }
+    return stage;
+  }
+
+  /** A fresh name inside the staging folder of `base`. */
+  tempIn(base: string, made?: readonly string[]): string {
+    return join(this.stage(base, made), (this.count++).toString(36));
+  }
+
+  /** Removes the staging folders (and folders made only to hold them, when empty). */
+  close(): void {
+    for (const stage of this.stages.values()) quietly(() => rmSync(stage, { recursive: true, force: true }));
+    this.stages.clear();
+    for (const d of [...new Set(this.madeFor)].sort((a, b) => b.length - a.length))
+      quietly(() => rmdirSync(d));
+    this.madeFor.length = 0;
+  }
+}
+
+/**
  * Writes several files so that either all land or none do, never overwriting without `force`:
- * 1. every file is written into one temporary folder beside the outputs (their deepest common
- *    folder), so a crash or a full disk leaves at most that folder, never a partial output (a
- *    {@link StreamedFile} piece by piece: a producer that fails midway leaves nothing either);
+ * 1. one file is written to a temporary file beside its target; several into a temporary folder
+ *    beside the outputs (their deepest common folder; one per folder for a whole batch when a
+ *    {@link WriteSession} is given), so a crash or a full disk leaves at most that temporary,
+ *    never a partial output (a {@link StreamedFile} piece by piece: a producer that fails midway
+ *    leaves nothing either);
  * 2. then each is moved to its name: exclusively ({@link place}: a hard link that fails if the name
  *    exists, so a file that appears meanwhile is never clobbered, no check-then-rename race), or
  *    with `force` by rename, after the file it replaces is set aside;
@@ -210,43 +266,51 @@ async function writeOutput(path: string, data: OutputData): Promise<void> {
  * await writeFilesAtomic(new Map([['/out/a.gltf', json], ['/out/a.bin', bin]]), false);
  * ```
  */
-export async function writeFilesAtomic(files: Map<string, OutputData>, force: boolean): Promise<string[]> {
+export async function writeFilesAtomic(
+  files: Map<string, OutputData>,
+  force: boolean,
+  session?: WriteSession,
+): Promise<string[]> {
   const targets = [...files.keys()].map((p) => resolve(p));
   if (!targets.length) return [];
   if (new Set(targets).size !== targets.length)
     throw new LegacyError('OUTPUT_CONFLICT', `two outputs have the same name: ${targets.join(', ')}`);
   // a folder where an output goes is never replaced, not even with `force` (it would be moved
-  // aside and removed with everything in it)
-  const folders = targets.filter((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
+  // aside and removed with everything in it); one lstat per target answers both questions
+  const folders: string[] = [];
+  const existing: string[] = [];
+  for (const p of targets) {
+    const info = lstatSync(p, { throwIfNoEntry: false });
+    if (info?.isDirectory()) folders.push(p);
+    else if (info) existing.push(p);
+  }
   if (folders.length)
     throw new LegacyError(
       'IS_A_DIRECTORY',
       `output is a folder (--force replaces files, never folders): ${folders.join(', ')}; nothing was written`,
     );
-  if (!force) {
-    const existing = [];
-    for (const p of targets) if (exists(p)) existing.push(p);
-    if (existing.length) throw outputExists(existing);
-  }
+  if (!force && existing.length) throw outputExists(existing);
   const made: string[] = [];
+  if (targets.length === 1) {
+    await writeOne(targets[0], files.values().next().value!, force, made);
+    return [...files.keys()];
+  }
   const base = commonDir(targets);
   makeDirs(base, made);
-  const stage = join(base, `.gltf-legacy-tmp-${tempSuffix()}`);
+  const own = session ?? new WriteSession();
+  const staged: string[] = [];
   const moved: string[] = [];
   const setAside: [string, string][] = [];
   try {
-    mkdirSync(stage);
-    const staged: string[] = [];
-    let k = 0;
     for (const data of files.values()) {
-      const tmp = join(stage, String(k++));
-      await writeOutput(tmp, data);
+      const tmp = own.tempIn(base, made);
       staged.push(tmp);
+      await writeOutput(tmp, data);
     }
     for (let i = 0; i < targets.length; i++) {
       makeDirs(dirname(targets[i]), made);
       if (force && exists(targets[i])) {
-        const keep = join(stage, `old-${i}`);
+        const keep = own.tempIn(base, made);
         renameSync(targets[i], keep);
         setAside.push([keep, targets[i]]);
       }
@@ -256,12 +320,33 @@ export async function writeFilesAtomic(files: Map<string, OutputData>, force: bo
   } catch (e) {
     for (const p of moved) rmSync(p, { force: true });
     for (const [keep, p] of setAside) quietly(() => renameSync(keep, p));
-    rmSync(stage, { recursive: true, force: true });
+    for (const tmp of staged) quietly(() => rmSync(tmp, { force: true }));
+    if (!session) own.close();
     for (const d of made.reverse()) quietly(() => rmdirSync(d));
     throw e;
   }
-  rmSync(stage, { recursive: true, force: true });
+  for (const [keep] of setAside) quietly(() => unlinkSync(keep));
+  if (!session) own.close();
   return [...files.keys()];
+}
+
+/**
+ * One output: written to a temporary file beside the target (same folder, so the final link or
+ * rename is one atomic step on one file system), then placed; on failure the temporary and the
+ * folders created for it are removed.
+ */
+async function writeOne(target: string, data: OutputData, force: boolean, made: string[]): Promise<void> {
+  const dir = dirname(target);
+  makeDirs(dir, made);
+  const tmp = join(dir, `.gltf-legacy-tmp-${tempSuffix()}`);
+  try {
+    await writeOutput(tmp, data);
+    place(tmp, target, force);
+  } catch (e) {
+    quietly(() => rmSync(tmp, { force: true }));
+    for (const d of made.reverse()) quietly(() => rmdirSync(d));
+    throw e;
+  }
 }
 
 /** Runs a clean-up step whose failure must not hide the error being reported. */

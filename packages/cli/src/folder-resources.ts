@@ -3,7 +3,7 @@
  * (textures, material files, `.uc`, prefabs, glTF buffers and images) is looked up below one root
  * folder and nowhere else.
  */
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import {
   chooseResourceRoot,
@@ -13,6 +13,7 @@ import {
   ResourceError,
   resolveReference,
 } from '@gltf-legacy/core';
+import { FolderIndex } from './folder-index.js';
 
 /** Options of {@link FolderResources}. */
 export interface FolderResourcesOptions {
@@ -22,9 +23,14 @@ export interface FolderResourcesOptions {
   maxListEntries?: number;
   /** Label for messages (default: the root path). */
   label?: string;
+  /**
+   * The folder listings to look names up in (default: one of this reader's own). A batch passes
+   * one index to every input, so each folder is listed once per batch, not once per input.
+   */
+  index?: FolderIndex;
 }
 
-export const FOLDER_RESOURCES_DEFAULTS: Required<Omit<FolderResourcesOptions, 'label'>> = {
+export const FOLDER_RESOURCES_DEFAULTS: Required<Omit<FolderResourcesOptions, 'label' | 'index'>> = {
   maxBytes: MAX_RESOURCE_BYTES,
   maxListEntries: 100_000,
 };
@@ -60,7 +66,9 @@ function inside(root: string, path: string): boolean {
  *
  * The interface is asynchronous; the file system calls behind it are synchronous: each is one
  * quick system call, where a promise was a trip through libuv's thread pool (~0.1–0.3 ms each,
- * a dozen a texture; issue 19).
+ * a dozen a texture; issue 19). Names are looked up in a {@link FolderIndex} (each folder listed
+ * once, shared by a batch: issue 31); the security checks (`realpath` containment, the size
+ * limit) still run on every file read.
  *
  * ```ts
  * const resources = new FolderResources('game/System');
@@ -71,14 +79,16 @@ function inside(root: string, path: string): boolean {
 export class FolderResources implements ResourceReader {
   readonly label: string;
   readonly root: string;
-  private readonly options: Required<Omit<FolderResourcesOptions, 'label'>>;
+  private readonly options: Required<Omit<FolderResourcesOptions, 'label' | 'index'>>;
   private realRoot?: string;
-  private readonly dirs = new Map<string, string[] | undefined>();
+  private readonly index: FolderIndex;
 
   constructor(root: string, options: FolderResourcesOptions = {}) {
     this.root = resolve(root);
     this.label = options.label ?? this.root;
-    this.options = { ...FOLDER_RESOURCES_DEFAULTS, ...options };
+    const { index, label: _l, ...rest } = options;
+    this.options = { ...FOLDER_RESOURCES_DEFAULTS, ...rest };
+    this.index = index ?? new FolderIndex();
   }
 
   private rootReal(): string {
@@ -86,30 +96,17 @@ export class FolderResources implements ResourceReader {
     return this.realRoot;
   }
 
-  private names(dir: string): string[] | undefined {
-    if (!this.dirs.has(dir)) {
-      let names: string[] | undefined;
-      try {
-        names = readdirSync(dir);
-      } catch {
-        names = undefined;
-      }
-      this.dirs.set(dir, names);
-    }
-    return this.dirs.get(dir);
-  }
-
-  /** The on-disk path of a root-relative path (case as on disk), or undefined; no escape checks. */
+  /**
+   * The on-disk path of a root-relative path (case as on disk), or undefined; no escape checks.
+   * Each segment is looked up in its folder's listing (exact, then case-folded); a folder that
+   * cannot be listed (no read permission) falls back to the exact name.
+   */
   private locate(rel: string): string | undefined {
     let cur = this.root;
     for (const seg of rel.split('/')) {
-      const exact = join(cur, seg);
-      if (entryExists(exact)) {
-        cur = exact;
-        continue;
-      }
-      const lower = seg.toLowerCase();
-      const found = this.names(cur)?.find((n) => n.toLowerCase() === lower);
+      if (!seg || seg === '.') continue;
+      const listing = this.index.listing(cur);
+      const found = listing ? listing.find(seg) : entryExists(join(cur, seg)) ? seg : undefined;
       if (found === undefined) return undefined;
       cur = join(cur, found);
     }
@@ -178,23 +175,18 @@ export class FolderResources implements ResourceReader {
     const out: string[] = [];
     let seen = 0;
     const walk = (d: string): void => {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(d, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries = this.index.listing(d)?.entries;
+      if (!entries) return;
       for (const e of entries) {
         if (++seen > this.options.maxListEntries) return;
         const p = join(d, e.name);
-        if (e.isFile()) out.push(relative(this.root, p).split(sep).join('/'));
-        else if (e.isSymbolicLink()) {
+        if (e.kind === 'file') out.push(relative(this.root, p).split(sep).join('/'));
+        else if (e.kind === 'link') {
           // listed only when it points at a file inside the root; linked folders are not walked
           const real = realOrUndefined(p);
           if (real && inside(rootReal, real) && statSync(real).isFile())
             out.push(relative(this.root, p).split(sep).join('/'));
-        } else if (e.isDirectory() && options.recursive) walk(p);
+        } else if (e.kind === 'dir' && options.recursive) walk(p);
       }
     };
     walk(abs);
@@ -225,6 +217,7 @@ export function inputResources(
   input: string,
   format?: Pick<LegacyFormat, 'resourceRoot'>,
   resourceDir?: string,
+  index?: FolderIndex,
 ): InputResources {
   const abs = resolve(input);
   const root = resourceDir
@@ -232,5 +225,5 @@ export function inputResources(
     : resolve(chooseResourceRoot(abs.split(sep).join('/'), format?.resourceRoot?.bind(format)));
   const resourcePath =
     inside(root, abs) && abs !== root ? relative(root, abs).split(sep).join('/') : basename(abs);
-  return { resources: new FolderResources(root), resourcePath, root };
+  return { resources: new FolderResources(root, { index }), resourcePath, root };
 }

@@ -31,7 +31,7 @@ export const FORMAT_TABLE: readonly FormatEntry[] = [
   },
   {
     id: 'grimrock',
-    extensions: ['.model', '.animation'],
+    extensions: ['.model', '.animation', '.dat'],
     mainExtension: '.model',
     export: true,
     load: () => import('@gltf-legacy/grimrock').then((m) => m.legacyFormat),

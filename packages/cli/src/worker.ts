@@ -7,13 +7,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { type ConvertOptions, prepareConversion } from './convert.js';
+import { FolderIndex } from './folder-index.js';
 import { outputBytes } from './streamed-file.js';
 
 /** A job sent to a worker. */
 export interface WorkerJob {
   id: number;
   input: string;
-  options: Omit<ConvertOptions, 'formats' | 'transform'>;
+  options: Omit<ConvertOptions, 'formats' | 'transform' | 'folders'>;
 }
 
 /** The injected formats, or undefined: every registered one, loaded as each input needs. */
@@ -27,8 +28,11 @@ async function loadFormats(): Promise<readonly LegacyFormat[] | undefined> {
 if (parentPort) {
   const port = parentPort;
   const formats = await loadFormats();
+  // this worker's folder listings, kept for its whole life (one batch): each folder is read once
+  // per worker (a listing of 8 320 names costs ~3 ms to read, about what sending it would)
+  const folders = new FolderIndex();
   port.on('message', async (job: WorkerJob) => {
-    const { record, outputs } = await prepareConversion(job.input, { ...job.options, formats });
+    const { record, outputs } = await prepareConversion(job.input, { ...job.options, formats, folders });
     // a StreamedFile cannot cross threads: its bytes do (the main thread writes every output)
     const bytes = new Map([...outputs].map(([path, data]) => [path, outputBytes(data)]));
     port.postMessage({ id: job.id, record, outputs: bytes });

@@ -5,6 +5,7 @@
 import {
   baseName,
   type FileSet,
+  FormatError,
   type ImportOptions,
   type InspectSection,
   type LegacyFormat,
@@ -15,6 +16,9 @@ import {
 import type { Document } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { isAnimation, readAnimation } from './animation.js';
+import { archiveFiles, readGrimrockArchive } from './archive/archive.js';
+import { inspectArchive } from './archive/inspect.js';
+import { isArchive } from './archive/table.js';
 import { exportGrimrock, type GrimrockExportOptions } from './export.js';
 import { importGrimrock } from './import.js';
 import { grimrockModRoot } from './material-discovery.js';
@@ -26,6 +30,7 @@ import { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 export { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './animation.js';
+export * from './archive/index.js';
 export { AXES, defaultLayout, type Layout, rawAttributeName } from './arrays.js';
 export * from './export.js';
 export * from './import.js';
@@ -56,6 +61,17 @@ export async function importGrimrockWithMaterials(
   files: FileSet,
   options: ImportOptions & GrimrockMaterialImportOptions = {},
 ): Promise<{ document: Document; warnings: Warning[] }> {
+  const [main, bytes] = mainFile(files, options);
+  if (isArchive(bytes)) {
+    readGrimrockArchive(bytes, main); // a damaged archive: its own FormatError (BAD_ZLIB, …)
+    throw new FormatError(
+      'a .dat is an archive: unpack it (legacyFormat.unpack / grimrockArchiveFiles) and convert the models inside',
+      {
+        code: 'CONTAINER',
+        file: main,
+      },
+    );
+  }
   const result = importGrimrock(files, options);
   const more = await importGrimrockMaterials(result.document, options);
   return { document: result.document, warnings: [...result.warnings, ...more] };
@@ -119,6 +135,7 @@ function fmt(v: ArrayLike<number>): string {
  */
 export function inspectGrimrock(files: FileSet, options?: ImportOptions): InspectSection[] {
   const [name, bytes] = mainFile(files, options);
+  if (isArchive(bytes)) return inspectArchive(bytes, name);
   if (isAnimation(bytes)) {
     const a = readAnimation(bytes, name);
     return [
@@ -194,16 +211,40 @@ export function inspectGrimrock(files: FileSet, options?: ImportOptions): Inspec
   return sections;
 }
 
+/**
+ * The files of a `.dat` mod archive by path (recovered from its scripts and models, else
+ * `unnamed/<hash>.<kind>`), unpacked within core's unpack limits: a resource tree like the mod's
+ * folder.
+ *
+ * ```ts
+ * const files = grimrockArchiveFiles(bytes, 'Fetch Quest.dat');
+ * files.has('mod_assets/grim_bed/models/env/grim_bed.model'); // true
+ * ```
+ */
+export function grimrockArchiveFiles(bytes: Uint8Array, name: string): FileSet {
+  return archiveFiles(readGrimrockArchive(bytes, name));
+}
+
 /** The Grimrock format as the CLI registers it. */
 export const legacyFormat: LegacyFormat = {
   id: 'grimrock',
-  label: 'Legend of Grimrock 1/2 model + animation',
-  extensions: ['.model', '.animation'],
+  label: 'Legend of Grimrock 1/2 model, animation and mod archive',
+  extensions: ['.model', '.animation', '.dat'],
   mainExtension: '.model',
-  capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  capabilities: {
+    import: true,
+    export: true,
+    skins: true,
+    morphTargets: false,
+    animations: true,
+    container: true,
+  },
   options: GRIMROCK_FORMAT_OPTIONS,
   sniff(bytes: Uint8Array): boolean {
-    return isModel(bytes) || isAnimation(bytes);
+    return isModel(bytes) || isAnimation(bytes) || isArchive(bytes);
+  },
+  unpack(bytes: Uint8Array, name: string): FileSet {
+    return grimrockArchiveFiles(bytes, name);
   },
   companions: grimrockCompanions,
   resourceRoot: grimrockModRoot,

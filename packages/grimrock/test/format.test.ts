@@ -24,13 +24,14 @@ const siblings = corpus.map((p) => basename(p));
 describe('legacyFormat', () => {
   it('describes the format', () => {
     expect(legacyFormat.id).toBe('grimrock');
-    expect(legacyFormat.extensions).toEqual(['.model', '.animation']);
+    expect(legacyFormat.extensions).toEqual(['.model', '.animation', '.dat']);
     expect(legacyFormat.mainExtension).toBe('.model');
     expect(legacyFormat.capabilities).toMatchObject({
       import: true,
       export: true,
       skins: true,
       animations: true,
+      container: true,
     });
   });
 
