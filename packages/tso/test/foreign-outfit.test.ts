@@ -78,3 +78,20 @@ describe('foreign textured glTF → TSO by default', () => {
     for (const k of keys) expect(firstByteDiff(again.files.get(k)!, first.files.get(k)!), k).toBe(-1);
   });
 });
+
+describe('an outfit whose parts share one texture', () => {
+  it('imports one texture for them, and exports it once under its id (found by the CI fuzz campaign)', async () => {
+    const png = encodeTexture({ width: 2, height: 2, data: new Uint8Array(16).fill(90) }, 'png');
+    const doc = texturedTriangle(png);
+    const mesh = doc.getRoot().listMeshes()[0];
+    const scene = doc.getRoot().listScenes()[0];
+    for (const n of ['b', 'c']) scene.addChild(doc.createNode(n).setMesh(mesh.clone()));
+    const { first, again, back } = await exportTwice(doc);
+    expect(back.document.getRoot().listTextures().length).toBe(1);
+    const keys = [...first.files.keys()].sort();
+    expect(keys.filter((k) => k.startsWith('Textures/')).length).toBe(1);
+    expect(keys.filter((k) => k.startsWith('Bindings/')).length).toBe(3);
+    expect([...again.files.keys()].sort()).toEqual(keys);
+    for (const k of keys) expect(firstByteDiff(again.files.get(k)!, first.files.get(k)!), k).toBe(-1);
+  });
+});
