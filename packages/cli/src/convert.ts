@@ -45,6 +45,11 @@ export interface ConvertOptions {
   with?: string[];
   /** Discover companion files beside the input (default true). */
   companions?: boolean;
+  /**
+   * Convert only this model of a container (`--mesh NAME`: an Unreal package's mesh, a `.pak`
+   * entry), matched case-insensitively against its output name; others are left out.
+   */
+  entry?: string;
   /** Options passed to the format's import and export (fps, variant, frames, …). */
   formatOptions?: Record<string, unknown>;
   /** A step run on the document between import and write (the optimize chain). */
@@ -303,9 +308,24 @@ async function loadDocuments(
         : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
-    const models = containerModels(entries, formats);
+    let models = containerModels(entries, formats);
+    const notes = kind.unpackNotes?.(bytes, basename(input));
+    if (notes) warnings.merge(notes.warnings);
     if (!models.length)
-      warnings.warn('CONTAINER_EMPTY', `${basename(input)} holds no model gltf-legacy converts`);
+      warnings.warn(
+        'CONTAINER_EMPTY',
+        notes?.empty ?? `${basename(input)} holds no model gltf-legacy converts`,
+      );
+    if (options.entry !== undefined) {
+      const wanted = options.entry.toLowerCase();
+      const all = models.map(([name, f]) => outputBase(name.slice(folderOf(name).length), f));
+      models = models.filter((_, k) => all[k].toLowerCase() === wanted);
+      if (!models.length)
+        throw new LegacyError(
+          'ENTRY_NOT_FOUND',
+          `${basename(input)} has no model named ${options.entry} (it has: ${all.join(', ') || 'none'})`,
+        );
+    }
     // the package's files are the resources of its models (paths inside it, case-insensitive)
     const resources = new MemoryResources(entries, basename(input));
     for (const [name, f] of models) {

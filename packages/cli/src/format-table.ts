@@ -12,6 +12,11 @@ export interface FormatEntry {
   mainExtension: string;
   /** The format writes files (the package's `legacyFormat.export` exists). */
   export: boolean;
+  /**
+   * Extensions of the format's containers (`.pak`, Unreal's `.u`/`.utx`): a folder batch takes them
+   * as inputs and they write into a folder of their own (`out/NAME/…`).
+   */
+  containerExtensions?: readonly string[];
   /** Imports the package and returns its `legacyFormat`. */
   load: () => Promise<LegacyFormat>;
 }
@@ -27,6 +32,7 @@ export const FORMAT_TABLE: readonly FormatEntry[] = [
     extensions: ['.mdl', '.ani', '.pak', '.xml'],
     mainExtension: '.mdl',
     export: true,
+    containerExtensions: ['.pak'],
     load: () => import('@gltf-legacy/urho3d').then((m) => m.legacyFormat),
   },
   {
@@ -52,12 +58,18 @@ export const FORMAT_TABLE: readonly FormatEntry[] = [
   },
   {
     id: 'unreal3d',
-    extensions: ['.3d', '.uc'],
+    extensions: ['.3d', '.uc', '.u', '.utx', '.unr'],
     mainExtension: '_d.3d',
     export: true,
+    containerExtensions: ['.u', '.utx', '.unr'],
     load: () => import('@gltf-legacy/unreal3d').then((m) => m.legacyFormat),
   },
 ];
+
+/** Extensions of every format's containers (`.pak`, `.u`, `.utx`, `.unr`). */
+export const CONTAINER_EXTENSIONS: ReadonlySet<string> = new Set(
+  FORMAT_TABLE.flatMap((e) => e.containerExtensions ?? []),
+);
 
 const loaded = new Map<string, Promise<LegacyFormat>>();
 

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { extName, type LegacyFormat, LegacyError } from '@gltf-legacy/core';
-import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
+import { CONTAINER_EXTENSIONS, FORMAT_TABLE, loadAllFormats } from './format-table.js';
 import { mainFormatOf } from './lookup.js';
 
 /** One input of a batch: a file and where its outputs go below `--out-dir`. */
@@ -24,7 +24,7 @@ export interface ExpandedInputs {
 }
 
 /** Extensions that always name a model to convert, whatever the bytes say (besides main extensions). */
-const MODEL_EXTENSIONS = new Set(['.glb', '.gltf', '.pak']);
+const MODEL_EXTENSIONS = new Set(['.glb', '.gltf', ...CONTAINER_EXTENSIONS]);
 
 /** Bytes read to sniff a file found in a folder: whole files up to this size. */
 const SNIFF_LIMIT = 64 * 1024 * 1024;
@@ -167,7 +167,7 @@ export function outputCollisions(
   outDir: string | undefined,
   formats: readonly { mainExtension: string }[] = FORMAT_TABLE,
 ): Map<number, string> {
-  const containers = new Set(['.pak']);
+  const containers = CONTAINER_EXTENSIONS;
   const seen = new Map<string, string>();
   const out = new Map<number, string>();
   for (const [k, { input, rel }] of items.entries()) {

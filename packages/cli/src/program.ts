@@ -73,6 +73,10 @@ export function buildProgram(
       [] as string[],
     )
     .option('--no-companions', 'do not look for companion files beside the input')
+    .option(
+      '--mesh <name>',
+      "convert only this model of a container (an Unreal package's mesh, a .pak entry)",
+    )
     .option('--resource-dir <dir>', RESOURCE_DIR_HELP)
     .option(
       '--max-unpacked <size>',

@@ -173,6 +173,7 @@ export async function runConvert(
     to: opts.to,
     force: !!opts.force,
     with: [...(opts.with ?? []), ...(opts.skeleton ? [opts.skeleton] : [])],
+    entry: typeof opts.mesh === 'string' ? opts.mesh : undefined,
     companions: opts.companions !== false,
     formatOptions: parseFormatOptions(opts),
     formats,

@@ -4,7 +4,7 @@ import { SHARED_WARNING_CODES, type WarningCodeTable } from '@gltf-legacy/core';
 
 /** Warnings the CLI itself emits. */
 export const CLI_WARNING_CODES: WarningCodeTable = {
-  CONTAINER_EMPTY: 'A package (.pak) held no model to convert.',
+  CONTAINER_EMPTY: 'A package (.pak, an Unreal .u/.utx/.unr) held no model to convert.',
   CONTAINER_ENTRY_FAILED: 'One model inside a package failed; the other entries were converted.',
   TEXTURE_MISSING: 'A glTF image file named by a URI does not exist; the texture was left out.',
   ROOT_EXTRAS_WRAPPED:

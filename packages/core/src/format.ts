@@ -141,6 +141,12 @@ export interface LegacyFormat {
   resourceRoot?(path: string): string;
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
+  /**
+   * For container formats: what `unpack` leaves out, as warnings (objects the reader names but does
+   * not convert, e.g. an Unreal package's skeletal meshes), and a one-line answer when it holds no
+   * model at all. The CLI reports them beside the converted entries.
+   */
+  unpackNotes?(bytes: Uint8Array, name: string): { warnings: Warning[]; empty?: string };
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
   export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
   /**

@@ -178,8 +178,9 @@ function padLastFrame(
   const frameSize = bytes[2] | (bytes[3] << 8);
   const want = 4 + numFrames * frameSize;
   const missing = want - bytes.length;
-  // Only the last frame short, and a whole frame before it to copy from.
-  if (numFrames < 2 || frameSize === 0 || missing <= 0 || missing >= frameSize) return null;
+  // Only the last frame short (and not missing altogether). With a frame before it, the missing
+  // bytes are copied from it; an only frame gets zeros (those vertices at the mesh origin).
+  if (numFrames < 1 || frameSize === 0 || missing <= 0 || missing >= frameSize) return null;
   const name = fileName ?? '_a.3d';
   const last = numFrames - 1;
   const at = 4 + last * frameSize + (frameSize - missing);
@@ -190,11 +191,15 @@ function padLastFrame(
     );
   const out = new Uint8Array(want);
   out.set(bytes);
-  out.set(bytes.subarray(at - frameSize, 4 + last * frameSize), at);
+  if (last > 0) out.set(bytes.subarray(at - frameSize, 4 + last * frameSize), at);
   return {
     bytes: out,
     missing,
-    message: `${name}: frame ${last} ends ${missing} byte(s) short at offset ${bytes.length} (numFrames × frameSize needs ${want}); the missing bytes were taken from frame ${last - 1}`,
+    message: `${name}: frame ${last} ends ${missing} byte(s) short at offset ${bytes.length} (numFrames × frameSize needs ${want}); ${
+      last > 0
+        ? `the missing bytes were taken from frame ${last - 1}`
+        : 'the only frame: the missing vertices were read as 0 (the mesh origin)'
+    }`,
   };
 }
 

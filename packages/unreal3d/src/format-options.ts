@@ -49,6 +49,14 @@ export const UNREAL3D_FORMAT_OPTIONS: readonly FormatOptionInfo[] = [
     description: 'read the skins the .uc names and embed them as base colour textures',
   },
   {
+    name: 'mesh',
+    use: 'import',
+    values: '<mesh name>',
+    default: 'the first mesh of the package',
+    description: 'which mesh of a package (.u/.utx/.unr) a library import reads (the CLI converts each, or only --mesh)',
+    flag: '--mesh <name>',
+  },
+  {
     name: 'fps',
     use: 'export',
     values: '<number>',

@@ -25,6 +25,15 @@ import { UNREAL3D_LIMITS } from './limits.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
 import { parseUc, ucMesh, ucMeshNames } from './uc.js';
+import {
+  importPackage,
+  inspectPackage,
+  isPackageName,
+  looksLikePackage,
+  packageNotes,
+} from './package/format.js';
+import { readPackage } from './package/package.js';
+import { unpackPackage } from './package/unpack.js';
 import { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
 export { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
 
@@ -42,6 +51,8 @@ export * from './warning-codes.js';
 export * from './import.js';
 export * from './transform.js';
 export * from './uc.js';
+export * from './package/index.js';
+export * from './package/format.js';
 
 /**
  * Imports an Unreal mesh from a FileSet (`NAME_d.3d` main + `NAME_a.3d` + optional `.uc`).
@@ -51,8 +62,10 @@ export * from './uc.js';
  * ```
  */
 export async function importUnrealFiles(files: FileSet, options: ImportOptions & UnrealImportOptions = {}) {
-  const warnings = new WarningCollector();
   const [main, mainBytes] = mainFile(files, options);
+  // A package (.u, .utx): one of its meshes, through the sources it is built from.
+  if (looksLikePackage(mainBytes)) return importPackage(mainBytes, main, options, importUnrealFiles);
+  const warnings = new WarningCollector();
   // Without a resource reader the FileSet itself is the folder (keys may be `Textures/X.pcx`).
   const resources = options.resources ?? new MemoryResources(files, 'the given files');
   const resourcePath = (options.resourcePath ?? main).replace(/\\/g, '/');
@@ -141,6 +154,7 @@ function inspectAlone(name: string, bytes: Uint8Array): InspectSection[] {
 function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[] {
   const warnings = new WarningCollector();
   const [main, mainBytes] = mainFile(files, options);
+  if (looksLikePackage(mainBytes)) return inspectPackage(mainBytes, main);
   let m: ReturnType<typeof loadMeshFiles>;
   try {
     m = loadMeshFiles(files, main, warnings);
@@ -219,14 +233,22 @@ function inspectUnreal(files: FileSet, options?: ImportOptions): InspectSection[
 /** The format as the CLI registers it. */
 export const legacyFormat: LegacyFormat = {
   id: 'unreal3d',
-  label: 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d + .uc)',
-  extensions: ['.3d', '.uc'],
+  label: 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d + .uc; packages .u/.utx)',
+  extensions: ['.3d', '.uc', '.u', '.utx', '.unr'],
   mainExtension: '_d.3d',
-  capabilities: { import: true, export: true, skins: false, morphTargets: true, animations: true },
+  capabilities: {
+    import: true,
+    export: true,
+    skins: false,
+    morphTargets: true,
+    animations: true,
+    container: true,
+  },
   options: UNREAL3D_FORMAT_OPTIONS,
   limits: UNREAL3D_LIMITS,
   exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),
   sniff(bytes: Uint8Array, name: string): boolean {
+    if (looksLikePackage(bytes)) return true;
     if (/_a\.3d$/i.test(name)) {
       // Routed here so the importer can say it needs the _d.3d (or use one beside it).
       if (bytes.length < 4) return false;
@@ -236,7 +258,10 @@ export const legacyFormat: LegacyFormat = {
     }
     return looksLikeData(bytes);
   },
-  companions: unrealCompanions,
+  companions: (name, siblings) => (isPackageName(name) ? [] : unrealCompanions(name, siblings)),
+  // a package is a container of its meshes' sources (MESH_d.3d, MESH_a.3d, MESH.uc, Textures/…)
+  unpack: (bytes, name) => unpackPackage(readPackage(bytes, name)),
+  unpackNotes: packageNotes,
   resourceRoot: unrealPackageDir,
   import: (files, options) => importUnrealFiles(files, options),
   export: (document, options) => exportUnreal(document, (options ?? {}) as UnrealExportOptions),

@@ -29,6 +29,8 @@ export const WARNING_CODES: WarningCodeTable = {
   UC_SEARCH_LIMITED: 'The search for the class file naming the mesh was cut short (too many files).',
   WEAPON_TRIANGLES: 'The mesh has several weapon triangles; the WeaponTriangle node follows the first.',
   TEXTURE_INVALID: 'A skin file could not be decoded; the material has no image.',
+  MESH_SKIPPED:
+    'A package mesh of a kind this reader does not convert (SkeletalMesh) was left out; inspect names it.',
   // export
   SKIN_BAKED: 'Skinned meshes were baked into vertex frames (Unreal 1 meshes have no bones).',
   VERTICES_WELDED: 'glTF vertices with the same position in every frame became one Unreal vertex.',

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * Issue 28 benchmark, in one process (ratios measured side by side), median of 7 after 2 warm-ups:
+ * (1) listing every export (name, class, path) of a 4 MB synthetic package — target ≥ 200 MB/s;
+ * (2) converting every mesh of the corpus packages (HeadHunter.u's Skull, KillConfirmed.u's dogTag)
+ * against the same meshes from their `_d.3d`/`_a.3d`/`.uc` sources — target ≤ 1.2×.
+ * Run `npx tsup` first; `pnpm bench` runs it (from bench/run.mjs).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { encodeCompactIndex, legacyFormat, readPackage } from '../dist/index.js';
+
+const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+async function time(fn, runs = 7) {
+  for (let i = 0; i < 2; i++) await fn();
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    t.push(performance.now() - t0);
+  }
+  return median(t);
+}
+
+/** A version-69 package of `n` exports (64 bytes of data each), 4 000 names, 2 000 imports. */
+function synthPackage(n) {
+  const parts = [];
+  const i32 = (v) => {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setInt32(0, v, true);
+    return b;
+  };
+  const names = ['None', 'Core', 'Package', 'Class', 'Engine', 'Texture', 'LodMesh', 'Sound'];
+  for (let i = names.length; i < 4000; i++) names.push(`Object_${i.toString(36)}_name`);
+  const nameBytes = names.flatMap((s) => [
+    encodeCompactIndex(s.length + 1),
+    new TextEncoder().encode(`${s}\0`),
+    i32(0),
+  ]);
+  const cat = (xs) => {
+    const out = new Uint8Array(xs.reduce((a, x) => a + x.length, 0));
+    let o = 0;
+    for (const x of xs) {
+      out.set(x, o);
+      o += x.length;
+    }
+    return out;
+  };
+  const nameTable = cat(nameBytes);
+  const data = new Uint8Array(64).fill(0); // a None-terminated property list and padding
+  let offset = 64 + nameTable.length;
+  const dataStart = offset;
+  offset += n * data.length;
+  const imports = [cat([encodeCompactIndex(1), encodeCompactIndex(2), i32(0), encodeCompactIndex(4)])];
+  for (let i = 1; i < 2000; i++)
+    imports.push(
+      cat([encodeCompactIndex(1), encodeCompactIndex(3), i32(-1), encodeCompactIndex(5 + (i % 3))]),
+    );
+  const importTable = cat(imports);
+  const importOffset = offset;
+  const exports = [];
+  for (let i = 0; i < n; i++)
+    exports.push(
+      cat([
+        encodeCompactIndex(-(2 + (i % 3))),
+        encodeCompactIndex(0),
+        i32(0),
+        encodeCompactIndex(8 + (i % 3990)),
+        i32(0x70004),
+        encodeCompactIndex(data.length),
+        encodeCompactIndex(dataStart + i * data.length),
+      ]),
+    );
+  const exportTable = cat(exports);
+  const exportOffset = importOffset + importTable.length;
+  const header = cat([
+    Uint8Array.from([0xc1, 0x83, 0x2a, 0x9e, 69, 0, 0, 0]),
+    i32(1),
+    i32(names.length),
+    i32(64),
+    i32(n),
+    i32(exportOffset),
+    i32(2000),
+    i32(importOffset),
+    new Uint8Array(16),
+    i32(1),
+    i32(n),
+    i32(names.length),
+  ]);
+  parts.push(header, nameTable, ...Array.from({ length: n }, () => data), importTable, exportTable);
+  return cat(parts);
+}
+
+const big = synthPackage(44_000);
+if (process.env.WRITE_BIG) {
+  (await import('node:fs')).writeFileSync(process.env.WRITE_BIG, big);
+  process.exit(0);
+}
+let rows = 0;
+const list = await time(() => {
+  const pkg = readPackage(big, 'Big.u');
+  rows = 0;
+  for (let i = 0; i < pkg.exports.length; i++) {
+    pkg.exportClass(i);
+    pkg.refPath(i + 1);
+    rows++;
+  }
+});
+const mb = big.length / 1e6;
+console.log(
+  `list every export: ${rows} exports of a ${mb.toFixed(2)} MB package in ${list.toFixed(1)} ms = ${(mb / (list / 1000)).toFixed(0)} MB/s (target ≥ 200)`,
+);
+
+const ut = join(corpus, 'archives/unreal/Ut99Mods-v1.2.0/System');
+if (!existsSync(ut)) {
+  console.log('corpus packages missing: convert comparison skipped');
+  process.exit(0);
+}
+const read = (p) => new Uint8Array(readFileSync(p));
+const packages = [
+  ['HeadHunter.u', 'Skull'],
+  ['KillConfirmed.u', 'dogTag'],
+].map(([p, mesh]) => ({ name: p, bytes: read(join(ut, p)), mesh }));
+const sources = ['Skull', 'Tags'].map((b) => {
+  const dir = join(corpus, 'unreal3d');
+  return {
+    main: `${b}_d.3d`,
+    files: new Map([`${b}_d.3d`, `${b}_a.3d`, `${b}.uc`].map((f) => [f, read(join(dir, f))])),
+  };
+});
+const fromPkg = await time(async () => {
+  for (const p of packages) await legacyFormat.import(new Map([[p.name, p.bytes]]), { mesh: p.mesh });
+});
+const fromSrc = await time(async () => {
+  for (const s of sources) await legacyFormat.import(s.files, { main: s.main });
+});
+console.log(
+  `convert every mesh (Skull, dogTag): from packages ${fromPkg.toFixed(1)} ms, from sources ${fromSrc.toFixed(1)} ms: ${(fromPkg / fromSrc).toFixed(2)}× (target ≤ 1.2)`,
+);

@@ -1,0 +1,70 @@
+/**
+ * The name table: every name the package uses (object, class, property and sequence names), as
+ * `FName` indices elsewhere. Version < 64: a NUL-terminated string; from 64 a compact-index length
+ * (counting the NUL) then the bytes; each followed by 32-bit object flags.
+ */
+import type { ByteReader } from '@gltf-legacy/core';
+import { readCompactIndex } from './compact-index.js';
+import type { PackageHeader } from './header.js';
+
+/** Longest name the engine stores (`NAME_SIZE`). */
+export const MAX_NAME_LENGTH = 64;
+
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * Reads the name table. Each entry needs at least 5 bytes, so the count is checked against the
+ * bytes after the table offset before anything is allocated.
+ *
+ * ```ts
+ * const names = readNames(r, header); // ['None', 'Skull', …]
+ * ```
+ */
+export function readNames(r: ByteReader, header: PackageHeader): string[] {
+  r.seek(header.nameOffset, 'header.nameOffset');
+  const n = r.count(header.nameCount, 5, 'header.nameCount');
+  const names = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const field = `names[${i}]`;
+    if (header.version < 64) {
+      const start = r.offset;
+      let end = start;
+      while (end < r.length && r.bytes[end] !== 0) end++;
+      if (end >= r.length) throw r.error('name runs past the end of the file', field, 'TRUNCATED', start);
+      if (end - start > 1024)
+        throw r.error(`name of ${end - start} bytes is too long`, field, 'BAD_NAME', start);
+      names[i] = latin1.decode(r.bytes.subarray(start, end));
+      r.seek(end + 1);
+    } else {
+      const at = r.offset;
+      const len = readCompactIndex(r, `${field}.length`);
+      if (len < 0 || len > 1024)
+        throw r.error(`name length ${len} is impossible`, `${field}.length`, 'BAD_NAME', at);
+      const bytes = r.bytesView(len, field);
+      const end = bytes.indexOf(0);
+      names[i] = latin1.decode(end >= 0 ? bytes.subarray(0, end) : bytes);
+    }
+    r.u32(`${field}.flags`);
+  }
+  return names;
+}
+
+/**
+ * A name index read from the file, checked against the table: `BAD_NAME_INDEX` past its end.
+ *
+ * ```ts
+ * const name = readName(r, names, 'exports[3].objectName');
+ * ```
+ */
+export function readName(r: ByteReader, names: readonly string[], field?: string): string {
+  const at = r.offset;
+  const i = readCompactIndex(r, field);
+  if (i < 0 || i >= names.length)
+    throw r.error(
+      `name index ${i} is outside the name table (${names.length} names)`,
+      field,
+      'BAD_NAME_INDEX',
+      at,
+    );
+  return names[i];
+}

@@ -1,0 +1,146 @@
+/**
+ * The import and export tables, and object references. A reference is an int: 0 none, `i > 0`
+ * export `i − 1`, `i < 0` import `−i − 1`. Exports name their class, super, outer (package) and
+ * where their serialized bytes are; imports name a class and the outer they live in (a chain of
+ * imports ending at a package). Offsets are checked to lie inside the file and outer chains to end
+ * (no cycle).
+ */
+import type { ByteReader } from '@gltf-legacy/core';
+import { readCompactIndex } from './compact-index.js';
+import type { PackageHeader } from './header.js';
+import { readName } from './names.js';
+
+/** One import: an object of another package. */
+export interface PackageImport {
+  classPackage: string;
+  className: string;
+  /** Object reference of the outer (usually an import of class `Package`). */
+  outer: number;
+  name: string;
+  /** Where the entry starts in the file. */
+  at: number;
+}
+
+/** One export: an object of this package. */
+export interface PackageExport {
+  /** Object reference of the class (0: a `Class` itself). */
+  classRef: number;
+  superRef: number;
+  outer: number;
+  name: string;
+  flags: number;
+  serialSize: number;
+  serialOffset: number;
+  /** Where the entry starts in the file. */
+  at: number;
+}
+
+/** Reads the import table (each entry at least 4 bytes). */
+export function readImports(r: ByteReader, header: PackageHeader, names: readonly string[]): PackageImport[] {
+  if (header.importCount === 0) return [];
+  r.seek(header.importOffset, 'header.importOffset');
+  const n = r.count(header.importCount, 4, 'header.importCount');
+  const out = new Array<PackageImport>(n);
+  for (let i = 0; i < n; i++) {
+    const f = `imports[${i}]`;
+    const at = r.offset;
+    const classPackage = readName(r, names, `${f}.classPackage`);
+    const className = readName(r, names, `${f}.className`);
+    const outer = r.i32(`${f}.outer`);
+    const name = readName(r, names, `${f}.objectName`);
+    out[i] = { classPackage, className, outer, name, at };
+  }
+  return out;
+}
+
+/** Reads the export table (each entry at least 8 bytes); serial ranges must lie inside the file. */
+export function readExports(r: ByteReader, header: PackageHeader, names: readonly string[]): PackageExport[] {
+  if (header.exportCount === 0) return [];
+  r.seek(header.exportOffset, 'header.exportOffset');
+  const n = r.count(header.exportCount, 8, 'header.exportCount');
+  const out = new Array<PackageExport>(n);
+  for (let i = 0; i < n; i++) {
+    const f = `exports[${i}]`;
+    const at = r.offset;
+    const classRef = readCompactIndex(r, `${f}.class`);
+    const superRef = readCompactIndex(r, `${f}.super`);
+    const outer = r.i32(`${f}.outer`);
+    const name = readName(r, names, `${f}.objectName`);
+    const flags = r.u32(`${f}.flags`);
+    const sizeAt = r.offset;
+    const serialSize = readCompactIndex(r, `${f}.serialSize`);
+    const serialOffset = serialSize ? readCompactIndex(r, `${f}.serialOffset`) : 0;
+    if (serialSize < 0 || serialOffset < 0 || serialOffset + serialSize > r.length)
+      throw r.error(
+        `export ${name}: ${serialSize} bytes at ${serialOffset} run past the end of the file (${r.length} bytes)`,
+        `${f}.serialSize`,
+        'BAD_OFFSET',
+        sizeAt,
+      );
+    out[i] = { classRef, superRef, outer, name, flags, serialSize, serialOffset, at };
+  }
+  return out;
+}
+
+/** The tables an object reference is resolved in. */
+export interface ObjectTables {
+  imports: readonly PackageImport[];
+  exports: readonly PackageExport[];
+}
+
+/** True when `ref` is 0 or names an existing import/export. */
+export function validRef(t: ObjectTables, ref: number): boolean {
+  return ref === 0 || (ref > 0 ? ref <= t.exports.length : -ref <= t.imports.length);
+}
+
+/** The object name of a reference ('None' for 0). */
+export function refName(t: ObjectTables, ref: number): string {
+  if (ref === 0) return 'None';
+  return ref > 0 ? t.exports[ref - 1].name : t.imports[-ref - 1].name;
+}
+
+/** The class name of a reference: an export's class (`Class` when it has none), an import's class. */
+export function refClass(t: ObjectTables, ref: number): string {
+  if (ref === 0) return 'None';
+  if (ref < 0) return t.imports[-ref - 1].className;
+  const c = t.exports[ref - 1].classRef;
+  return c === 0 ? 'Class' : refName(t, c);
+}
+
+/** The outer reference of a reference. */
+export function refOuter(t: ObjectTables, ref: number): number {
+  if (ref === 0) return 0;
+  return ref > 0 ? t.exports[ref - 1].outer : t.imports[-ref - 1].outer;
+}
+
+/**
+ * The outer chain of a reference, innermost first (`['Skins', 'Botpack']` for
+ * `Botpack.Skins.X`); a cycle or a dangling reference is a `FormatError` naming the table entry.
+ */
+export function outerChain(r: ByteReader, t: ObjectTables, ref: number, names = true): string[] {
+  const chain: string[] = [];
+  let depth = 0;
+  // a chain longer than the tables visits some entry twice: a cycle
+  const limit = t.imports.length + t.exports.length;
+  let from = ref;
+  let cur = refOuter(t, ref);
+  while (cur !== 0) {
+    if (!validRef(t, cur) || depth >= limit || cur === ref) {
+      const field = from > 0 ? `exports[${from - 1}].outer` : `imports[${-from - 1}].outer`;
+      const at = from > 0 ? t.exports[from - 1].at : t.imports[-from - 1].at;
+      if (!validRef(t, cur))
+        throw r.error(`object reference ${cur} is outside the tables`, field, 'BAD_OBJECT_REF', at);
+      throw r.error(`the outer chain of ${refName(t, ref)} loops`, field, 'IMPORT_CYCLE', at);
+    }
+    if (names) chain.push(refName(t, cur));
+    depth++;
+    from = cur;
+    cur = refOuter(t, cur);
+  }
+  return chain;
+}
+
+/** `Package.Group.Name` of a reference. */
+export function refPath(r: ByteReader, t: ObjectTables, ref: number): string {
+  return [...outerChain(r, t, ref).reverse(), refName(t, ref)].join('.');
+}

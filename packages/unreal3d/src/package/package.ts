@@ -1,0 +1,200 @@
+/**
+ * An Unreal Engine 1 package opened for reading: header, names, imports and exports read and
+ * checked up front (offsets inside the file, references inside the tables, outer chains without
+ * cycles); objects (meshes, textures, palettes) are read on demand.
+ */
+import { ByteReader } from '@gltf-legacy/core';
+import { readCompactIndex } from './compact-index.js';
+import { type PackageHeader, readPackageHeader } from './header.js';
+import { type PackageMesh, readLodMesh } from './lodmesh.js';
+import { readNames } from './names.js';
+import { openObject, type PackageObject } from './object.js';
+import {
+  outerChain,
+  type PackageExport,
+  type PackageImport,
+  readExports,
+  readImports,
+  refClass,
+  refName,
+  refOuter,
+  refPath,
+  validRef,
+} from './objects.js';
+import { type PackageTexture, readPalette, readTexture } from './texture.js';
+
+/** Classes whose exports are vertex meshes this package converts. */
+export const VERTEX_MESH_CLASSES = ['Mesh', 'LodMesh'] as const;
+
+/** A package read into its tables. */
+export class UnrealPackage {
+  readonly header: PackageHeader;
+  readonly names: string[];
+  readonly imports: PackageImport[];
+  readonly exports: PackageExport[];
+  private readonly r: ByteReader;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly file?: string,
+  ) {
+    const r = (this.r = new ByteReader(bytes, { file }));
+    this.header = readPackageHeader(r);
+    this.names = readNames(r, this.header);
+    this.imports = readImports(r, this.header, this.names);
+    this.exports = readExports(r, this.header, this.names);
+    // every reference a table holds must resolve, and every outer chain end
+    for (let i = 0; i < this.exports.length; i++) {
+      const e = this.exports[i];
+      const bad = !validRef(this, e.classRef)
+        ? 'class'
+        : !validRef(this, e.superRef)
+          ? 'super'
+          : !validRef(this, e.outer)
+            ? 'outer'
+            : '';
+      if (bad) {
+        const ref = bad === 'class' ? e.classRef : bad === 'super' ? e.superRef : e.outer;
+        throw r.error(
+          `object reference ${ref} is outside the tables`,
+          `exports[${i}].${bad}`,
+          'BAD_OBJECT_REF',
+          e.at,
+        );
+      }
+    }
+    for (let i = 0; i < this.imports.length; i++) {
+      const imp = this.imports[i];
+      if (!validRef(this, imp.outer))
+        throw r.error(
+          `object reference ${imp.outer} is outside the tables`,
+          `imports[${i}].outer`,
+          'BAD_OBJECT_REF',
+          imp.at,
+        );
+    }
+    this.checkOuterChains();
+  }
+
+  /**
+   * Every outer chain ends (no cycle), in time linear in the tables: entries known to reach the
+   * top are marked, so each is walked once.
+   */
+  private checkOuterChains(): void {
+    const ni = this.imports.length;
+    const ok = new Uint8Array(ni + this.exports.length + 1); // slot of ref: imports first, then exports
+    const slot = (ref: number) => (ref < 0 ? -ref - 1 : ni + ref - 1);
+    const path: number[] = [];
+    for (let start = -ni; start <= this.exports.length; start++) {
+      if (start === 0 || ok[slot(start)]) continue;
+      path.length = 0;
+      let cur = start;
+      while (cur !== 0 && !ok[slot(cur)]) {
+        if (path.length > ok.length) outerChain(this.r, this, start, false); // throws IMPORT_CYCLE
+        path.push(cur);
+        cur = refOuter(this, cur);
+      }
+      for (const p of path) ok[slot(p)] = 1;
+    }
+  }
+
+  /** The class name of export `i` (0-based). */
+  exportClass(i: number): string {
+    return refClass(this, i + 1);
+  }
+
+  /** The name of an object reference. */
+  refName(ref: number): string {
+    return refName(this, ref);
+  }
+
+  /** The class of an object reference. */
+  refClass(ref: number): string {
+    return refClass(this, ref);
+  }
+
+  /** `Package.Group.Name` of an object reference (exports start with their groups). */
+  refPath(ref: number): string {
+    return refPath(this.r, this, ref);
+  }
+
+  /** The top-level package an import lives in (`Botpack` for `Botpack.Skins.X`). */
+  importPackage(ref: number): string | undefined {
+    if (ref >= 0) return undefined;
+    const chain = outerChain(this.r, this, ref);
+    return chain[chain.length - 1];
+  }
+
+  /** 0-based indices of the exports of a class (any case). */
+  exportsOf(className: string): number[] {
+    const lower = className.toLowerCase();
+    const out: number[] = [];
+    for (let i = 0; i < this.exports.length; i++)
+      if (this.exportClass(i).toLowerCase() === lower) out.push(i);
+    return out;
+  }
+
+  /** The export of a name and class (any case), or -1. */
+  findExport(name: string, className?: string): number {
+    const n = name.toLowerCase();
+    const c = className?.toLowerCase();
+    return this.exports.findIndex(
+      (e, i) => e.name.toLowerCase() === n && (!c || this.exportClass(i).toLowerCase() === c),
+    );
+  }
+
+  /** Reads export `i`'s header and properties. */
+  open(i: number): PackageObject {
+    return openObject(this.r, this.exports[i], i, this.exportClass(i), this.names, this.header.version);
+  }
+
+  /** Reads a `Mesh`/`LodMesh` export. */
+  readMesh(i: number): PackageMesh {
+    const obj = this.open(i);
+    return this.r.scope(`exports[${i}](${obj.name})`, () => readLodMesh(this.r, obj, this.names));
+  }
+
+  /** Reads a `Texture` export (its mips are views into the package). */
+  readTexture(i: number): PackageTexture {
+    const obj = this.open(i);
+    return this.r.scope(`exports[${i}](${obj.name})`, () => readTexture(this.r, obj));
+  }
+
+  /**
+   * Reads a `TextBuffer` export (a class's `ScriptText`: its source, `#exec` lines included):
+   * Pos, Top, then the text.
+   */
+  readTextBuffer(i: number): string {
+    const obj = this.open(i);
+    const r = this.r;
+    return r.scope(`exports[${i}](${obj.name})`, () => {
+      r.i32('pos');
+      r.i32('top');
+      const at = r.offset;
+      const n = readCompactIndex(r, 'text.length');
+      if (n < 0 || n > obj.end - r.offset)
+        throw r.error(`text of ${n} bytes does not fit the object`, 'text.length', 'COUNT_TOO_LARGE', at);
+      const bytes = r.bytesView(n, 'text');
+      const end = bytes.indexOf(0);
+      return new TextDecoder('latin1').decode(end >= 0 ? bytes.subarray(0, end) : bytes);
+    });
+  }
+
+  /** Reads a `Palette` export: 256 RGBA colours. */
+  readPalette(i: number): Uint8Array {
+    const obj = this.open(i);
+    return this.r.scope(`exports[${i}](${obj.name})`, () => readPalette(this.r, obj));
+  }
+}
+
+/**
+ * Opens a package.
+ *
+ * ```ts
+ * const pkg = readPackage(bytes, 'HeadHunter.u');
+ * pkg.exportsOf('LodMesh').map((i) => pkg.exports[i].name); // ['Skull']
+ * ```
+ */
+export function readPackage(bytes: Uint8Array, file?: string): UnrealPackage {
+  return new UnrealPackage(bytes, file);
+}
