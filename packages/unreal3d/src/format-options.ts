@@ -53,7 +53,8 @@ export const UNREAL3D_FORMAT_OPTIONS: readonly FormatOptionInfo[] = [
     use: 'import',
     values: '<mesh name>',
     default: 'the first mesh of the package',
-    description: 'which mesh of a package (.u/.utx/.unr) a library import reads (the CLI converts each, or only --mesh)',
+    description:
+      'which mesh of a package (.u/.utx/.unr) a library import reads (the CLI converts each, or only --mesh)',
     flag: '--mesh <name>',
   },
   {
