@@ -19,7 +19,7 @@ import {
   optimizeTransform,
 } from './optimize.js';
 import { createProgress } from './progress.js';
-import { buildReport, summarize, summaryTable } from './report.js';
+import { reportFile, summarize, summaryTable } from './report.js';
 
 function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
   const o: OptimizeOptions = {};
@@ -79,6 +79,9 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.variant) fo.variant = opts.variant;
   if (opts.static) fo.frames = 'first';
   if (opts.strict) fo.strict = true;
+  if (opts.compact && opts.float)
+    throw usage('--compact and --float ask for opposite encodings: pass one (--float is the default)');
+  if (opts.compact) fo.compact = true;
   if (opts.float) fo.float = true;
   if (opts.frameNormals === false) fo.frameNormals = false;
   if (opts.scale !== undefined) {
@@ -92,6 +95,11 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.pak !== undefined) {
     if (opts.pak !== true && opts.pak !== 'lz4') throw usage(`--pak takes no value or lz4, got ${opts.pak}`);
     fo.pak = opts.pak;
+  }
+  if (opts.far !== undefined) {
+    if (opts.far !== true && opts.far !== 'refpack')
+      throw usage(`--far takes no value or refpack, got ${opts.far}`);
+    fo.far = opts.far;
   }
   if (opts.textureFormat !== undefined) {
     if (opts.textureFormat !== 'png' && opts.textureFormat !== 'dds')
@@ -129,8 +137,8 @@ async function writeReport(
   records: ConvertRecord[],
   summary: ReturnType<typeof summarize>,
 ): Promise<void> {
-  const json = `${JSON.stringify(buildReport(records, summary), null, 2)}\n`;
-  await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
+  // written record by record (a batch of 10 000 inputs never holds the whole text: issue 31)
+  await writeFilesAtomic(new Map([[resolve(path), reportFile(records, summary)]]), true);
 }
 
 /** The `convert` command: `inputs` and commander-style `opts` (shared by the fast path). */

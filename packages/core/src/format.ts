@@ -1,4 +1,5 @@
 import type { Document } from '@gltf-transform/core';
+import type { ContainerEntriesOptions, ContainerEntry } from './container.js';
 import type { Warning } from './errors.js';
 import type { LegacyLimits } from './limits.js';
 import type { ResourceOptions } from './resources.js';
@@ -21,10 +22,17 @@ export interface ImportOptions extends ResourceOptions {
    */
   strict?: boolean;
   /**
-   * Write vertex-animation data (morph targets) and animation outputs as float32 even where the
-   * source was quantized. Default false: morph targets from quantized sources are written with
-   * `KHR_mesh_quantization` integer types (and sparse where only some vertices move), which every
-   * current glTF client reads; `float: true` (CLI `--float`) is for clients that lack the extension.
+   * Write the source's quantized vertex-animation data as integers (issue 30; CLI `--compact`):
+   * `KHR_mesh_quantization` morph targets (listed in `extensionsRequired`) and normalized SHORT
+   * rotation tracks. Default false: **portable** — float32 morph targets and animation outputs,
+   * sparse where smaller, no entry in `extensionsRequired`, so every glTF client opens the file
+   * (Godot 4, f3d/VTK and libGDX refuse files that require `KHR_mesh_quantization`). See
+   * `vertexAnimationEncoding` for how it combines with `float`.
+   */
+  compact?: boolean;
+  /**
+   * The portable mode's name from before issue 30 (CLI `--float`), now the default: `float: true`
+   * wins over `compact: true`; `float: false` alone does not select the compact mode.
    */
   float?: boolean;
   /**
@@ -104,6 +112,25 @@ export interface InspectSection {
 }
 
 /**
+ * Lookups in one folder's file names (regular files only, case-insensitive), each answered from
+ * an index built once per folder: what {@link LegacyFormat.companionsIn} uses instead of a scan.
+ *
+ * ```ts
+ * folder.named('skull_a.3d');   // ['Skull_a.3d']
+ * folder.withExtension('.uc');  // every .uc file of the folder
+ * folder.withPrefix('skull_');  // ['Skull_a.3d', 'Skull_d.3d']
+ * ```
+ */
+export interface CompanionLookup {
+  /** The files whose name equals `name` ignoring case (usually none or one), sorted. */
+  named(name: string): readonly string[];
+  /** The files whose extension (`extName`: the last one, lower case, with its dot) is `ext`, sorted. */
+  withExtension(ext: string): readonly string[];
+  /** The files whose name starts with `prefix` ignoring case, sorted. */
+  withPrefix(prefix: string): readonly string[];
+}
+
+/**
  * One legacy format, as the CLI registers it. Keep implementations small: the real work lives in
  * the package's file-model and mapping modules.
  */
@@ -133,6 +160,13 @@ export interface LegacyFormat {
    */
   companions?(name: string, siblings: string[]): string[];
   /**
+   * Optional: the same answer as `companions(name, siblings)`, found through constant-time lookups
+   * in the folder's listing instead of a scan of every sibling. A batch converting a folder of
+   * thousands of files calls this when present (issue 31: a scan per input made the batch's cost
+   * grow with the square of the folder). Order may differ from `companions`.
+   */
+  companionsIn?(name: string, folder: CompanionLookup): string[];
+  /**
    * The folder a conversion of `path` (a `/`-separated absolute or input-relative path of a main
    * file) may read textures and material files from: an ancestor folder of it, the way the game
    * lays out its data (Unreal: the package folder above `Models/`; Grimrock: the folder holding
@@ -141,6 +175,22 @@ export interface LegacyFormat {
   resourceRoot?(path: string): string;
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
+  /**
+   * For container formats: which entries of `unpack`'s FileSet convert on their own (default:
+   * those ending with a format's `mainExtension`). TSO: every appearance and every mesh no
+   * appearance of the archive uses.
+   */
+  containerModels?(entries: FileSet): string[];
+  /**
+   * For container formats: the entries as the container's table lists them (two may share a
+   * path; nothing is decompressed until an entry's `read()`), or undefined when `bytes` are not a
+   * container of this format (a model of it, say). Throws a `FormatError` on a damaged table.
+   *
+   * ```ts
+   * for (const e of urho3d.entries!(bytes, 'Data.pak') ?? []) console.log(e.path, e.size, e.read().length);
+   * ```
+   */
+  entries?(bytes: Uint8Array, name: string, options?: ContainerEntriesOptions): ContainerEntry[] | undefined;
   /**
    * For container formats: what `unpack` leaves out, as warnings (objects the reader names but does
    * not convert, e.g. an Unreal package's skeletal meshes), and a one-line answer when it holds no

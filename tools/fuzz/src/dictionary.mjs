@@ -19,8 +19,24 @@ export const DICTIONARIES = {
   },
   grimrock: {
     le: true,
-    // MDL1 models (version 2), ANIM animations (versions 1 and 2), MESH entities, node names
-    words: ['MDL1', 'ANIM', 'MESH', 'RootNode', 'Armature', 'hand_r', 'arm_r', '\0\0\0\0'].map(ascii),
+    // MDL1 models (version 2), ANIM animations (versions 1 and 2), MESH entities, node names;
+    // .dat archives (GRA2/GRAR, a zlib header, path strings the name recovery reads)
+    words: [
+      'MDL1',
+      'ANIM',
+      'MESH',
+      'RootNode',
+      'Armature',
+      'hand_r',
+      'arm_r',
+      '\0\0\0\0',
+      'GRA2',
+      'GRAR',
+      'x^', // 0x78 0x5e: a zlib header
+      'mod_assets/',
+      '.fbx"',
+      '../',
+    ].map(ascii),
   },
   unigine: {
     le: true,
@@ -39,6 +55,12 @@ export const DICTIONARIES = {
       new Uint8Array([0xff]),
       ascii('xevt'),
       ascii('PELVIS'),
+      // FAR archives: signature, versions 1 and 3 (little-endian), RefPack's 10 FB and 0x80 type
+      ascii('FAR!byAZ'),
+      new Uint8Array([3, 0, 0, 0]),
+      new Uint8Array([1, 0, 0, 0]),
+      new Uint8Array([0x10, 0xfb]),
+      new Uint8Array([0x80]),
     ],
   },
   unreal3d: {

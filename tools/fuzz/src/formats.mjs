@@ -13,9 +13,9 @@ export const FORMAT_IDS = ['urho3d', 'grimrock', 'unigine', 'tso', 'unreal3d'];
 /** Corpus folders per format (the Urho3D corpus folder is `urho`). */
 export const CORPUS_DIRS = {
   urho3d: ['urho', 'urho3d'],
-  grimrock: ['grimrock'],
+  grimrock: ['grimrock', 'archives/grimrock'],
   unigine: ['unigine'],
-  tso: ['tso'],
+  tso: ['tso', 'archives/tso'],
   unreal3d: ['unreal3d'],
 };
 
@@ -32,6 +32,7 @@ export const FILE_MODELS = {
   grimrock: [
     { suffix: '.model', read: 'readModel', write: 'writeModel' },
     { suffix: '.animation', read: 'readAnimation', write: 'writeAnimation' },
+    { suffix: '.dat', read: 'readDat', write: 'writeDat' },
   ],
   unigine: [
     { suffix: '.mesh', read: 'readMesh', write: 'writeMesh' },
@@ -41,6 +42,9 @@ export const FILE_MODELS = {
     { suffix: '.mesh', read: 'readMesh', write: 'writeMesh' },
     { suffix: '.anim', read: 'readAnimation', write: 'writeAnimation' },
     { suffix: '.skel', read: 'readSkeleton', write: 'writeSkeleton' },
+    // FAR archives (issue 27): FAR1/FAR3 tables; entries decompress in the container step
+    { suffix: '.dat', read: 'readFar', write: 'writeFar' },
+    { suffix: '.far', read: 'readFar', write: 'writeFar' },
   ],
   unreal3d: [
     { suffix: '_d.3d', read: 'readData', write: 'writeData' },
