@@ -17,6 +17,7 @@ import type { Document } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { isAnimation, readAnimation } from './animation.js';
 import { archiveFiles, readGrimrockArchive } from './archive/archive.js';
+import { grimrockArchiveEntries } from './archive/entries.js';
 import { inspectArchive } from './archive/inspect.js';
 import { isArchive } from './archive/table.js';
 import { exportGrimrock, type GrimrockExportOptions } from './export.js';
@@ -246,6 +247,8 @@ export const legacyFormat: LegacyFormat = {
   unpack(bytes: Uint8Array, name: string): FileSet {
     return grimrockArchiveFiles(bytes, name);
   },
+  // `gltf-legacy extract`: entries under their recovered paths, else unnamed/<hash>.<kind>
+  entries: grimrockArchiveEntries,
   companions: grimrockCompanions,
   resourceRoot: grimrockModRoot,
   async import(files, options) {
