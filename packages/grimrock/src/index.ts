@@ -28,6 +28,8 @@ import { exportGrimrockMaterials } from './material-export.js';
 import { type GrimrockMaterialImportOptions, importGrimrockMaterials } from './material-import.js';
 import { GRIMROCK_LIMITS } from './limits.js';
 import { isModel, readModel, VERTEX_ARRAY_NAMES } from './model.js';
+import { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
+export { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './animation.js';
 export * from './archive/index.js';
@@ -239,6 +241,7 @@ export const legacyFormat: LegacyFormat = {
     animations: true,
     container: true,
   },
+  options: GRIMROCK_FORMAT_OPTIONS,
   sniff(bytes: Uint8Array): boolean {
     return isModel(bytes) || isAnimation(bytes) || isArchive(bytes);
   },

@@ -35,6 +35,8 @@ import {
 } from './package/format.js';
 import { readPackage } from './package/package.js';
 import { unpackPackage } from './package/unpack.js';
+import { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
+export { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './aniv.js';
 export * from './data.js';
@@ -245,6 +247,7 @@ export const legacyFormat: LegacyFormat = {
     animations: true,
     container: true,
   },
+  options: UNREAL3D_FORMAT_OPTIONS,
   limits: UNREAL3D_LIMITS,
   exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),
   sniff(bytes: Uint8Array, name: string): boolean {
