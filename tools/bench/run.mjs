@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench [--json out.json] [--format id[,id]] [--quick] [--runs 5] [--no-peers] [--no-package-benches]
-//            [--only-peers] [--only-issue19]
+//            [--only-peers] [--only-issue19] [--only-issue31] [--issue31-big]
 // Per format: synthetic large input (deterministic) → parse / import / export / write, median
 // of N runs, peak RSS; NodeIO baseline in the same process; assimp vs our CLI whole-process on
 // the Unreal file. Each format runs in its own child process so peak RSS is per format.
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     'no-peers': { type: 'boolean' },
     'only-peers': { type: 'boolean' },
     'only-issue19': { type: 'boolean' },
+    'only-issue31': { type: 'boolean' },
+    'issue31-big': { type: 'boolean' },
     'no-package-benches': { type: 'boolean' },
     'no-cli': { type: 'boolean' },
     child: { type: 'string' },
@@ -44,7 +46,13 @@ export const PLANS = {
     doc: { vertices: 500_000, bones: 64, keys: 60 },
   },
   tso: { label: '200k vertices, 64 bones', doc: { vertices: 200_000, bones: 64, keys: 60 } },
-  unreal3d: { label: '16k vertices × 1000 frames (packed aniv)', unreal: { vertices: 16_000, frames: 1000 } },
+  // compact: the quantized morph targets these numbers measured since issue 19 (the portable
+  // default of issue 30 is float32: twice the .glb, see src/issue19.mjs for both modes)
+  unreal3d: {
+    label: '16k vertices × 1000 frames (packed aniv), --compact',
+    unreal: { vertices: 16_000, frames: 1000 },
+    importOptions: { compact: true },
+  },
 };
 
 /**
@@ -55,7 +63,7 @@ export const LIBRARY_BENCHES = ['textures'];
 
 if (values.help) {
   console.log(
-    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches] [--only-peers] [--only-issue19]',
+    'usage: pnpm bench [--json out.json] [--format id] [--quick] [--runs N] [--no-peers] [--no-package-benches] [--only-peers] [--only-issue19] [--only-issue31] [--issue31-big]',
   );
   process.exit(0);
 }
@@ -71,10 +79,11 @@ if (values.child) {
   process.exit(0);
 }
 
-const ids = values['only-issue19']
-  ? ['unreal3d']
-  : (values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS));
-const onlyPeers = values['only-peers'] || values['only-issue19'];
+const ids =
+  values['only-issue19'] || values['only-issue31']
+    ? ['unreal3d']
+    : (values.format?.flatMap((f) => f.split(',')) ?? Object.keys(PLANS));
+const onlyPeers = values['only-peers'] || values['only-issue19'] || values['only-issue31'];
 const benchIds = onlyPeers ? [] : ids;
 const os = await import('node:os');
 const results = {
@@ -138,9 +147,9 @@ for (const id of benchIds) {
   }
 }
 
-if (!values['no-peers'] && !values['only-issue19'] && ids.includes('unreal3d'))
+if (!values['no-peers'] && !values['only-issue19'] && !values['only-issue31'] && ids.includes('unreal3d'))
   results.peers = await peers(work);
-if (!values['no-peers'] && ids.includes('unreal3d')) {
+if (!values['no-peers'] && !values['only-issue31'] && ids.includes('unreal3d')) {
   // issue 19: start-up and batch against assimp, Unreal all-frames size/speed/memory ratios
   const { issue19Bench } = await import('./src/issue19.mjs');
   try {
@@ -154,6 +163,23 @@ if (!values['no-peers'] && ids.includes('unreal3d')) {
     });
   } catch (e) {
     notice(`issue 19 ratios failed: ${e.message}`);
+  }
+}
+
+if (!values['no-peers'] && !values['only-issue19'] && ids.includes('unreal3d')) {
+  // issue 31: cost per input as the folder grows; 260 meshes against a shell loop of assimp
+  const { issue31Bench } = await import('./src/issue31.mjs');
+  try {
+    results.issue31 = issue31Bench({
+      root: ROOT,
+      corpus: resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus'),
+      dir: work,
+      rounds: Math.max(3, Number(values.runs ?? 3)),
+      big: values['issue31-big'],
+      notice,
+    });
+  } catch (e) {
+    notice(`issue 31 ratios failed: ${e.message}`);
   }
 }
 
@@ -248,7 +274,8 @@ function cliRoundTrip(id, dir, r) {
   if (!existsSync(cli)) throw new Error('packages/cli/dist is missing');
   const legacyBytes = r.inputBytes;
   const glbPath = join(dir, 'cli.glb');
-  const toGlb = measured([cli, 'convert', join(dir, r.main), '-o', glbPath, '--force'], dir);
+  const flags = PLANS[id]?.importOptions?.compact ? ['--compact'] : [];
+  const toGlb = measured([cli, 'convert', join(dir, r.main), '-o', glbPath, '--force', ...flags], dir);
   const glbBytes = statSync(glbPath).size;
   const back = join(dir, 'back');
   mkdirSync(back, { recursive: true });

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import {
   type ConvertOptions,
@@ -9,11 +8,12 @@ import {
   type PreparedConversion,
   prepareConversion,
 } from './convert.js';
+import { looseInputsFor } from './archive-loose.js';
 import { toErrorRecord } from './errors.js';
 import { WriteSession, writeFilesAtomic } from './files.js';
 import { FolderIndex } from './folder-index.js';
 import { type BatchItem, outputCollisions } from './inputs.js';
-import type { WorkerJob } from './worker.js';
+import { failureRecord, type PoolOptions, runPool } from './worker-pool.js';
 
 /** Options of {@link runBatch}: those of a conversion plus parallelism and time limits. */
 export interface BatchOptions extends Omit<ConvertOptions, 'output' | 'transform'> {
@@ -29,6 +29,8 @@ export interface BatchOptions extends Omit<ConvertOptions, 'output' | 'transform
   onStart?: (item: BatchItem) => void;
   /** Called when an input is done. */
   onDone?: (record: ConvertRecord, done: number, total: number) => void;
+  /** How inputs are handed to workers (default `POOL_DEFAULTS`: small ones in chunks). */
+  pool?: PoolOptions;
   /**
    * The staging folders of multi-file outputs (default: one session for this batch, closed at
    * its end: one staging folder per output folder).
@@ -42,18 +44,6 @@ export const BATCH_DEFAULTS = { jobs: availableParallelism(), timeout: 600 } as 
 export function defaultWorkerUrl(): URL | undefined {
   const url = new URL('./worker.js', import.meta.url);
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
-}
-
-function timeoutRecord(item: BatchItem, seconds: number, ms: number): ConvertRecord {
-  return {
-    input: item.input,
-    format: 'unknown',
-    outputs: [],
-    status: 'error',
-    error: { code: 'TIMEOUT', message: `${item.input}: stopped after ${seconds} s (--timeout)` },
-    warnings: [],
-    ms,
-  };
 }
 
 /**
@@ -97,14 +87,17 @@ async function batchIn(items: readonly BatchItem[], options: BatchOptions): Prom
     formats,
     folders: injectedFolders,
     writeSession,
+    pool: _p,
     ...rest
   } = options;
   // one listing per folder for the whole batch (workers keep one index each: see worker.ts)
   const folders = injectedFolders ?? new FolderIndex();
   const session = writeSession!;
+  const inputList = items.map((i) => i.input);
   const convertOptions = (item: BatchItem): Omit<ConvertOptions, 'formats' | 'transform'> => ({
     ...rest,
     outDir: options.outDir ? join(options.outDir, item.rel) : undefined,
+    looseInputs: looseInputsFor(item.input, inputList), // a model both loose and archived: once (issue 27)
   });
 
   const records: ConvertRecord[] = new Array(items.length);
@@ -156,16 +149,16 @@ async function batchIn(items: readonly BatchItem[], options: BatchOptions): Prom
   // Largest inputs first (by file size): a big model started last would leave the other workers
   // idle at the end. Records still come back in input order.
   const order = items.map((_, k) => k).filter((k) => !conflicts.has(k));
-  if (useWorkers) {
-    const size = items.map((it) => {
-      try {
-        return statSync(it.input).size;
-      } catch {
-        return 0;
-      }
-    });
-    order.sort((a, b) => size[b] - size[a] || a - b);
-  }
+  const size = useWorkers
+    ? items.map((it) => {
+        try {
+          return statSync(it.input).size;
+        } catch {
+          return 0;
+        }
+      })
+    : [];
+  if (useWorkers) order.sort((a, b) => size[b] - size[a] || a - b);
 
   let next = 0;
   if (!useWorkers) {
@@ -184,7 +177,12 @@ async function batchIn(items: readonly BatchItem[], options: BatchOptions): Prom
       ]);
       clearTimeout(timer);
       if (result === 'timeout') {
-        records[next] = timeoutRecord(item, timeoutMs / 1000, Math.round(performance.now() - started));
+        records[next] = failureRecord(
+          item.input,
+          'timeout',
+          Math.round(performance.now() - started),
+          timeoutMs / 1000,
+        );
         onDone?.(records[next], ++done, items.length);
       } else await finish(next, result, started);
     }
@@ -196,92 +194,19 @@ async function batchIn(items: readonly BatchItem[], options: BatchOptions): Prom
       ? formatsModule
       : pathToFileURL(resolve(formatsModule)).href
     : undefined;
-  // loaded here: a single conversion in this thread never needs it
-  const { Worker } = await import('node:worker_threads');
-  const startWorker = (): Promise<Worker> =>
-    new Promise((res, rej) => {
-      const w = new Worker(workerUrl!, { workerData: { formatsModule: spec } });
-      const onError = (e: Error) => rej(e);
-      w.once('error', onError);
-      w.once('message', (m: { ready?: boolean }) => {
-        w.off('error', onError);
-        if (m.ready) res(w);
-        else rej(new Error('worker did not start'));
-      });
-    });
-
-  const slot = async () => {
-    let worker: Worker | undefined;
-    try {
-      while (next < order.length) {
-        const k = order[next++];
-        const item = items[k];
-        worker ??= await startWorker();
-        onStart?.(item);
-        const started = performance.now();
-        const w = worker;
-        const outcome = await new Promise<{ prepared?: PreparedConversion; failure?: 'timeout' | Error }>(
-          (res) => {
-            const timer = setTimeout(() => res({ failure: 'timeout' }), timeoutMs);
-            const cleanup = () => {
-              clearTimeout(timer);
-              w.off('message', onMessage);
-              w.off('error', onError);
-              w.off('exit', onExit);
-            };
-            const onMessage = (m: {
-              id: number;
-              record: ConvertRecord;
-              outputs: Map<string, Uint8Array>;
-            }) => {
-              if (m.id !== k) return;
-              cleanup();
-              res({ prepared: { record: m.record, outputs: m.outputs } });
-            };
-            const onError = (e: Error) => {
-              cleanup();
-              res({ failure: e });
-            };
-            const onExit = (code: number) => {
-              cleanup();
-              res({ failure: new Error(`worker exited with code ${code}`) });
-            };
-            w.on('message', onMessage);
-            w.once('error', onError);
-            w.once('exit', onExit);
-            const job: WorkerJob = { id: k, input: item.input, options: convertOptions(item) };
-            w.postMessage(job);
-          },
-        );
-        if (outcome.prepared) {
-          await finish(k, outcome.prepared, started);
-          continue;
-        }
-        // the worker is stopped (timeout) or dead (crash): record it and start a fresh one
-        await w.terminate();
-        worker = undefined;
-        const ms = Math.round(performance.now() - started);
-        records[k] =
-          outcome.failure === 'timeout'
-            ? timeoutRecord(item, timeoutMs / 1000, ms)
-            : {
-                input: item.input,
-                format: 'unknown',
-                outputs: [],
-                status: 'error',
-                error: {
-                  code: 'WORKER_CRASHED',
-                  message: `${item.input}: the conversion worker died (${(outcome.failure as Error).message})`,
-                },
-                warnings: [],
-                ms,
-              };
+  await runPool(
+    order,
+    size,
+    { jobs, timeoutMs, workerUrl: workerUrl!, formatsModule: spec, ...options.pool },
+    {
+      job: (k) => ({ id: k, input: items[k].input, options: convertOptions(items[k]) }),
+      start: (k) => onStart?.(items[k]),
+      result: (k, prepared, started) => finish(k, prepared, started),
+      failure: (k, failure, ms) => {
+        records[k] = failureRecord(items[k].input, failure, ms, timeoutMs / 1000);
         onDone?.(records[k], ++done, items.length);
-      }
-    } finally {
-      await worker?.terminate();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, order.length) }, slot));
+      },
+    },
+  );
   return records;
 }

@@ -15,8 +15,9 @@ import {
   type Warning,
   WarningCollector,
 } from '@gltf-legacy/core';
+import { looseCounterpart } from './archive-loose.js';
 import { unpackInput } from './containers.js';
-import { FolderIndex } from './folder-index.js';
+import { type FolderEntry, FolderIndex, FolderListing } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
 import { readGlbFile, readGltfJson } from './gltf-input.js';
 import { type ErrorRecord, toErrorRecord } from './errors.js';
@@ -74,6 +75,11 @@ export interface ConvertOptions {
    * batch, issue 31). Default: a fresh index per conversion.
    */
   folders?: FolderIndex;
+  /**
+   * Set by a batch for a container input: the batch's other inputs below its folder. A model
+   * entry that is one of them is left to that input's record (`CONTAINER_ENTRY_LOOSE`).
+   */
+  looseInputs?: string[];
 }
 
 export const CONVERT_DEFAULTS: Required<Pick<ConvertOptions, 'force' | 'companions'>> = {
@@ -162,10 +168,13 @@ export async function gatherFiles(
     const listing = (options.folders ?? new FolderIndex()).listing(resolve(dir));
     // a folder that cannot be listed fails as it did before the index (EACCES, ENOENT, …)
     if (!listing) readdirSync(dir);
-    // the folder's files, shared (frozen) by every input of the batch: formats skip the main
-    // file's own name, so no per-input copy of the listing is made
-    const siblings = (listing?.files() ?? []) as string[];
-    for (const c of format.companions(name, siblings)) {
+    // constant-time lookups when the format offers them; else the folder's files, shared
+    // (frozen) by every input of the batch (formats skip the main file's own name)
+    const picked =
+      format.companionsIn && listing
+        ? format.companionsIn(name, listing.lookup())
+        : format.companions(name, (listing?.files() ?? []) as string[]);
+    for (const c of picked) {
       if (!files.has(c) && c !== name && listing?.kind(c) === 'file') files.set(c, readBytes(join(dir, c)));
     }
   }
@@ -182,6 +191,18 @@ function containerModels(entries: FileSet, formats: readonly LegacyFormat[]): [s
       out.push([name, f]);
   }
   return out;
+}
+
+/** A container's entries by folder (`A/B/`, '' for the top), each a listing of the names in it. */
+function containerFolders(entries: FileSet): Map<string, FolderListing> {
+  const names = new Map<string, FolderEntry[]>();
+  for (const n of entries.keys()) {
+    const folder = folderOf(n);
+    const list = names.get(folder) ?? [];
+    list.push({ name: n.slice(folder.length), kind: 'file' });
+    names.set(folder, list);
+  }
+  return new Map([...names].map(([folder, list]) => [folder, new FolderListing(list)]));
 }
 
 function folderOf(name: string): string {
@@ -302,10 +323,11 @@ async function loadDocuments(
       );
     }
     const io = await createCodecNodeIO(formats, codecsFor(bytes));
+    const gltfOptions = { resourceDir: options.resourceDir, folders: options.folders };
     const document =
       kind === 'glb'
-        ? await readGlbFile(io, input, bytes, { resourceDir: options.resourceDir, warnings })
-        : await readGltfJson(io, input, bytes, { resourceDir: options.resourceDir, warnings });
+        ? await readGlbFile(io, input, bytes, { ...gltfOptions, warnings })
+        : await readGltfJson(io, input, bytes, { ...gltfOptions, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
     let models = containerModels(entries, formats);
@@ -328,14 +350,29 @@ async function loadDocuments(
     }
     // the package's files are the resources of its models (paths inside it, case-insensitive)
     const resources = new MemoryResources(entries, basename(input));
+    // the package's folders, listed once for all its models (issue 31), not once per model
+    const folders = containerFolders(entries);
     for (const [name, f] of models) {
+      const loose = looseCounterpart(input, name, options.looseInputs);
+      if (loose) {
+        warnings.warn(
+          'CONTAINER_ENTRY_LOOSE',
+          `${name}: converted from the loose file ${loose} (an input of this batch), not again from ${basename(input)}`,
+        );
+        continue;
+      }
       const folder = folderOf(name);
-      const siblings = [...entries.keys()]
-        .filter((n) => n !== name && folderOf(n) === folder)
-        .map((n) => n.slice(folder.length));
+      const listing = folders.get(folder)!;
       const files: FileSet = new Map([[name.slice(folder.length), entries.get(name)!]]);
       if ((options.companions ?? true) && f.companions) {
-        for (const c of f.companions(name.slice(folder.length), siblings)) {
+        const own = name.slice(folder.length);
+        const picked = f.companionsIn
+          ? f.companionsIn(own, listing.lookup())
+          : f.companions(
+              own,
+              (listing.files() as string[]).filter((n) => n !== own),
+            );
+        for (const c of picked) {
           const e = entries.get(folder + c);
           if (e) files.set(c, e);
         }

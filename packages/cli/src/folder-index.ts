@@ -6,6 +6,7 @@
  * so a package's folders are listed once per batch too.
  */
 import { type Dirent, readdirSync } from 'node:fs';
+import { type CompanionLookup, extName } from '@gltf-legacy/core';
 
 /** What a folder entry is: a regular file, a folder, a symbolic link (not followed), or other. */
 export type EntryKind = 'file' | 'dir' | 'link' | 'other';
@@ -32,6 +33,12 @@ export const readDiskFolder: ReadFolder = (dir) => {
   }
 };
 
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Code-unit order, as the batch sorts names (deterministic, locale-free). */
 const byName = (a: FolderEntry, b: FolderEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -44,6 +51,7 @@ export class FolderListing {
   private readonly exact = new Map<string, EntryKind>();
   private readonly folded = new Map<string, string>();
   private fileNames?: readonly string[];
+  private lookupOf?: CompanionLookup;
 
   constructor(entries: Iterable<FolderEntry>) {
     this.entries = Object.freeze([...entries].sort(byName));
@@ -76,6 +84,45 @@ export class FolderListing {
   files(): readonly string[] {
     this.fileNames ??= Object.freeze(this.entries.filter((e) => e.kind === 'file').map((e) => e.name));
     return this.fileNames;
+  }
+
+  /**
+   * The files of this folder as a {@link CompanionLookup} (what a format's `companionsIn` asks):
+   * by case-folded name and by extension from maps, by prefix from a binary search of the
+   * case-folded names; built once, on first use.
+   */
+  lookup(): CompanionLookup {
+    if (this.lookupOf) return this.lookupOf;
+    const named = new Map<string, string[]>();
+    const byExt = new Map<string, string[]>();
+    const folded: [string, string][] = [];
+    for (const name of this.files()) {
+      const f = name.toLowerCase();
+      push(named, f, name);
+      push(byExt, extName(name), name);
+      folded.push([f, name]);
+    }
+    for (const list of [...named.values(), ...byExt.values()]) Object.freeze(list);
+    folded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
+    const none: readonly string[] = Object.freeze([]);
+    this.lookupOf = {
+      named: (name) => named.get(name.toLowerCase()) ?? none,
+      withExtension: (ext) => byExt.get(ext.toLowerCase()) ?? none,
+      withPrefix: (prefix) => {
+        const p = prefix.toLowerCase();
+        let lo = 0;
+        let hi = folded.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (folded[mid][0] < p) lo = mid + 1;
+          else hi = mid;
+        }
+        const out: string[] = [];
+        for (let i = lo; i < folded.length && folded[i][0].startsWith(p); i++) out.push(folded[i][1]);
+        return out.sort();
+      },
+    };
+    return this.lookupOf;
   }
 }
 

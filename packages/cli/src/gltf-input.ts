@@ -13,6 +13,7 @@ import {
   resolveReference,
   type WarningCollector,
 } from '@gltf-legacy/core';
+import type { FolderIndex } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
 import { checkAccessorCounts } from './gltf-accessors.js';
 
@@ -22,6 +23,8 @@ export interface ReadGltfOptions {
   resourceDir?: string;
   /** Receives `TEXTURE_MISSING` for an image file that does not exist. */
   warnings?: WarningCollector;
+  /** A batch's shared folder listings (issue 31); default: the reader's own. */
+  folders?: FolderIndex;
 }
 
 /** Parses glTF JSON bytes; a typed `FormatError` BAD_JSON instead of a SyntaxError. */
@@ -161,7 +164,7 @@ async function externalResources(
   path: string,
   options: ReadGltfOptions,
 ): Promise<Record<string, Uint8Array<ArrayBuffer>>> {
-  const { resources, resourcePath } = inputResources(path, undefined, options.resourceDir);
+  const { resources, resourcePath } = inputResources(path, undefined, options.resourceDir, options.folders);
   const base = dirOf(resourcePath);
   const out: Record<string, Uint8Array<ArrayBuffer> | null> = {};
   const list = (key: 'buffers' | 'images') => {

@@ -6,7 +6,17 @@ export {
   outputBase,
 } from './convert.js';
 export { type ErrorRecord, toErrorRecord } from './errors.js';
-export { outputPath, writeFilesAtomic } from './files.js';
+export { outputPath, WriteSession, writeFilesAtomic } from './files.js';
+export {
+  type EntryKind,
+  type FolderEntry,
+  FolderIndex,
+  type FolderIndexOptions,
+  FolderListing,
+  type ReadFolder,
+  readDiskFolder,
+} from './folder-index.js';
+export { type PoolOptions, POOL_DEFAULTS } from './worker-pool.js';
 export { type OutputData, outputBytes, outputContent, StreamedFile } from './streamed-file.js';
 export {
   FOLDER_RESOURCES_DEFAULTS,
@@ -75,5 +85,12 @@ export {
   type SkippedFile,
 } from './inputs.js';
 export { globBase } from './glob-base.js';
-export { type BatchReport, type BatchSummary, buildReport, summarize, summaryTable } from './report.js';
+export {
+  type BatchReport,
+  type BatchSummary,
+  buildReport,
+  reportFile,
+  summarize,
+  summaryTable,
+} from './report.js';
 export { createProgress, type Progress } from './progress.js';

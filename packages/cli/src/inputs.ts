@@ -93,10 +93,12 @@ export async function expandInputs(
       formats ??= await loadAllFormats();
       // a file named like a model (a main extension, glTF, a package) that no reader accepts is an
       // input too: its record fails with the code the conversion gives (UNKNOWN_FORMAT, BAD_MAGIC…)
+      // named like a model: an input whatever its bytes say, so they are not read here (the
+      // conversion reads them once; issue 31: one open and read less per input of a batch)
       if (
-        mainFormatOf(readHead(file), file, formats) ||
         MODEL_EXTENSIONS.has(extName(file)) ||
-        mains.some((m) => lower.endsWith(m))
+        mains.some((m) => lower.endsWith(m)) ||
+        mainFormatOf(readHead(file), file, formats)
       )
         add(file, relative(base, dirname(file)));
       else skipped.push({ path: file, reason: 'companion-or-unknown' });

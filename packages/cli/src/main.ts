@@ -16,6 +16,7 @@ const SIMPLE_FLAGS: Record<string, string> = {
   '-v': 'verbose',
   '--verbose': 'verbose',
   '--float': 'float',
+  '--compact': 'compact',
 };
 
 /** `--no-*` flags of the fast path: the option commander defaults to true, set to false. */
@@ -24,7 +25,7 @@ const SIMPLE_NEGATED: Record<string, string> = {
 };
 
 /**
- * The common `convert <file> -o <out> [--force] [--static] [--float] [--no-frame-normals] [-q] [-v]`
+ * The common `convert <file> -o <out> [--force] [--static] [--compact|--float] [--no-frame-normals] [-q] [-v]`
  * parsed without commander
  * (loading commander costs ~40 ms of a ~0.5 s conversion). Returns undefined for anything else —
  * any other flag, a repeated flag, `--`, `--output=x`, several inputs — which goes through

@@ -8,6 +8,13 @@ import { defaultOutput, EXIT, type Output, positiveNumber, type Runtime } from '
 import { runConvert } from './run-convert.js';
 import { renderTable } from './table.js';
 
+/**
+ * Help text of `--compact` (issue 30): what it writes, which clients read it, the sizes of both
+ * modes (packages/unreal3d/README.md has the tables).
+ */
+export const COMPACT_HELP =
+  'write vertex animation compactly: Unreal morph targets as BYTE/SHORT with KHR_mesh_quantization (listed in extensionsRequired), Unigine rotation tracks as normalized SHORT. Read by Blender, three.js, Babylon.js and Unity glTFast; refused by Godot 4 (until godotengine/godot#120205), f3d/VTK and libGDX gdx-gltf. Corpus Sporifier (72 frames): 225 KB instead of 463 KB (sizes: cli and unreal3d READMEs). Default: portable float32 (sparse where smaller), no required extension, every client opens it. --optimize --quantize/--meshopt/--draco also add required extensions, only when asked';
+
 /** Help text of `--resource-dir` (convert, inspect, view, preview). */
 const RESOURCE_DIR_HELP =
   "the folder textures, material files and glTF buffers/images are read from; nothing outside it is read (default: the format's data root, e.g. the folder above Models/, else the input's folder)";
@@ -101,9 +108,10 @@ export function buildProgram(
       'Urho3D export: write re-encoded textures as PNG (default) or DDS (BC1/BC3 with mips)',
     )
     .option('--static', 'Unreal: import frame 0 only (no morph-target animation)')
+    .option('--compact', COMPACT_HELP)
     .option(
       '--float',
-      'write vertex-animation data as float32 where the source was quantized (Unreal morph targets, Unigine animation tracks); default: integers with KHR_mesh_quantization (and sparse morph targets), which current glTF clients read — use --float for clients without that extension',
+      'the portable encoding by its old name (float32 vertex animation, nothing in extensionsRequired): the default since issue 30, accepted for scripts that pass it',
     )
     .option(
       '--no-frame-normals',

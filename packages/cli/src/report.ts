@@ -1,4 +1,5 @@
 import type { ConvertRecord } from './convert.js';
+import { StreamedFile } from './streamed-file.js';
 import { renderTable } from './table.js';
 
 /** Totals of a batch (the `summary` of `--report`). */
@@ -61,25 +62,69 @@ export function summarize(
   return summary;
 }
 
+/** A record as the report holds it: the error's stack only for INTERNAL_ERROR. */
+function reportRecord(r: ConvertRecord): Omit<ConvertRecord, 'error'> | ConvertRecord {
+  const { error, ...rest } = r;
+  if (!error) return rest;
+  const { stack, ...e } = error;
+  return { ...rest, error: error.code === 'INTERNAL_ERROR' && stack ? { ...e, stack } : e };
+}
+
 /** The `--report` document. */
 export function buildReport(
   records: readonly ConvertRecord[],
   summary: BatchSummary,
   version = '0.1.0',
+  created = new Date().toISOString(),
 ): BatchReport {
   return {
     tool: 'gltf-legacy',
     version,
     schema: 1,
-    created: new Date().toISOString(),
+    created,
     summary,
-    records: records.map((r) => {
-      const { error, ...rest } = r;
-      if (!error) return rest;
-      const { stack, ...e } = error;
-      return { ...rest, error: error.code === 'INTERNAL_ERROR' && stack ? { ...e, stack } : e };
-    }),
+    records: records.map(reportRecord) as ConvertRecord[],
   };
+}
+
+/** Pieces of a streamed report are gathered up to this many characters before they are encoded. */
+export const REPORT_PIECE_CHARS = 64 * 1024;
+
+/**
+ * The `--report` file, produced record by record (issue 31): the same text as
+ * `JSON.stringify(buildReport(…), null, 2)` plus a newline, but never held whole — a batch of
+ * 10 000 inputs keeps its records, not their text once as a string and again as bytes. Its
+ * length is found by a first pass over the records (stringified one at a time, then dropped).
+ *
+ * ```ts
+ * await writeFilesAtomic(new Map([['report.json', reportFile(records, summary)]]), true);
+ * ```
+ */
+export function reportFile(
+  records: readonly ConvertRecord[],
+  summary: BatchSummary,
+  version = '0.1.0',
+  created = new Date().toISOString(),
+): StreamedFile {
+  const head = JSON.stringify({ tool: 'gltf-legacy', version, schema: 1, created, summary }, null, 2);
+  const open = `${head.slice(0, -2)},\n  "records": [`;
+  const close = records.length ? '\n  ]\n}\n' : ']\n}\n';
+  const piece = (k: number) =>
+    `${k ? ',' : ''}\n    ${JSON.stringify(reportRecord(records[k]), null, 2).replace(/\n/g, '\n    ')}`;
+  let length = Buffer.byteLength(open) + Buffer.byteLength(close);
+  for (let k = 0; k < records.length; k++) length += Buffer.byteLength(piece(k));
+  const encoder = new TextEncoder();
+  return new StreamedFile(length, function* () {
+    let text = open;
+    for (let k = 0; k < records.length; k++) {
+      text += piece(k);
+      if (text.length >= REPORT_PIECE_CHARS) {
+        yield encoder.encode(text);
+        text = '';
+      }
+    }
+    yield encoder.encode(text + close);
+  });
 }
 
 /** The summary table printed at the end of a batch: ok / failed, then errors and warnings by code. */

@@ -19,7 +19,7 @@ import {
   optimizeTransform,
 } from './optimize.js';
 import { createProgress } from './progress.js';
-import { buildReport, summarize, summaryTable } from './report.js';
+import { reportFile, summarize, summaryTable } from './report.js';
 
 function parseOptimize(opts: Record<string, unknown>): OptimizeOptions {
   const o: OptimizeOptions = {};
@@ -79,6 +79,9 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
   if (opts.variant) fo.variant = opts.variant;
   if (opts.static) fo.frames = 'first';
   if (opts.strict) fo.strict = true;
+  if (opts.compact && opts.float)
+    throw usage('--compact and --float ask for opposite encodings: pass one (--float is the default)');
+  if (opts.compact) fo.compact = true;
   if (opts.float) fo.float = true;
   if (opts.frameNormals === false) fo.frameNormals = false;
   if (opts.scale !== undefined) {
@@ -129,8 +132,8 @@ async function writeReport(
   records: ConvertRecord[],
   summary: ReturnType<typeof summarize>,
 ): Promise<void> {
-  const json = `${JSON.stringify(buildReport(records, summary), null, 2)}\n`;
-  await writeFilesAtomic(new Map([[resolve(path), new TextEncoder().encode(json)]]), true);
+  // written record by record (a batch of 10 000 inputs never holds the whole text: issue 31)
+  await writeFilesAtomic(new Map([[resolve(path), reportFile(records, summary)]]), true);
 }
 
 /** The `convert` command: `inputs` and commander-style `opts` (shared by the fast path). */

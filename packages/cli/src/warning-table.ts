@@ -6,6 +6,8 @@ import { SHARED_WARNING_CODES, type WarningCodeTable } from '@gltf-legacy/core';
 export const CLI_WARNING_CODES: WarningCodeTable = {
   CONTAINER_EMPTY: 'A package (.pak, an Unreal .u/.utx/.unr) held no model to convert.',
   CONTAINER_ENTRY_FAILED: 'One model inside a package failed; the other entries were converted.',
+  CONTAINER_ENTRY_LOOSE:
+    'A model inside a package (.pak, .dat) is also a loose file of the batch: converted once, from the loose file.',
   TEXTURE_MISSING: 'A glTF image file named by a URI does not exist; the texture was left out.',
   ROOT_EXTRAS_WRAPPED:
     'The glTF\'s root `extras` is not a JSON object (a string, number, array…); it is kept as `{ "value": … }`.',

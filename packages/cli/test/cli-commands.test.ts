@@ -200,7 +200,7 @@ describe('format flags', () => {
   });
 });
 
-describe('--float and --no-frame-normals (issue 19)', () => {
+describe('--compact, --float and --no-frame-normals (issues 19, 30)', () => {
   const importOptions = async (glb: string) =>
     (await new NodeIO().read(glb)).getRoot().getExtras().options as Record<string, unknown>;
 
@@ -223,7 +223,31 @@ describe('--float and --no-frame-normals (issue 19)', () => {
     expect((await run(['convert', input, '-o', join(dir, 'f.glb'), '--float'], [optsFormat])).code).toBe(0);
     const onlyFloat = await importOptions(join(dir, 'f.glb'));
     expect(onlyFloat.float).toBe(true);
-    expect('frameNormals' in onlyFloat).toBe(false);
+    expect('frameNormals' in onlyFloat || 'compact' in onlyFloat).toBe(false);
+    // --compact, with and without --no-frame-normals, on the fast path and through commander
+    for (const extra of [[], ['--no-frame-normals'], ['--no-progress'], ['-j', '0']]) {
+      const out = join(dir, `c${extra.join('')}.glb`);
+      const r = await run(['convert', input, '-o', out, '--compact', ...extra], [optsFormat]);
+      expect(r.code, `${extra}: ${r.err}`).toBe(0);
+      const o = await importOptions(out);
+      expect(o.compact, extra.join(' ')).toBe(true);
+      expect('float' in o).toBe(false);
+      expect(o.frameNormals, extra.join(' ')).toBe(extra.includes('--no-frame-normals') ? false : undefined);
+    }
+  });
+
+  it('--compact with --float is a usage error (exit 2), on the fast path and through commander', async () => {
+    writeFileSync(join(dir, 'tri.fake'), fakeBytes([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    for (const extra of [[], ['--no-progress']]) {
+      const out = join(dir, `both${extra.length}.glb`);
+      const r = await run(
+        ['convert', join(dir, 'tri.fake'), '-o', out, '--compact', '--float', ...extra],
+        [optsFormat],
+      );
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/--compact and --float/);
+      expect(existsSync(out)).toBe(false);
+    }
   });
 
   it('without them the format keeps its defaults (neither option is passed)', async () => {
@@ -232,16 +256,25 @@ describe('--float and --no-frame-normals (issue 19)', () => {
       const out = join(dir, `plain${extra.length}.glb`);
       expect((await run(['convert', join(dir, 'tri.fake'), '-o', out, ...extra], [optsFormat])).code).toBe(0);
       const options = await importOptions(out);
-      expect('float' in options || 'frameNormals' in options, JSON.stringify(options)).toBe(false);
+      expect(
+        'float' in options || 'compact' in options || 'frameNormals' in options,
+        JSON.stringify(options),
+      ).toBe(false);
     }
   });
 
   it('are explained in --help with the formats that use them', async () => {
     const help = (await run(['convert', '--help'])).out.replace(/\s+/g, ' ');
     expect(help).toMatch(
-      /--float write vertex-animation data as float32 .*Unreal morph targets, Unigine animation tracks/,
+      /--compact write vertex animation compactly: Unreal morph targets .*KHR_mesh_quantization/,
     );
-    expect(help).toMatch(/KHR_mesh_quantization/);
+    // which clients read it and which refuse it (issue 30), and what the default is
+    expect(help).toMatch(/Read by Blender, three\.js, Babylon\.js and Unity glTFast/);
+    expect(help).toMatch(
+      /refused by Godot 4 \(until godotengine\/godot#120205\), f3d\/VTK and libGDX gdx-gltf/,
+    );
+    expect(help).toMatch(/Default: portable float32/);
+    expect(help).toMatch(/--float +the portable encoding by its old name/);
     expect(help).toMatch(/--no-frame-normals +no NORMAL delta per morph target: Unreal/);
   });
 });

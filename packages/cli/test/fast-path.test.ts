@@ -39,6 +39,9 @@ describe('convert fast path (no commander for `convert <file> -o <out>`)', () =>
       ['convert', 'a_d.3d', '-o', 'x.glb', '--float', '--no-frame-normals'],
       ['convert', '--no-frame-normals', 'a_d.3d', '-o', 'x.glb'],
       ['convert', '--float', 'a_d.3d', '-o', 'x.glb', '--static'],
+      ['convert', 'a_d.3d', '-o', 'x.glb', '--compact', '--no-frame-normals'],
+      ['convert', '--compact', 'a_d.3d', '-o', 'x.glb'],
+      ['convert', 'a_d.3d', '-o', 'x.glb', '--compact', '--float'], // refused later, as by commander
     ]) {
       const fast = simpleConvertArgs(argv(...args));
       expect(fast, args.join(' ')).toBeDefined();
@@ -54,6 +57,7 @@ describe('convert fast path (no commander for `convert <file> -o <out>`)', () =>
       ['convert', 'a', '-o', 'x.glb', '-o', 'y.glb'],
       ['convert', 'a', '-o', 'x.glb', '--force', '-f'],
       ['convert', 'a', '-o', 'x.glb', '--float', '--float'],
+      ['convert', 'a', '-o', 'x.glb', '--compact', '--compact'],
       ['convert', 'a', '-o', 'x.glb', '--no-frame-normals', '--no-frame-normals'],
       ['convert', 'a', '-o', 'x.glb', '--frame-normals'],
       ['convert', 'a', '--output=x.glb'],

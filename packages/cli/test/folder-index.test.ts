@@ -88,6 +88,25 @@ describe('FolderListing and FolderIndex', () => {
     expect(index.reads).toBe(2);
   });
 
+  it('lookup(): by case-folded name, extension and prefix, files only, each list sorted', () => {
+    const l = new FolderListing(
+      ['Skull_d.3d', 'skull_A.3D', 'Skull_a.3d', 'Skull.uc', 'Other.UC', 'Skullcap_d.3d', 'sub'].map(
+        (name) => ({
+          name,
+          kind: name === 'sub' ? ('dir' as const) : ('file' as const),
+        }),
+      ),
+    );
+    const f = l.lookup();
+    expect(f.named('SKULL_A.3D')).toEqual(['Skull_a.3d', 'skull_A.3D']);
+    expect(f.named('none')).toEqual([]);
+    expect(f.withExtension('.uc')).toEqual(['Other.UC', 'Skull.uc']);
+    expect(f.withPrefix('skull_')).toEqual(['Skull_a.3d', 'Skull_d.3d', 'skull_A.3D']);
+    expect(f.withPrefix('SKULL')).toHaveLength(5);
+    expect(f.withPrefix('su')).toEqual([]); // a folder is not a file
+    expect(l.lookup()).toBe(f);
+  });
+
   it('an archive tree fed once (fromPaths) answers like a folder on disk, without reading', () => {
     const index = FolderIndex.fromPaths([
       'Models/x.mdl',

@@ -1,5 +1,5 @@
-// --quantize / --meshopt on a document whose morph targets are already integers (the default
-// Unreal vertex animation, issue 19): quantize() keeps integer attributes but moves the mesh into
+// --quantize / --meshopt on a document whose morph targets are already integers (the compact
+// Unreal vertex animation, issue 19's default, `--compact` since issue 30): quantize() keeps integer attributes but moves the mesh into
 // its quantization volume, so the chain decodes them first. Checked in world space against the
 // float32 import: each frame's vertex offsets must stay where they were.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -40,39 +40,44 @@ function lengthsSorted(d: Float64Array): Float64Array {
 }
 
 describe.skipIf(!sporifier)('--quantize / --meshopt keep integer morph targets in place', () => {
-  it.each([['quantize'], ['meshopt']])(
-    '%s: every frame moves the vertices as the float32 import does',
-    async (flag) => {
-      const io = await createCodecNodeIO([], {});
-      const ref = join(dir, 'float.glb');
-      expect(
-        (await convertFile(sporifier!, { output: ref, force: true, formatOptions: { float: true } })).status,
-      ).toBe('ok');
-      const output = join(dir, `${flag}.glb`);
-      const r = await convertFile(sporifier!, { output, force: true, optimize: { [flag]: true } });
-      expect(r.status, r.error?.message).toBe('ok');
-      const bytes = new Uint8Array(readFileSync(output));
-      const v = await validateGlb(bytes);
-      expect(v.issues.numErrors, validatorErrors(v)).toBe(0);
-      const [a, b] = [await io.readBinary(new Uint8Array(readFileSync(ref))), await io.readBinary(bytes)];
-      const frames = a.getRoot().listMeshes()[0].listPrimitives()[0].listTargets().length;
-      expect(frames).toBeGreaterThan(10);
-      let worst = 0;
-      let largest = 0;
-      for (const t of [1, frames >> 1, frames - 1]) {
-        let [da, db] = [worldDeltas(a, t), worldDeltas(b, t)];
-        // meshopt() also reorders vertices for the GPU cache: compare the sorted offset lengths
-        if (flag === 'meshopt') [da, db] = [lengthsSorted(da), lengthsSorted(db)];
-        expect(db.length).toBe(da.length);
-        for (let i = 0; i < da.length; i++) {
-          worst = Math.max(worst, Math.abs(da[i] - db[i]));
-          largest = Math.max(largest, Math.abs(da[i]));
-        }
+  it.each([
+    ['quantize', true],
+    ['meshopt', true],
+    ['quantize', false],
+    ['meshopt', false],
+  ])('%s (compact: %s): every frame moves the vertices as the float32 import does', async (flag, compact) => {
+    const io = await createCodecNodeIO([], {});
+    const ref = join(dir, 'float.glb');
+    expect((await convertFile(sporifier!, { output: ref, force: true })).status).toBe('ok');
+    const output = join(dir, `${flag}.glb`);
+    const r = await convertFile(sporifier!, {
+      output,
+      force: true,
+      formatOptions: { compact },
+      optimize: { [flag]: true },
+    });
+    expect(r.status, r.error?.message).toBe('ok');
+    const bytes = new Uint8Array(readFileSync(output));
+    const v = await validateGlb(bytes);
+    expect(v.issues.numErrors, validatorErrors(v)).toBe(0);
+    const [a, b] = [await io.readBinary(new Uint8Array(readFileSync(ref))), await io.readBinary(bytes)];
+    const frames = a.getRoot().listMeshes()[0].listPrimitives()[0].listTargets().length;
+    expect(frames).toBeGreaterThan(10);
+    let worst = 0;
+    let largest = 0;
+    for (const t of [1, frames >> 1, frames - 1]) {
+      let [da, db] = [worldDeltas(a, t), worldDeltas(b, t)];
+      // meshopt() also reorders vertices for the GPU cache: compare the sorted offset lengths
+      if (flag === 'meshopt') [da, db] = [lengthsSorted(da), lengthsSorted(db)];
+      expect(db.length).toBe(da.length);
+      for (let i = 0; i < da.length; i++) {
+        worst = Math.max(worst, Math.abs(da[i] - db[i]));
+        largest = Math.max(largest, Math.abs(da[i]));
       }
-      // 16-bit (quantize) / meshopt's quantization of the offsets: within 1/1000 of the largest
-      // offset; the bug this guards against moved Frame41 by 222 m instead of 1.43 m
-      expect(largest).toBeGreaterThan(0);
-      expect(worst).toBeLessThan(largest / 1000);
-    },
-  );
+    }
+    // 16-bit (quantize) / meshopt's quantization of the offsets: within 1/1000 of the largest
+    // offset; the bug this guards against moved Frame41 by 222 m instead of 1.43 m
+    expect(largest).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(largest / 1000);
+  });
 });

@@ -21,10 +21,17 @@ export interface ImportOptions extends ResourceOptions {
    */
   strict?: boolean;
   /**
-   * Write vertex-animation data (morph targets) and animation outputs as float32 even where the
-   * source was quantized. Default false: morph targets from quantized sources are written with
-   * `KHR_mesh_quantization` integer types (and sparse where only some vertices move), which every
-   * current glTF client reads; `float: true` (CLI `--float`) is for clients that lack the extension.
+   * Write the source's quantized vertex-animation data as integers (issue 30; CLI `--compact`):
+   * `KHR_mesh_quantization` morph targets (listed in `extensionsRequired`) and normalized SHORT
+   * rotation tracks. Default false: **portable** — float32 morph targets and animation outputs,
+   * sparse where smaller, no entry in `extensionsRequired`, so every glTF client opens the file
+   * (Godot 4, f3d/VTK and libGDX refuse files that require `KHR_mesh_quantization`). See
+   * `vertexAnimationEncoding` for how it combines with `float`.
+   */
+  compact?: boolean;
+  /**
+   * The portable mode's name from before issue 30 (CLI `--float`), now the default: `float: true`
+   * wins over `compact: true`; `float: false` alone does not select the compact mode.
    */
   float?: boolean;
   /**
@@ -77,6 +84,25 @@ export interface InspectSection {
 }
 
 /**
+ * Lookups in one folder's file names (regular files only, case-insensitive), each answered from
+ * an index built once per folder: what {@link LegacyFormat.companionsIn} uses instead of a scan.
+ *
+ * ```ts
+ * folder.named('skull_a.3d');   // ['Skull_a.3d']
+ * folder.withExtension('.uc');  // every .uc file of the folder
+ * folder.withPrefix('skull_');  // ['Skull_a.3d', 'Skull_d.3d']
+ * ```
+ */
+export interface CompanionLookup {
+  /** The files whose name equals `name` ignoring case (usually none or one), sorted. */
+  named(name: string): readonly string[];
+  /** The files whose extension (`extName`: the last one, lower case, with its dot) is `ext`, sorted. */
+  withExtension(ext: string): readonly string[];
+  /** The files whose name starts with `prefix` ignoring case, sorted. */
+  withPrefix(prefix: string): readonly string[];
+}
+
+/**
  * One legacy format, as the CLI registers it. Keep implementations small: the real work lives in
  * the package's file-model and mapping modules.
  */
@@ -103,6 +129,13 @@ export interface LegacyFormat {
    * more than they end up using; the importer reports unused ones as warnings.
    */
   companions?(name: string, siblings: string[]): string[];
+  /**
+   * Optional: the same answer as `companions(name, siblings)`, found through constant-time lookups
+   * in the folder's listing instead of a scan of every sibling. A batch converting a folder of
+   * thousands of files calls this when present (issue 31: a scan per input made the batch's cost
+   * grow with the square of the folder). Order may differ from `companions`.
+   */
+  companionsIn?(name: string, folder: CompanionLookup): string[];
   /**
    * The folder a conversion of `path` (a `/`-separated absolute or input-relative path of a main
    * file) may read textures and material files from: an ancestor folder of it, the way the game

@@ -9,7 +9,13 @@ import { FormatError } from '@gltf-legacy/core';
 import { corpusRoot, readBytes } from '@gltf-legacy/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { archiveFiles, grimrockArchiveFiles, readArchiveTable, readGrimrockArchive } from '../src/index.js';
+import {
+  archiveFiles,
+  grimrockArchiveEntries,
+  grimrockArchiveFiles,
+  readArchiveTable,
+  readGrimrockArchive,
+} from '../src/index.js';
 import { buildArchive, fnv, withU32 } from './archive-builder.js';
 
 const F = 'x.dat';
@@ -170,6 +176,14 @@ describe('zlib entries', () => {
       'entries[1].flags',
     ]);
     expect(formatError(() => grimrockArchiveFiles(b, F)).code).toBe('ENCRYPTED_ENTRY');
+    // as container entries: listed (path by hash, compression 'encrypted'); only read() throws
+    const list = grimrockArchiveEntries(b, F)!;
+    expect(list.map((x) => [x.path, x.compression])).toEqual([
+      ['mod_assets/scripts/init.lua', 'zlib'],
+      [`unnamed/${fnv('assets/x.model').toString(16).padStart(8, '0')}.bin`, 'encrypted'],
+    ]);
+    expect(new TextDecoder().decode(list[0].read())).toBe(LUA);
+    expect(formatError(() => list[1].read()).code).toBe('ENCRYPTED_ENTRY');
   });
 });
 

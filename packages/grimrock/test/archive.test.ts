@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { MemoryResources } from '@gltf-legacy/core';
 import { decodeTexture, fromGltfImage } from '@gltf-legacy/textures';
-import { corpusRoot, firstByteDiff, readBytes, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import {
+  corpusRoot,
+  firstByteDiff,
+  readBytes,
+  TEST_ASSETS,
+  validateGlb,
+  validatorErrors,
+} from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -17,8 +24,10 @@ import {
   grimrockArchiveFiles,
   inspectGrimrock,
   legacyFormat,
+  readDat,
   readGrimrockArchive,
   unnamedPath,
+  writeDat,
 } from '../src/index.js';
 
 const DIR = join(corpusRoot(), 'archives/grimrock/LNR');
@@ -73,6 +82,10 @@ describe.each(ARCHIVES)('$file', ({ file, entries, named, models }) => {
       const path = e.path ?? unnamedPath(e);
       expect(files.get(path)?.length, path).toBe(e.size);
     }
+  });
+
+  it('as a file model, is written back byte for byte (writeDat(readDat(x)) = x)', () => {
+    expect(firstByteDiff(writeDat(readDat(bytes, file)), bytes)).toBe(-1);
   });
 
   it('reads the mod info of entry 0', () => {
@@ -164,4 +177,25 @@ it('archiveFiles keeps two entries of one path (the later as unnamed/<hash>~<ind
   const files = archiveFiles(a);
   expect(files.size).toBe(18);
   expect(files.has('unnamed/da6d38b3~5.lua')).toBe(true);
+});
+
+it('writeDat lays out any readable archive canonically: a fixed point after one trip', () => {
+  const file = 'crate_mod.dat';
+  const bytes = readBytes(join(TEST_ASSETS, 'grimrock/crate_mod', file));
+  expect(firstByteDiff(writeDat(readDat(bytes, file)), bytes)).toBe(-1);
+  // the same entries in reverse order on disk, with a gap: read alike, written canonically
+  const dat = readDat(bytes, file);
+  const table = bytes.slice(0, 8 + 20 * dat.entries.length);
+  const parts: Uint8Array[] = [table, new Uint8Array(7)];
+  let offset = table.length + 7;
+  const dv = new DataView(table.buffer);
+  for (let i = dat.entries.length - 1; i >= 0; i--) {
+    dv.setUint32(8 + 20 * i + 4, offset, true);
+    parts.push(dat.entries[i].stored);
+    offset += dat.entries[i].stored.length;
+  }
+  const shuffled = new Uint8Array(Buffer.concat(parts));
+  const again = readDat(shuffled, file);
+  expect(again.archive.entries.map((e) => e.path)).toEqual(dat.archive.entries.map((e) => e.path));
+  expect(firstByteDiff(writeDat(again), bytes)).toBe(-1);
 });

@@ -12,6 +12,7 @@ import {
   extName,
   mainFile,
   stem,
+  vertexAnimationEncoding,
 } from '@gltf-legacy/core';
 import { Document, type Node, type Scene, type Skin } from '@gltf-transform/core';
 import { type AnimFile, readAnim } from './anim.js';
@@ -65,7 +66,7 @@ export function toDocument(
   mesh: MeshFile | null,
   meshName: string,
   anims: { file: string; anim: AnimFile }[],
-  options: Partial<UnigineImportOptions> & { strict?: boolean; float?: boolean } = {},
+  options: Partial<UnigineImportOptions> & { strict?: boolean; compact?: boolean; float?: boolean } = {},
   warnings = new WarningCollector(),
 ): ImportResult {
   const fps = options.fps ?? UNIGINE_IMPORT_DEFAULTS.fps;
@@ -80,7 +81,7 @@ export function toDocument(
     warnings,
     fps,
     strict: options.strict === true,
-    float: options.float === true,
+    compact: vertexAnimationEncoding(options).compact,
     shared: new Map(),
   };
   const scene = doc.createScene(stem(meshName));
@@ -320,6 +321,7 @@ export function importUnigine(
     {
       fps: options.fps === undefined ? undefined : Number(options.fps),
       strict: options.strict === true,
+      compact: options.compact === true,
       float: options.float === true,
     },
     warnings,

@@ -1,7 +1,8 @@
 /**
- * Issue 19: bone rotations imported as glTF normalized SHORT (the file's int16 codes), float32
- * with `float: true`. A client decoding the SHORT values (`max(c / 32767, −1)`) gets exactly the
- * float32 values of the float path; both export back byte for byte; the shared stage leaves our
+ * Issue 19: bone rotations imported as glTF normalized SHORT (the file's int16 codes) with
+ * `compact: true` (issue 30); the default (portable) is float32, as `float: true` was, and
+ * `float: true` gives the same bytes. A client decoding the SHORT values (`max(c / 32767, −1)`)
+ * gets exactly the float32 values of the float path; both export back byte for byte; the shared stage leaves our
  * imports alone; foreign SHORT/BYTE rotation outputs export like their float equivalents.
  */
 import { accessorFloats } from '@gltf-legacy/core';
@@ -23,8 +24,11 @@ const io = new NodeIO();
 const actor = corpusFiles('unigine', ['actor_00.mesh'])[0];
 
 async function importBoth(files: Map<string, Uint8Array>, main: string) {
-  const compact = (await legacyFormat.import(files, { main })).document;
-  const float = (await legacyFormat.import(files, { main, float: true })).document;
+  const compact = (await legacyFormat.import(files, { main, compact: true })).document;
+  const float = (await legacyFormat.import(files, { main })).document;
+  // `float: true` is the portable mode's old name: the same document as the default
+  const old = (await legacyFormat.import(files, { main, float: true })).document;
+  expect(Buffer.from(await io.writeBinary(old)).equals(Buffer.from(await io.writeBinary(float)))).toBe(true);
   return { compact, float };
 }
 

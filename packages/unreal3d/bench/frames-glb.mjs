@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Whole-process vertex animation conversion (what `gltf-legacy convert X_d.3d` does for all
- * frames, without the CLI): X_d.3d + X_a.3d → .glb. Flags: --float, --no-frame-normals. Prints
+ * frames, without the CLI): X_d.3d + X_a.3d → .glb. Flags: --compact, --float, --no-frame-normals. Prints
  * one JSON line: wall and CPU (user + system) ms of the process so far, peak RSS (bytes), .glb bytes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ const files = new Map([
 ]);
 const { document } = await importUnrealFiles(files, {
   main: basename(input),
+  compact: args.includes('--compact'),
   float: args.includes('--float'),
   frameNormals: !args.includes('--no-frame-normals'),
   textures: false,

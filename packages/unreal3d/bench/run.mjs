@@ -4,8 +4,9 @@
  * (15 876 vertices, 31 250 triangles) with 60 frames of a travelling wave. Measures read, import
  * (all frames and `frames: 'first'`), export (native path) and write; median of 5 runs.
  * Then (issue 19) all frames → .glb as a whole process (`bench/frames-glb.mjs`, one child process
- * per run, so peak RSS is its own) in the three morph modes — default (quantized), `frameNormals:
- * false`, `float: true` — on the same grid with `--frames` frames (default 1000: 63.5 MB of
+ * per run, so peak RSS is its own) in four morph modes — `compact: true` (issue 19's quantized
+ * encoding, the default until issue 30) with and without frame normals, and the portable default
+ * (float32, sparse where smaller) with and without — on the same grid with `--frames` frames (default 1000: 63.5 MB of
  * `_a.3d`) and on the repository bench's input (tools/bench/src/synth.mjs: 8 100 vertices × 200
  * frames, a random UV per corner, so ~6 glTF vertices per file vertex); `--runs` (default 3),
  * median. Prints .glb ÷ _a.3d, MB/s of _a.3d (wall, and CPU time of the process: user + system,
@@ -145,10 +146,15 @@ const same =
   Buffer.compare(Buffer.from(write.result[1]), Buffer.from(anivBytes)) === 0;
 console.log(`round trip byte-identical: ${same}`);
 
-// ---- issue 19: all frames → .glb, whole process, three morph modes
+// ---- issues 19 and 30: all frames → .glb, whole process, compact and portable morph modes
 const MB = 1e6;
 const work = mkdtempSync(join(tmpdir(), 'unreal3d-bench-'));
-const MODES = { default: [], 'frameNormals: false': ['--no-frame-normals'], 'float: true': ['--float'] };
+const MODES = {
+  'compact: true': ['--compact'],
+  'compact, no normals': ['--compact', '--no-frame-normals'],
+  'default (portable)': [],
+  'frameNormals: false': ['--no-frame-normals'],
+};
 const script = new URL('./frames-glb.mjs', import.meta.url).pathname;
 const runs = Number(argv.runs);
 

@@ -1,7 +1,14 @@
 /**
  * Finding the files of one Unreal mesh in a FileSet and parsing them.
  */
-import { baseName, decodeText, FormatError, type FileSet, type WarningCollector } from '@gltf-legacy/core';
+import {
+  baseName,
+  type CompanionLookup,
+  decodeText,
+  FormatError,
+  type FileSet,
+  type WarningCollector,
+} from '@gltf-legacy/core';
 import { readAniv, type UnrealAniv } from './aniv.js';
 import { looksLikeData, readData, type UnrealData } from './data.js';
 import type { UnrealMeshFiles } from './import.js';
@@ -38,6 +45,31 @@ export function unrealCompanions(name: string, siblings: string[]): string[] {
     for (const s of siblings) if (/\.uc$/i.test(s) && !out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/**
+ * {@link unrealCompanions} by lookups in an indexed folder (a batch of thousands of meshes in one
+ * folder: no scan of every sibling per mesh). The same files, in another order.
+ *
+ * ```ts
+ * unrealCompanionsIn('Skull_d.3d', folder); // ['Skull_a.3d', 'Skull.uc']
+ * ```
+ */
+export function unrealCompanionsIn(name: string, folder: CompanionLookup): string[] {
+  const b = lower(meshBase(name));
+  const self = lower(baseName(name));
+  const out = new Set<string>();
+  const add = (names: readonly string[]) => {
+    for (const s of names) if (lower(s) !== self) out.add(s);
+  };
+  add(folder.named(`${b}_a.3d`));
+  add(folder.named(`${b}.uc`));
+  if (/\.uc$/i.test(name) || /_a\.3d$/i.test(name)) add(folder.named(`${b}_d.3d`));
+  // as unrealCompanions: without NAME.uc, every other .uc of the folder
+  const own = baseName(name);
+  if (![...out].some((s) => lower(s) === `${b}.uc`))
+    for (const s of folder.withExtension('.uc')) if (s !== own) out.add(s);
+  return [...out];
 }
 
 /** A `.uc` found outside the FileSet (in the package's `Classes/`), root-relative path. */

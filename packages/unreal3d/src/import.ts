@@ -5,7 +5,7 @@
  * weapon node and sequences (`import/animation.ts`).
  */
 import { Document } from '@gltf-transform/core';
-import { FormatError, WarningCollector } from '@gltf-legacy/core';
+import { FormatError, vertexAnimationEncoding, WarningCollector } from '@gltf-legacy/core';
 import { anivFrame, type UnrealAniv } from './aniv.js';
 import type { UnrealData } from './data.js';
 import { addSequences, weaponNode } from './import/animation.js';
@@ -41,9 +41,15 @@ export interface UnrealImportOptions {
    */
   normals?: boolean;
   /**
-   * Morph targets as float32 (no `KHR_mesh_quantization`), for clients that lack the extension.
-   * Default false: POSITION deltas as whole-unit BYTE/SHORT (exact), NORMAL deltas as normalized
-   * BYTE, sparse where that is smaller (see `import/morph-encode.ts`).
+   * Morph targets as the integers they are (issue 19's compact encoding: POSITION deltas as
+   * whole-unit BYTE/SHORT, NORMAL deltas as normalized BYTE/SHORT, `KHR_mesh_quantization` in
+   * `extensionsRequired`; see `import/morph-encode.ts`). Default false (issue 30): float32
+   * deltas, sparse where that is smaller, no required extension — every glTF client opens it.
+   */
+  compact?: boolean;
+  /**
+   * The portable mode's name from before issue 30, now the default: `float: true` wins over
+   * `compact: true` (`vertexAnimationEncoding` in core).
    */
   float?: boolean;
   /**
@@ -58,12 +64,12 @@ export interface UnrealImportOptions {
   textures?: boolean;
 }
 
-export const UNREAL_IMPORT_DEFAULTS: Required<UnrealImportOptions> = {
+export const UNREAL_IMPORT_DEFAULTS: Required<Omit<UnrealImportOptions, 'float'>> = {
   frames: 'all',
   scale: UNREAL_UNIT_METRES,
   axes: 'gltf',
   normals: true,
-  float: false,
+  compact: false,
   frameNormals: true,
   textures: true,
 };
@@ -143,10 +149,7 @@ export function importUnreal(
   const orphans = orphanVertices(groups.used);
   orphans.keep(base);
   if (sameFrames) for (let f = 1; f < frameCount; f++) orphans.keep(base);
-  addFrameTargets(geometry, prims, aniv, targetCount, orphans, {
-    float: opts.float,
-    frameNormals: opts.frameNormals,
-  });
+  addFrameTargets(geometry, prims, aniv, targetCount, orphans, vertexAnimationEncoding(opts));
   if (targetCount > 0) mesh.setWeights(new Array(targetCount).fill(0));
   materials.finish();
 

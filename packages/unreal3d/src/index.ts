@@ -20,7 +20,7 @@ import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
 import { exportUnreal, type UnrealExportOptions, unreal3dExportLimits } from './export.js';
 import { classMeshFiles, findClassFiles, unrealPackageDir } from './discovery.js';
-import { loadMeshFiles, meshBase, unrealCompanions } from './files.js';
+import { loadMeshFiles, meshBase, unrealCompanions, unrealCompanionsIn } from './files.js';
 import { UNREAL3D_LIMITS } from './limits.js';
 import { attachSkins } from './skin-import.js';
 import { importUnreal, type UnrealImportOptions } from './import.js';
@@ -86,6 +86,7 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
       scale: options.scale === undefined ? undefined : Number(options.scale),
       axes: options.axes === 'swap' ? 'swap' : 'gltf',
       normals: options.normals !== false,
+      compact: options.compact === true,
       float: options.float === true,
       frameNormals: options.frameNormals !== false,
     },
@@ -256,6 +257,7 @@ export const legacyFormat: LegacyFormat = {
     return looksLikeData(bytes);
   },
   companions: (name, siblings) => (isPackageName(name) ? [] : unrealCompanions(name, siblings)),
+  companionsIn: (name, folder) => (isPackageName(name) ? [] : unrealCompanionsIn(name, folder)),
   // a package is a container of its meshes' sources (MESH_d.3d, MESH_a.3d, MESH.uc, Textures/…)
   unpack: (bytes, name) => unpackPackage(readPackage(bytes, name)),
   unpackNotes: packageNotes,

@@ -1,9 +1,11 @@
 /**
- * Issue 19: compact vertex animation. Morph POSITION deltas are stored as whole-unit BYTE/SHORT
- * (`KHR_mesh_quantization`) and must decode to exactly the float32 deltas `float: true` writes;
- * NORMAL deltas as normalized BYTE within NORMAL_MAX_ANGLE of the float ones; sparse where few
- * vertices move; `frameNormals: false` writes none. Every variant validates and goes back to the
- * same `_a.3d` bytes; a foreign `quantize()`d document still exports (widened by the stage).
+ * Issue 19's compact vertex animation, `compact: true` since issue 30. Morph POSITION deltas are
+ * stored as whole-unit BYTE/SHORT (`KHR_mesh_quantization`, required) and must decode to exactly
+ * the float32 deltas of the portable default; NORMAL deltas as normalized BYTE within
+ * NORMAL_MAX_ANGLE of the float ones; sparse where few vertices move (float32 sparse in the
+ * portable mode, which requires no extension); `frameNormals: false` writes none. Every variant
+ * validates and goes back to the same `_a.3d` bytes; a foreign `quantize()`d document still
+ * exports (widened by the stage).
  */
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -145,28 +147,34 @@ describe('quantized morph targets (issue 19)', () => {
     it(`${main}: POSITION deltas decode to the float32 ones bit for bit, NORMAL within ${((NORMAL_MAX_ANGLE * 180) / Math.PI).toFixed(2)}°, 0 validator errors, same _a.3d back`, async () => {
       const files = fileSetFor(path);
       const opts = { main, textures: false };
-      const q = await viaGlb((await legacyFormat.import(files, opts)).document);
-      const f = await viaGlb((await legacyFormat.import(files, { ...opts, float: true })).document);
+      const q = await viaGlb((await legacyFormat.import(files, { ...opts, compact: true })).document);
+      const f = await viaGlb((await legacyFormat.import(files, opts)).document);
       expectSamePositions(q.doc, f.doc);
       expect(worstNormalAngle(q.doc, f.doc)).toBeLessThanOrEqual(NORMAL_MAX_ANGLE + 1e-6);
       const json = glbJson(q.glb);
       const ints = json.accessors.filter((a) => a.componentType !== Accessor.ComponentType.FLOAT);
       const animated = q.doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets().length > 0;
-      // Integer morph data only with the extension, marked required; none in float mode.
+      // Integer morph data only with the extension, marked required; nothing required by default.
       if (animated) expect(json.extensionsRequired).toContain('KHR_mesh_quantization');
-      expect(glbJson(f.glb).extensionsRequired ?? []).not.toContain('KHR_mesh_quantization');
+      expect(glbJson(f.glb).extensionsRequired ?? []).toEqual([]);
+      for (const p of f.doc.getRoot().listMeshes()[0].listPrimitives())
+        for (const t of p.listTargets())
+          for (const sem of t.listSemantics())
+            expect(t.getAttribute(sem)?.getComponentType(), sem).toBe(Accessor.ComponentType.FLOAT);
       if (animated) {
         expect(ints.length).toBeGreaterThan(0);
         expect(q.glb.length).toBeLessThan(f.glb.length);
       }
-      const report = await validateGlb(q.glb);
-      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
       const base = main.replace(/_d\.3d$/, '');
-      const { files: out } = await exportUnreal(q.doc, { name: base });
-      expect(
-        firstByteDiff(out.get(`${base}_a.3d`) as Uint8Array, files.get(`${base}_a.3d`) as Uint8Array),
-      ).toBe(-1);
-      expect(firstByteDiff(out.get(`${base}_d.3d`) as Uint8Array, files.get(main) as Uint8Array)).toBe(-1);
+      for (const mode of [q, f]) {
+        const report = await validateGlb(mode.glb);
+        expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+        const { files: out } = await exportUnreal(mode.doc, { name: base });
+        expect(
+          firstByteDiff(out.get(`${base}_a.3d`) as Uint8Array, files.get(`${base}_a.3d`) as Uint8Array),
+        ).toBe(-1);
+        expect(firstByteDiff(out.get(`${base}_d.3d`) as Uint8Array, files.get(main) as Uint8Array)).toBe(-1);
+      }
     });
   }
 
@@ -174,8 +182,8 @@ describe('quantized morph targets (issue 19)', () => {
     const ext = (f: number, v: number) =>
       f % 2 === (v & 1) ? [-1024, 1023, -512 + (v % 3)] : [1023, -1024, 511 - (v % 5)];
     const files = stripMesh(12, 5, ext);
-    const q = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d' })).document);
-    const f = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d', float: true })).document);
+    const q = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d', compact: true })).document);
+    const f = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d' })).document);
     expect(expectSamePositions(q.doc, f.doc)).toBeGreaterThan(4 * 12 * 3 - 1);
     const t = q.doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
     const d = t[0].getAttribute('POSITION') as Accessor;
@@ -196,8 +204,8 @@ describe('quantized morph targets (issue 19)', () => {
       (f, v) => [f === 1 ? 32767 : -32768, v * 100, f === 2 ? -19000 : -20000],
       true,
     );
-    const q = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d' })).document);
-    const f = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d', float: true })).document);
+    const q = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d', compact: true })).document);
+    const f = await viaGlb((await importUnrealFiles(files, { main: 'w_d.3d' })).document);
     expectSamePositions(q.doc, f.doc);
     const t = q.doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
     expect((t[0].getAttribute('POSITION') as Accessor).getComponentType()).toBe(Accessor.ComponentType.FLOAT);
@@ -205,14 +213,18 @@ describe('quantized morph targets (issue 19)', () => {
     await expectSameAniv(files, q.doc, 'w');
   });
 
-  it('a frame where 3 of 200 vertices move is written sparse (BYTE values), smaller, read back exact', async () => {
+  it('a frame where 3 of 200 vertices move is written sparse (BYTE values compact, FLOAT portable), smaller, read back exact', async () => {
     const wave = (f: number, v: number) => [
       v * 4,
       (v & 1) * 30,
       f === 1 && v >= 100 && v < 103 ? 9 - v + 100 : 0,
     ];
     const files = stripMesh(200, 2, wave);
-    const { document } = await importUnrealFiles(files, { main: 'w_d.3d', frameNormals: false });
+    const { document } = await importUnrealFiles(files, {
+      main: 'w_d.3d',
+      frameNormals: false,
+      compact: true,
+    });
     const q = await viaGlb(document);
     const json = glbJson(q.glb);
     const sparse = json.accessors.filter((a) => a.sparse);
@@ -221,24 +233,38 @@ describe('quantized morph targets (issue 19)', () => {
     // Each file vertex of the strip is two glTF vertices (two UV pairs).
     expect((sparse[0].sparse as { count: number }).count).toBe(6);
     const fl = await viaGlb(
-      (await importUnrealFiles(files, { main: 'w_d.3d', frameNormals: false, float: true })).document,
+      (await importUnrealFiles(files, { main: 'w_d.3d', frameNormals: false })).document,
     );
     expectSamePositions(q.doc, fl.doc);
-    // vcount × 12 bytes of float delta vs 6 × (2 index + 3 value) bytes (+ the sparse and extension JSON).
+    // Portable: the same sparse layout with float32 values (core glTF: nothing required).
+    const fj = glbJson(fl.glb);
+    expect(fj.extensionsRequired ?? []).toEqual([]);
+    const fsparse = fj.accessors.filter((a) => a.sparse);
+    expect(fsparse.map((a) => a.componentType)).toEqual([Accessor.ComponentType.FLOAT]);
+    expect((fsparse[0].sparse as { count: number }).count).toBe(6);
+    // 6 × 12 bytes of float values instead of 6 × 3 (+ 4 of padding), not a dense vcount × 12.
     const vcount =
       q.doc.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')?.getCount() ?? 0;
     expect(vcount).toBeGreaterThan(390);
-    expect(fl.glb.length - q.glb.length).toBeGreaterThan(vcount * 12 - 300);
+    expect(fl.glb.length - q.glb.length).toBeLessThan(200);
+    expect(fl.glb.length).toBeLessThan(q.glb.length + vcount * 12 - 300);
     const report = await validateGlb(q.glb);
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
     await expectSameAniv(files, q.doc, 'w');
   });
 
-  it('frameNormals: false writes no NORMAL per target (base NORMAL kept); float: true writes float32 only', async () => {
+  it('frameNormals: false writes no NORMAL per target (base NORMAL kept); the default and float: true write float32 only', async () => {
     const path = corpus.find((p) => p.endsWith('MBeaconWeap_d.3d')) as string;
     const files = fileSetFor(path);
     const main = basename(path);
-    for (const opts of [{ frameNormals: false }, { float: true }, { float: true, frameNormals: false }]) {
+    const modes: { compact?: boolean; float?: boolean; frameNormals?: boolean }[] = [
+      { compact: true, frameNormals: false },
+      {},
+      { frameNormals: false },
+      { float: true },
+      { compact: true, float: true }, // float wins (core vertexAnimationEncoding)
+    ];
+    for (const opts of modes) {
       const { document } = await legacyFormat.import(files, { main, textures: false, ...opts });
       const q = await viaGlb(document);
       const prims = q.doc.getRoot().listMeshes()[0].listPrimitives();
@@ -247,8 +273,8 @@ describe('quantized morph targets (issue 19)', () => {
       expect(targets.length).toBeGreaterThan(0);
       expect(targets.some((t) => t.getAttribute('NORMAL'))).toBe(opts.frameNormals !== false);
       const json = glbJson(q.glb);
-      if (opts.float) {
-        expect(json.extensionsRequired ?? []).not.toContain('KHR_mesh_quantization');
+      if (!opts.compact || opts.float) {
+        expect(json.extensionsRequired ?? []).toEqual([]);
         for (const t of targets)
           for (const s of t.listSemantics())
             expect(t.getAttribute(s)?.getComponentType(), s).toBe(Accessor.ComponentType.FLOAT);
@@ -264,10 +290,10 @@ describe('quantized morph targets (issue 19)', () => {
       const path = corpus.find((p) => p.endsWith(name)) as string;
       const files = fileSetFor(path);
       const opts = { main: name, textures: false };
-      const q = await loadWithThree(await io.writeBinary((await legacyFormat.import(files, opts)).document));
-      const f = await loadWithThree(
-        await io.writeBinary((await legacyFormat.import(files, { ...opts, float: true })).document),
+      const q = await loadWithThree(
+        await io.writeBinary((await legacyFormat.import(files, { ...opts, compact: true })).document),
       );
+      const f = await loadWithThree(await io.writeBinary((await legacyFormat.import(files, opts)).document));
       type Attr = {
         count: number;
         getX(i: number): number;

@@ -279,6 +279,26 @@ describe('legacyFormat', () => {
       legacyFormat.companions?.('MBeaconWeap_d.3d', ['MBeaconWeap_a.3d', 'MushBeacon.uc', 'readme.txt']),
     ).toEqual(['MBeaconWeap_a.3d', 'MushBeacon.uc']);
   });
+  it('companionsIn (indexed lookups, issue 31) picks the same files as companions, for any folder', () => {
+    // a naive CompanionLookup: the CLI's is an index; this checks the rule, not the index
+    const lookupOf = (files: string[]) => ({
+      named: (n: string) => files.filter((f) => f.toLowerCase() === n.toLowerCase()),
+      withExtension: (e: string) => files.filter((f) => /\.[^.]*$/.exec(f)?.[0].toLowerCase() === e),
+      withPrefix: (p: string) => files.filter((f) => f.toLowerCase().startsWith(p.toLowerCase())),
+    });
+    const names = fc.constantFrom('Key', 'key', 'Skull', 'MushBeacon', 'a');
+    const endings = fc.constantFrom('_d.3d', '_a.3d', '_A.3D', '.uc', '.UC', '_d.3D', '.txt');
+    const file = fc.tuple(names, endings).map(([n, e]) => n + e);
+    fc.assert(
+      fc.property(file, fc.uniqueArray(file, { maxLength: 12 }), (main, folder) => {
+        const siblings = folder.filter((f) => f !== main);
+        const scan = legacyFormat.companions!(main, siblings);
+        const indexed = legacyFormat.companionsIn!(main, lookupOf(siblings));
+        expect([...indexed].sort()).toEqual([...scan].sort());
+      }),
+      { numRuns: 500 },
+    );
+  });
   it('option frames: first imports frame 0 only', async () => {
     const p = createPolys(1);
     p.vertices.set([0, 1, 2]);

@@ -1,5 +1,6 @@
 // Morph storage in the .glb (issue 19): sparse targets when few vertices move, dense otherwise
-// (and when a delta is NaN), `frameNormals: false`, `float` a no-op, byte-exact back to .mdl.
+// (and when a delta is NaN), `frameNormals: false`, `float` and `compact` no-ops (issue 30),
+// byte-exact back to .mdl.
 import { prepare } from '@gltf-legacy/prepare';
 import { join } from 'node:path';
 import {
@@ -243,11 +244,15 @@ describe('morph targets in the .glb', () => {
     expect(b.tangents).toBeNull();
   });
 
-  it('float: true changes nothing (Urho morphs and keys are float32 in the file)', async () => {
+  it('float: true and compact: true change nothing (Urho morphs and keys are float32 in the file): sparse float, nothing required', async () => {
     const mdl = model(200, [7, 9]);
     const a = await toGlb(mdl);
-    const b = await toGlb(mdl, { float: true });
-    expect(firstByteDiff(a.glb, b.glb)).toBe(-1);
+    for (const opts of [{ float: true }, { compact: true }]) {
+      const b = await toGlb(mdl, opts);
+      expect(firstByteDiff(a.glb, b.glb), JSON.stringify(opts)).toBe(-1);
+    }
+    expect(a.json.extensionsRequired ?? []).toEqual([]);
+    expect(a.json.accessors.filter((x: { sparse?: unknown }) => x.sparse).length).toBeGreaterThan(0);
   });
 
   it('our sparse-target documents need no preparation: prepare().changed stays false', async () => {

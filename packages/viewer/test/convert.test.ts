@@ -59,6 +59,20 @@ describe('browser conversion layer (runs in Node too)', () => {
     expect(models.some((m) => m.name.toLowerCase().endsWith('.mdl'))).toBe(true);
   });
 
+  test('a Grimrock .dat mod archive: unpacked into the pool, its model converts with its textures (issue 27)', async () => {
+    const pool: FilePool = new Map();
+    const dat = join(import.meta.dirname, '../../../test-assets/grimrock/crate_mod/crate_mod.dat');
+    addToPool(pool, [['crate_mod.dat', readBytes(dat)]]);
+    expect(pool.has('crate_mod.dat')).toBe(false);
+    expect(listModels(pool)).toEqual([{ name: 'mod_assets/models/crate.model', format: 'grimrock' }]);
+    const m = await convertModel(pool, 'mod_assets/models/crate.model');
+    const report = await validateGlb(m.glb);
+    expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    const back = await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(m.glb);
+    // base colour and specular from the archive's DDS (the normal map is a base-game file)
+    expect(back.getRoot().listTextures()).toHaveLength(2);
+  });
+
   test('export to every legacy format from an imported Unreal model (files named after the model)', async () => {
     const pool: FilePool = new Map();
     addToPool(pool, named(corpusNamed('unreal3d', ['Skull_d.3d', 'Skull_a.3d', 'Skull.uc'])));

@@ -1,7 +1,12 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { LegacyError } from '@gltf-legacy/core';
+import { legacyFormat as unigine } from '@gltf-legacy/unigine';
+import { legacyFormat as unreal3d } from '@gltf-legacy/unreal3d';
+import { readBytes } from '@gltf-legacy/test-utils';
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { afterAll, describe, expect, test } from 'vitest';
 import { previewFiles } from '../src/node/preview.js';
 import { changedFraction, corpusNamed, decodePng, haveChromium, lumaVariance } from './helpers.js';
@@ -71,5 +76,48 @@ describe.skipIf(!haveChromium())('previewFiles in headless Chromium', () => {
     expect(changedFraction(pictures[0], pictures[1])).toBeGreaterThan(0.01);
     expect(results[5].error?.code).toBe('FILE_NOT_FOUND');
     expect(results[5].outputs).toEqual([]);
+  });
+});
+
+describe.skipIf(!haveChromium())('preview of both vertex-animation encodings (issue 30)', () => {
+  test('compact (KHR_mesh_quantization, SHORT tracks) and portable .glb render the same picture', async () => {
+    const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+    const dir = join(outDir, 'modes');
+    await mkdir(dir, { recursive: true });
+    const models = [
+      {
+        format: unreal3d,
+        main: 'Sporifier_d.3d',
+        files: corpusNamed('unreal3d', ['Sporifier_d.3d', 'Sporifier_a.3d', 'Sporifier.uc']),
+      },
+      {
+        format: unigine,
+        main: 'actor_00.mesh',
+        files: corpusNamed('unigine', ['actor_00.mesh', 'actor_00_idle.anim']),
+      },
+    ];
+    const inputs: string[] = [];
+    for (const m of models) {
+      const set = new Map(m.files.map((f) => [basename(f), readBytes(f)]));
+      for (const compact of [true, false]) {
+        const { document } = await m.format.import(set, { main: m.main, compact });
+        const path = join(dir, `${m.main.replace(/\W/g, '_')}-${compact ? 'compact' : 'portable'}.glb`);
+        await writeFile(path, await io.writeBinary(document));
+        inputs.push(path);
+      }
+    }
+    const results = await previewFiles(inputs, { outDir: join(dir, 'png'), size: 256 });
+    const pngs = [];
+    for (const r of results) {
+      expect(r.error, `${r.input}: ${r.error?.message}`).toBeUndefined();
+      const png = decodePng(new Uint8Array(await readFile(r.outputs[0])));
+      expect(lumaVariance(png.rgba), r.input).toBeGreaterThan(20);
+      pngs.push(png.rgba);
+    }
+    expect(results[0].stats?.morphTargets).toBeGreaterThan(10);
+    expect(results[2].stats?.animations).toBeGreaterThan(0);
+    // same positions and key values; the compact NORMAL deltas differ by ≤ 1/127 (a shade)
+    expect(changedFraction(pngs[0], pngs[1])).toBeLessThan(0.002);
+    expect(changedFraction(pngs[2], pngs[3])).toBeLessThan(0.002);
   });
 });

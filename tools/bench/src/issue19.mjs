@@ -2,7 +2,9 @@
 // - start-up: (our CLI − `node -e 0`) ÷ assimp on one small real file (corpus Skull_d.3d, --static);
 // - batch: the 13 Unreal corpus meshes in one CLI process (-j 0 --static) ÷ a shell loop of assimp;
 // - Unreal all frames (the issue's input: 8100 vertices × 200 frames, 6.5 MB of _a.3d): MB/s of
-//   _a.3d, .glb ÷ _a.3d, peak RSS ÷ (input + output), for the default, --no-frame-normals, --float.
+//   _a.3d, .glb ÷ _a.3d, peak RSS ÷ (input + output), for --compact (issue 19's quantized morph
+//   targets, the default until issue 30) with and without --no-frame-normals, and the portable
+//   default (float32, sparse where smaller; = --float) with and without.
 // Commands run INTERLEAVED (one round = every command once; median over rounds): the load of this
 // shared machine swings within seconds, so back-to-back blocks would compare different machines.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -170,7 +172,11 @@ export async function issue19Bench({ root, corpus, dir, unreal, rounds = 10, not
   return out;
 }
 
-/** Unreal all frames → glTF morph animation: default, --no-frame-normals, --float. */
+/**
+ * Unreal all frames → glTF morph animation: --compact (the quantized mode issue 19 measured as
+ * the default), --compact --no-frame-normals, the portable default (issue 30; was --float) and
+ * --no-frame-normals.
+ */
 function framesBench({ node, cli, dir, unreal, rounds }) {
   const fdir = join(dir, 'frames');
   rmSync(fdir, { recursive: true, force: true });
@@ -180,7 +186,12 @@ function framesBench({ node, cli, dir, unreal, rounds }) {
   writeFileSync(join(fdir, 'frames_a.3d'), unreal.writeAniv(aniv));
   const dBytes = statSync(join(fdir, 'frames_d.3d')).size;
   const aBytes = statSync(join(fdir, 'frames_a.3d')).size;
-  const variants = { default: [], noFrameNormals: ['--no-frame-normals'], float: ['--float'] };
+  const variants = {
+    compact: ['--compact'],
+    compactNoFrameNormals: ['--compact', '--no-frame-normals'],
+    portable: [],
+    portableNoFrameNormals: ['--no-frame-normals'],
+  };
   const main = join(fdir, 'frames_d.3d');
   // node -e 0 twice: its time plain, its peak RSS with the preload (as ours are measured)
   const commands = { nodeStartup: [node, ['-e', '0']], nodeRss: [node, ['-e', '0'], { rss: true }] };
@@ -217,7 +228,7 @@ function framesBench({ node, cli, dir, unreal, rounds }) {
     res[k] = r;
     const T = ISSUE19_TARGETS;
     console.log(
-      `  ${k.padEnd(15)} ${r.ms.toFixed(0)} ms = ${r.mbps.toFixed(0)} MB/s of _a.3d (${ok(r.mbps, T.framesMBps, false)}; ${r.mbpsAboveNode.toFixed(0)} MB/s above node -e 0), .glb ${(glbBytes / MB).toFixed(2)} MB = ${r.glbVsAniv.toFixed(2)}× _a.3d (${ok(r.glbVsAniv, T.glbVsAniv)}), peak RSS ${r.peakRssMb.toFixed(0)} MB = ${r.rssVsData.toFixed(2)}× (in + out) (${ok(r.rssVsData, T.rssVsData)})`,
+      `  ${k.padEnd(22)} ${r.ms.toFixed(0)} ms = ${r.mbps.toFixed(0)} MB/s of _a.3d (${ok(r.mbps, T.framesMBps, false)}; ${r.mbpsAboveNode.toFixed(0)} MB/s above node -e 0), .glb ${(glbBytes / MB).toFixed(2)} MB = ${r.glbVsAniv.toFixed(2)}× _a.3d (${ok(r.glbVsAniv, T.glbVsAniv)}), peak RSS ${r.peakRssMb.toFixed(0)} MB = ${r.rssVsData.toFixed(2)}× (in + out) (${ok(r.rssVsData, T.rssVsData)})`,
     );
   }
   console.log(

@@ -113,7 +113,7 @@ export async function benchFormat(id, plan0, { quick = false, runs = 5, out } = 
   const main =
     [...files.keys()].find((n) => n.toLowerCase().endsWith(legacy.mainExtension.toLowerCase())) ??
     files.keys().next().value;
-  const ti = await time(runs, () => legacy.import(files, { main }));
+  const ti = await time(runs, () => legacy.import(files, { main, ...plan.importOptions }));
   imported = ti.value.document;
   ops.import = op(ti, inBytes);
   if (!ops.export && legacy.export) {

@@ -19,8 +19,24 @@ export const DICTIONARIES = {
   },
   grimrock: {
     le: true,
-    // MDL1 models (version 2), ANIM animations (versions 1 and 2), MESH entities, node names
-    words: ['MDL1', 'ANIM', 'MESH', 'RootNode', 'Armature', 'hand_r', 'arm_r', '\0\0\0\0'].map(ascii),
+    // MDL1 models (version 2), ANIM animations (versions 1 and 2), MESH entities, node names;
+    // .dat archives (GRA2/GRAR, a zlib header, path strings the name recovery reads)
+    words: [
+      'MDL1',
+      'ANIM',
+      'MESH',
+      'RootNode',
+      'Armature',
+      'hand_r',
+      'arm_r',
+      '\0\0\0\0',
+      'GRA2',
+      'GRAR',
+      'x^', // 0x78 0x5e: a zlib header
+      'mod_assets/',
+      '.fbx"',
+      '../',
+    ].map(ascii),
   },
   unigine: {
     le: true,

@@ -13,7 +13,7 @@ export const FORMAT_IDS = ['urho3d', 'grimrock', 'unigine', 'tso', 'unreal3d'];
 /** Corpus folders per format (the Urho3D corpus folder is `urho`). */
 export const CORPUS_DIRS = {
   urho3d: ['urho', 'urho3d'],
-  grimrock: ['grimrock'],
+  grimrock: ['grimrock', 'archives/grimrock'],
   unigine: ['unigine'],
   tso: ['tso'],
   unreal3d: ['unreal3d', 'archives/unreal'],
@@ -32,6 +32,7 @@ export const FILE_MODELS = {
   grimrock: [
     { suffix: '.model', read: 'readModel', write: 'writeModel' },
     { suffix: '.animation', read: 'readAnimation', write: 'writeAnimation' },
+    { suffix: '.dat', read: 'readDat', write: 'writeDat' },
   ],
   unigine: [
     { suffix: '.mesh', read: 'readMesh', write: 'writeMesh' },

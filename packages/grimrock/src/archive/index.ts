@@ -11,3 +11,5 @@ export {
   type ZlibSite,
 } from './zlib.js';
 export * from './inspect.js';
+export * from './file.js';
+export * from './entries.js';

@@ -174,6 +174,10 @@ export function recoverNames(
       tryPath(v, 'string');
       const r = renamed(v);
       if (r) tryPath(r, 'renamed');
+      // folders of asset references only: the game's paths start with assets/ or mod_assets/
+      // (modding guide: "a valid asset reference"), and the editor packs mod_assets/
+      const lower = v.toLowerCase();
+      if (!lower.startsWith('mod_assets/') && !lower.startsWith('assets/')) continue;
       for (let i = v.indexOf('/'); i > 0; i = v.indexOf('/', i + 1)) {
         if (folders.size < o.maxFolders) folders.add(v.slice(0, i + 1));
       }

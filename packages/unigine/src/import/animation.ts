@@ -202,14 +202,14 @@ function narrowAxisCodes(block: AnimationBlock, mask: number): Record<string, nu
 }
 
 /**
- * The output accessor of a track's `n` key values: rotations whose values are all int16 codes
- * of the file (`exactSnorm16`) as normalized SHORT unless `ctx.float`, else float32. A value held
+ * The output accessor of a track's `n` key values: with `ctx.compact`, rotations whose values are
+ * all int16 codes of the file (`exactSnorm16`) as normalized SHORT; else float32. A value held
  * over the clip (one key, or two equal ones) is shared with equal tracks.
  */
 function trackOutput(ctx: Ctx, values: Float32Array, size: number, n: number): Accessor {
   const { doc, buffer } = ctx;
   const type = size === 4 ? 'VEC4' : 'VEC3';
-  const codes = size === 4 && !ctx.float ? exactSnorm16(values) : null;
+  const codes = size === 4 && ctx.compact ? exactSnorm16(values) : null;
   const make = () => (codes ? accessor(doc, buffer, type, codes, true) : accessor(doc, buffer, type, values));
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   let one = n <= 2;

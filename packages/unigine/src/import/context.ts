@@ -28,10 +28,10 @@ export interface Ctx {
   /** Refuse the quirks the engine tolerates (`ImportOptions.strict`). */
   strict: boolean;
   /**
-   * Write rotation outputs as float32 even where the file's int16 codes fit glTF's normalized
-   * SHORT exactly (`ImportOptions.float`).
+   * Write rotation outputs as normalized SHORT where the file's int16 codes fit it exactly
+   * (`ImportOptions.compact`); else (the portable default, issue 30) float32.
    */
-  float: boolean;
+  compact: boolean;
   /**
    * Accessors shared by animation samplers: key times (`t<frames>:all` / `t<frames>:ends`, and
    * `k<frames>:<kept frames>` for the others) and the outputs of tracks holding one value

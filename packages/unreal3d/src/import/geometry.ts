@@ -6,6 +6,7 @@
  */
 import type { Accessor, Buffer, Document, Mesh, Primitive } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
+import { VERTEX_ANIMATION_ENCODING_DEFAULTS, type VertexAnimationEncoding } from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, type UnrealAniv } from '../aniv.js';
 import type { UnrealData } from '../data.js';
@@ -15,15 +16,13 @@ import type { TriangleGroups } from './groups.js';
 import type { MaterialMaker } from './materials.js';
 import { deltaAccessor, encodePositionDelta, NormalDeltas } from './morph-encode.js';
 
-/** How morph targets are stored (the importer's `float` / `frameNormals` options). */
-export interface MorphEncoding {
-  /** float32 deltas (no `KHR_mesh_quantization`), as before issue 19. */
-  float: boolean;
-  /** A NORMAL delta per target (when the mesh has normals). */
-  frameNormals: boolean;
-}
+/**
+ * How morph targets are stored (the importer's `compact` / `float` / `frameNormals` options,
+ * resolved by core's `vertexAnimationEncoding`): portable float32 (default) or compact integers.
+ */
+export type MorphEncoding = VertexAnimationEncoding;
 
-export const MORPH_ENCODING_DEFAULTS: MorphEncoding = { float: false, frameNormals: true };
+export const MORPH_ENCODING_DEFAULTS: MorphEncoding = VERTEX_ANIMATION_ENCODING_DEFAULTS;
 
 /** A primitive made from a group, with the file vertex of each of its glTF vertices. */
 export interface GroupPrimitive {
@@ -205,7 +204,7 @@ export function addFrameTargets(
   encoding: MorphEncoding = MORPH_ENCODING_DEFAULTS,
 ): void {
   const { doc, buffer, base, normals0 } = ctx;
-  const { float } = encoding;
+  const { compact } = encoding;
   const withNormals = normals0 !== null && encoding.frameNormals;
   const nv = ctx.data.header.numVertices;
   const vertices = ctx.data.polys.vertices;
@@ -214,22 +213,17 @@ export function addFrameTargets(
   const keepOrphans = orphans.keep;
   // Morph targets, frame by frame (one decoded frame and its normals in memory at a time). A
   // delta that is zero everywhere (static frames, rigid moves for normals) shares one zero
-  // accessor per primitive instead of a new one per frame: float32 as before, or (quantized) an
-  // all-zero sparse BYTE accessor, which takes no bytes in the file.
+  // accessor per primitive instead of a new one per frame: an all-zero sparse accessor, which
+  // the writer gives no bytes at all (no buffer view: zeros, core glTF) — float32 (portable) or,
+  // compact, normalized BYTE as before issue 30.
   const zeroOf = (p: (typeof prims)[number]): Accessor => {
-    p.zero ??= float
-      ? doc
-          .createAccessor()
-          .setType('VEC3')
-          .setArray(new Float32Array(p.vcount * 3))
-          .setBuffer(buffer)
-      : doc
-          .createAccessor()
-          .setType('VEC3')
-          .setArray(new Int8Array(p.vcount * 3))
-          .setNormalized(true)
-          .setSparse(true)
-          .setBuffer(buffer);
+    p.zero ??= doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(compact ? new Int8Array(p.vcount * 3) : new Float32Array(p.vcount * 3))
+      .setNormalized(compact)
+      .setSparse(true)
+      .setBuffer(buffer);
     return p.zero;
   };
   let maxCount = 0;
@@ -237,7 +231,7 @@ export function addFrameTargets(
   // The writer gives all sparse accessors of a buffer one index type, by the largest index.
   const idxBytes = maxCount <= 255 ? 1 : maxCount <= 65535 ? 2 : 4;
   const scratch = new Int32Array(maxCount * 3);
-  const normalDeltas = withNormals && normals0 ? new NormalDeltas(normals0, float) : null;
+  const normalDeltas = withNormals && normals0 ? new NormalDeltas(normals0, !compact, idxBytes) : null;
   const fr = new Float32Array(nv * 3);
   const nf = withNormals ? new Float32Array(nv * 3) : null;
   let quantized = false;
@@ -261,7 +255,7 @@ export function addFrameTargets(
       let dPos: Accessor | null = null;
       let dNrm: Accessor | null = null;
       if (moved) {
-        const d = encodePositionDelta(fr, base, orig, vcount, scratch, idxBytes, float);
+        const d = encodePositionDelta(fr, base, orig, vcount, scratch, idxBytes, !compact);
         if (d) {
           dPos = deltaAccessor(doc, buffer, d);
           quantized ||= !(d.array instanceof Float32Array);
@@ -280,6 +274,7 @@ export function addFrameTargets(
       p.prim.addTarget(target);
     }
   }
-  if (quantized || (!float && prims.some((p) => p.zero)))
+  // Only the compact mode writes integer POSITION/NORMAL deltas (the zero accessor included).
+  if (quantized || (compact && prims.some((p) => p.zero)))
     doc.createExtension(KHRMeshQuantization).setRequired(true);
 }

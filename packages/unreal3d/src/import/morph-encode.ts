@@ -1,10 +1,11 @@
 /**
- * How the importer stores one morph target's deltas (issue 19): POSITION deltas as the integers
- * they are (the `_a.3d` holds whole Unreal units, so a delta to frame 0 is a whole number) in the
- * smallest `KHR_mesh_quantization` type that holds every value — non-normalized BYTE, else SHORT,
- * else float (Deus Ex frames can move 65 535 units) — sparse when at most half the vertices move
- * and that is smaller; NORMAL deltas as normalized BYTE or SHORT (see {@link NormalDeltas}).
- * `float: true` keeps float32 for all.
+ * How the importer stores one morph target's deltas. Portable (the default since issue 30):
+ * float32, sparse when at most half the vertices move and that is smaller (sparse is core glTF).
+ * Compact (`compact: true`, issue 19): POSITION deltas as the integers they are (the `_a.3d`
+ * holds whole Unreal units, so a delta to frame 0 is a whole number) in the smallest
+ * `KHR_mesh_quantization` type that holds every value — non-normalized BYTE, else SHORT, else
+ * float (Deus Ex frames can move 65 535 units) — sparse on the same rule; NORMAL deltas as
+ * normalized BYTE or SHORT (see {@link NormalDeltas}).
  */
 import { roundHalfUp } from '@gltf-legacy/quantize';
 import type { Accessor, Buffer, Document } from '@gltf-transform/core';
@@ -46,6 +47,7 @@ export function deltaBytes(vcount: number, bpe: number, nonZero: number, idxByte
  * POSITION delta of one primitive for one frame: `fr − base` per glTF vertex j at file vertex
  * `orig[j]`, Unreal (X, Y, Z) swapped to glTF (X, Z, Y). Null when every delta is zero. `scratch`
  * holds at least `vcount·3` values. `idxBytes`: size of the sparse indices the writer will use.
+ * `float`: float32 values (the portable mode), else the smallest integer type.
  *
  * ```ts
  * const d = encodePositionDelta(frame, frame0, orig, vcount, new Int32Array(vcount * 3), 2, false);
@@ -82,24 +84,29 @@ export function encodePositionDelta(
   if (nonZero === 0) return null;
   const n = vcount * 3;
   const max = bits;
-  if (float || max > 32767) {
-    const out = new Float32Array(n);
-    out.set(scratch.subarray(0, n));
-    return { array: out, normalized: false, sparse: false };
-  }
-  const bpe = max > 127 ? 2 : 1;
-  const size = deltaBytes(vcount, bpe, nonZero, idxBytes);
-  const out = bpe === 1 ? new Int8Array(n) : new Int16Array(n);
+  const bpe = float || max > 32767 ? 4 : max > 127 ? 2 : 1;
+  const out = bpe === 4 ? new Float32Array(n) : bpe === 2 ? new Int16Array(n) : new Int8Array(n);
   out.set(scratch.subarray(0, n));
-  // At most half the vertices: beyond that glTF-Transform's writer logs a size warning for the
-  // file (the CLI would show it as LIBRARY_LOG on every such conversion), though sparse could
-  // still be smaller there.
-  return { array: out, normalized: false, sparse: nonZero * 2 <= vcount && size.sparse < size.dense };
+  // The compact mode's float32 fallback (Deus Ex moves beyond a SHORT) stays dense, as in issue 19.
+  const sparse = (float || bpe < 4) && sparseWins(vcount, bpe, nonZero, idxBytes);
+  return { array: out, normalized: false, sparse };
+}
+
+/**
+ * Whether a delta of `nonZero` moved elements out of `vcount` is written sparse: when at most half
+ * the vertices move (beyond that glTF-Transform's writer logs a size warning for the file, which
+ * the CLI would show as LIBRARY_LOG on every such conversion, though sparse could still be
+ * smaller there) and sparse is smaller than dense.
+ */
+function sparseWins(vcount: number, bpe: number, nonZero: number, idxBytes: number): boolean {
+  const size = deltaBytes(vcount, bpe, nonZero, idxBytes);
+  return nonZero * 2 <= vcount && size.sparse < size.dense;
 }
 
 /**
  * NORMAL deltas of one frame, computed once per file vertex and gathered per primitive
- * ({@link NormalDeltas.encode}); in `float` mode plain float32 differences.
+ * ({@link NormalDeltas.encode}); in `float` mode (portable) plain float32 differences, sparse
+ * where that is smaller (as POSITION).
  *
  * Stored as normalized BYTE (`q/127`). A delta of two unit vectors can exceed 1 in a component,
  * which a normalized type cannot hold; since a client shades with `normalize(base + Σ w·delta)`,
@@ -112,7 +119,7 @@ export function encodePositionDelta(
  * (Never sparse: glTF-Transform 4.5 writes sparse values of normalized accessors decoded, i.e. 0.)
  *
  * ```ts
- * const nd = new NormalDeltas(normals0, false);
+ * const nd = new NormalDeltas(normals0, false, 2);
  * nd.setFrame(frameNormals(frame, nv, tris, rendered));
  * const d = nd.encode(orig, vcount); // per primitive
  * ```
@@ -125,10 +132,14 @@ export class NormalDeltas {
   private q16Fresh = false;
   private nf: Float32Array | null = null;
 
-  /** `n0`: frame 0's normals per file vertex; `float`: gather float32 differences only. */
+  /**
+   * `n0`: frame 0's normals per file vertex; `float`: gather float32 differences only;
+   * `idxBytes`: size of the sparse indices the writer will use (float deltas may be sparse).
+   */
   constructor(
     private readonly n0: Float32Array,
     private readonly float = false,
+    private readonly idxBytes = 4,
   ) {
     this.s = new Float32Array(float ? 0 : n0.length / 3);
     this.q8 = new Int8Array(float ? 0 : n0.length);
@@ -174,7 +185,7 @@ export class NormalDeltas {
   encode(orig: Uint16Array, vcount: number): EncodedDelta | null {
     const nf = this.nf;
     if (!nf) return null;
-    if (this.float) return floatNormalDelta(nf, this.n0, orig, vcount);
+    if (this.float) return floatNormalDelta(nf, this.n0, orig, vcount, this.idxBytes);
     const scale = this.s;
     const q8 = this.q8;
     // The least scale first, so that only the array of the type it needs is made (a BYTE array
@@ -191,7 +202,7 @@ export class NormalDeltas {
         normalized: true,
         sparse: false,
       };
-    if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount);
+    if (!(smin >= NORMAL_MIN_SCALE_SHORT)) return floatNormalDelta(nf, this.n0, orig, vcount, 0);
     const out = gatherVec3(this.shortDeltas(), orig, vcount, new Int16Array(vcount * 3));
     return { array: out, normalized: true, sparse: false };
   }
@@ -231,15 +242,20 @@ function gatherVec3<T extends Int8Array | Int16Array>(src: T, orig: Uint16Array,
   return out;
 }
 
-/** `target − base` per glTF vertex as float32 (null when zero everywhere). */
+/**
+ * `target − base` per glTF vertex as float32 (null when zero everywhere); sparse where smaller
+ * with `idxBytes`-byte indices, never when `idxBytes` is 0 (the compact mode's float32 fallback
+ * stays dense, as before issue 30).
+ */
 function floatNormalDelta(
   nf: Float32Array,
   n0: Float32Array,
   orig: Uint16Array,
   vcount: number,
+  idxBytes: number,
 ): EncodedDelta | null {
   const out = new Float32Array(vcount * 3);
-  let any = false;
+  let nonZero = 0;
   for (let j = 0, k = 0; j < vcount; j++, k += 3) {
     const o = orig[j] * 3;
     const dx = nf[o] - n0[o];
@@ -248,9 +264,10 @@ function floatNormalDelta(
     out[k] = dx;
     out[k + 1] = dy;
     out[k + 2] = dz;
-    if (dx !== 0 || dy !== 0 || dz !== 0) any = true;
+    if (dx !== 0 || dy !== 0 || dz !== 0) nonZero++;
   }
-  return any ? { array: out, normalized: false, sparse: false } : null;
+  if (nonZero === 0) return null;
+  return { array: out, normalized: false, sparse: idxBytes > 0 && sparseWins(vcount, 4, nonZero, idxBytes) };
 }
 
 /**
