@@ -34,7 +34,9 @@ export function packageTextureFile(pkg: UnrealPackage, i: number): PackageTextur
   if (!mip) return undefined;
   const palIndex = tex.palette > 0 ? tex.palette - 1 : -1;
   const palette =
-    palIndex >= 0 && pkg.exportClass(palIndex) === 'Palette' ? pkg.readPalette(palIndex) : undefined;
+    palIndex >= 0 && palIndex < pkg.exports.length && pkg.exportClass(palIndex) === 'Palette'
+      ? pkg.readPalette(palIndex)
+      : undefined;
   const name = tex.name;
   if (tex.format === 0) {
     if (!palette || mip.data.length < mip.width * mip.height || mip.width <= 0 || mip.height <= 0)
