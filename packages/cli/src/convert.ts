@@ -330,7 +330,9 @@ async function loadDocuments(
         : await readGltfJson(io, input, bytes, { ...gltfOptions, warnings });
     docs.push({ document, format: kind, base: outputBase(input) });
   } else if ((entries = unpackInput(kind, bytes, input))) {
-    let models = containerModels(entries, formats);
+    let models: [string, LegacyFormat][] = kind.containerModels
+      ? kind.containerModels(entries).map((n) => [n, kind])
+      : containerModels(entries, formats);
     const notes = kind.unpackNotes?.(bytes, basename(input));
     if (notes) warnings.merge(notes.warnings);
     if (!models.length)

@@ -51,7 +51,7 @@ export const FORMAT_TABLE: readonly FormatEntry[] = [
   },
   {
     id: 'tso',
-    extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd'],
+    extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd', '.dat', '.far'],
     mainExtension: '.mesh',
     export: true,
     load: () => import('@gltf-legacy/tso').then((m) => m.legacyFormat),

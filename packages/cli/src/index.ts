@@ -94,3 +94,11 @@ export {
   summaryTable,
 } from './report.js';
 export { createProgress, type Progress } from './progress.js';
+export {
+  addExtractCommand,
+  EXTRACT_DEFAULTS,
+  type ExtractedEntry,
+  type ExtractOptions,
+  type ExtractReport,
+  extractArchive,
+} from './extract.js';

@@ -6,6 +6,7 @@ import { expandInputs } from './inputs.js';
 import { addInspectCommand, addValidateCommand, addWarningsCommand } from './commands.js';
 import { defaultOutput, EXIT, type Output, positiveNumber, type Runtime } from './command.js';
 import { runConvert } from './run-convert.js';
+import { addExtractCommand } from './extract.js';
 import { renderTable } from './table.js';
 
 /**
@@ -104,6 +105,10 @@ export function buildProgram(
       'Urho3D export: pack the written tree (models, materials, textures, prefab) into one NAME.pak; --pak lz4 compresses it',
     )
     .option(
+      '--far [compression]',
+      'TSO export: write every file (.apr, .bnd, .mesh, textures; or .mesh, .skel, .anim) into one FAR3 archive NAME.dat, entries found by their type and file ids; --far refpack compresses them as the game does',
+    )
+    .option(
       '--texture-format <png|dds>',
       'Urho3D export: write re-encoded textures as PNG (default) or DDS (BC1/BC3 with mips)',
     )
@@ -186,6 +191,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
   addInspectCommand(program, ctx);
   addValidateCommand(program, ctx);
   addWarningsCommand(program, ctx);
+  addExtractCommand(program, ctx);
 
   program
     .command('view')

@@ -96,6 +96,11 @@ export function parseFormatOptions(opts: Record<string, unknown>): Record<string
     if (opts.pak !== true && opts.pak !== 'lz4') throw usage(`--pak takes no value or lz4, got ${opts.pak}`);
     fo.pak = opts.pak;
   }
+  if (opts.far !== undefined) {
+    if (opts.far !== true && opts.far !== 'refpack')
+      throw usage(`--far takes no value or refpack, got ${opts.far}`);
+    fo.far = opts.far;
+  }
   if (opts.textureFormat !== undefined) {
     if (opts.textureFormat !== 'png' && opts.textureFormat !== 'dds')
       throw usage(`--texture-format must be png or dds, got ${opts.textureFormat}`);

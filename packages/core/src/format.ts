@@ -1,4 +1,5 @@
 import type { Document } from '@gltf-transform/core';
+import type { ContainerEntriesOptions, ContainerEntry } from './container.js';
 import type { Warning } from './errors.js';
 import type { LegacyLimits } from './limits.js';
 import type { ResourceOptions } from './resources.js';
@@ -145,6 +146,22 @@ export interface LegacyFormat {
   resourceRoot?(path: string): string;
   /** For container formats: the files inside, by name, to convert one by one. */
   unpack?(bytes: Uint8Array, name: string): FileSet;
+  /**
+   * For container formats: which entries of `unpack`'s FileSet convert on their own (default:
+   * those ending with a format's `mainExtension`). TSO: every appearance and every mesh no
+   * appearance of the archive uses.
+   */
+  containerModels?(entries: FileSet): string[];
+  /**
+   * For container formats: the entries as the container's table lists them (two may share a
+   * path; nothing is decompressed until an entry's `read()`), or undefined when `bytes` are not a
+   * container of this format (a model of it, say). Throws a `FormatError` on a damaged table.
+   *
+   * ```ts
+   * for (const e of urho3d.entries!(bytes, 'Data.pak') ?? []) console.log(e.path, e.size, e.read().length);
+   * ```
+   */
+  entries?(bytes: Uint8Array, name: string, options?: ContainerEntriesOptions): ContainerEntry[] | undefined;
   /**
    * For container formats: what `unpack` leaves out, as warnings (objects the reader names but does
    * not convert, e.g. an Unreal package's skeletal meshes), and a one-line answer when it holds no

@@ -3,6 +3,7 @@ export * from './reader.js';
 export * from './writer.js';
 export * from './axes.js';
 export * from './format.js';
+export * from './container.js';
 export * from './encoding.js';
 export * from './gltf.js';
 export * from './base64.js';

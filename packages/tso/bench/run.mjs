@@ -132,3 +132,6 @@ for (const [name, r] of [
 console.log(
   `(import + export) / NodeIO.writeBinary: wall ${((imp.ms + exp.ms) / glb.ms).toFixed(2)}×, CPU ${((imp.cpu + exp.cpu) / glb.cpu).toFixed(2)}×; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
 );
+
+// FAR archives: RefPack and FAR3 listing (issue 27)
+await import('./far.mjs');

@@ -34,6 +34,10 @@ import {
 import { applyMeshBinding, importOutfit } from './outfit-import.js';
 import { exportOutfit, isOutfitDocument, type TsoOutfitExportOptions } from './outfit-export.js';
 import { outfitRoot } from './outfit-resolve.js';
+import { farEntries, isFar, readFar, unpackFar } from './archive/far.js';
+import { inspectFar } from './archive/far-inspect.js';
+import { farModels } from './archive/far-models.js';
+import { packFar } from './archive/far-export.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -49,6 +53,7 @@ export * from './outfit-import.js';
 export * from './outfit-export.js';
 export { OUTFIT_FOLDERS, findById, outfitRoot, searchFolders } from './outfit-resolve.js';
 export { TSO_AXES, convertRotations, convertVectors } from './space.js';
+export * from './archive/index.js';
 
 /** Extensions of the outfit files `legacyFormat.import` accepts as main inputs besides `extensions`. */
 export const TSO_OUTFIT_EXTENSIONS = ['.apr', '.bnd'] as const;
@@ -280,6 +285,10 @@ function inspectFiles(files: FileSet, options: ImportOptions = {}): InspectSecti
   const sections: InspectSection[] = [];
   const [mainName] = mainFile(files, options);
   for (const [name, bytes] of files) {
+    if (isFar(bytes)) {
+      sections.push(...inspectFar(readFar(bytes, name), name));
+      continue;
+    }
     const ext = extName(name);
     const outfit = ext === '.apr' || ext === '.bnd' ? (ext.slice(1) as 'apr' | 'bnd') : undefined;
     if (outfit) {
@@ -375,13 +384,22 @@ export const legacyFormat: LegacyFormat = {
   id: 'tso',
   label: 'The Sims Online .mesh / .skel / .anim / .apr / .bnd',
   // `.apr`/`.bnd` are main inputs too (sniffed, imported as outfits, TSO_OUTFIT_EXTENSIONS).
-  extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd'],
+  // FAR archives (`.dat`, `.far`) are containers: converting one converts its outfits.
+  extensions: ['.mesh', '.skel', '.anim', '.apr', '.bnd', '.dat', '.far'],
   mainExtension: '.mesh',
   mainExtensions: ['.mesh', ...TSO_OUTFIT_EXTENSIONS],
-  capabilities: { import: true, export: true, skins: true, morphTargets: false, animations: true },
+  capabilities: {
+    import: true,
+    export: true,
+    skins: true,
+    morphTargets: false,
+    animations: true,
+    container: true,
+  },
   limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     return (
+      isFar(bytes) ||
       detectTsoKind(bytes, name) !== undefined ||
       detectOutfitKind(bytes, name) !== undefined ||
       sniffPadded(bytes, name) !== undefined
@@ -399,8 +417,27 @@ export const legacyFormat: LegacyFormat = {
     return importAny(files, options as TsoFormatImportOptions);
   },
   async export(document, options?: ExportOptions) {
-    const o = options as TsoOutfitExportOptions | undefined;
-    return isOutfitDocument(document, o) ? exportOutfit(document, o) : exportTso(document, options);
+    const { far, ...rest } = (options ?? {}) as TsoOutfitExportOptions & {
+      far?: boolean | 'none' | 'refpack';
+    };
+    const o = rest as TsoOutfitExportOptions;
+    const out = isOutfitDocument(document, o)
+      ? await exportOutfit(document, o)
+      : await exportTso(document, rest);
+    if (!far) return out;
+    // --far [refpack]: every file in one FAR3 archive NAME.dat
+    const name = `${String(rest.name ?? 'model').replace(/[^\w.-]+/g, '_')}.dat`;
+    return {
+      files: packFar(out.files, name, { compression: far === 'refpack' ? 'refpack' : 'none' }),
+      warnings: out.warnings,
+    };
   },
   inspect: inspectFiles,
+  unpack(bytes: Uint8Array, name: string): FileSet {
+    return unpackFar(bytes, name);
+  },
+  containerModels: farModels,
+  entries(bytes, name, options) {
+    return isFar(bytes) ? farEntries(readFar(bytes, name), name, options) : undefined;
+  },
 };

@@ -16,6 +16,7 @@ import {
   parseContentName,
   readBinding,
 } from './outfit.js';
+import { buildIdIndex, type TsoIdIndex } from './archive/id-index.js';
 
 /**
  * Finding the files an outfit links to. The content folders of FreeSO's `Avatar` folder
@@ -94,7 +95,9 @@ async function folderIndex(
 }
 
 /**
- * The file with these ids in the first folder that has one, read through `resources`. Listed
+ * The file with these ids in the first folder that has one, read through `resources`, else
+ * anywhere below the root: a loose content file or an entry of a FAR3 archive (`.dat`/`.far`;
+ * see `buildIdIndex`, built once per `cache`), the way the game finds content by id. Listed
  * names go through `resolveReference` like any name found in a file. Each folder is listed once
  * per `cache` (an appearance naming thousands of bindings costs one listing, not thousands).
  */
@@ -114,7 +117,19 @@ export async function findById(
     const bytes = await resources.read(path);
     if (bytes) return { path, bytes };
   }
-  return undefined;
+  // then anywhere under the root: loose content files and FAR3 archive entries, by id
+  const source = (await idIndexOf(resources, cache)).get(tag);
+  const bytes = await source?.read();
+  return source && bytes ? { path: source.path, bytes } : undefined;
+}
+
+/** One id index of the whole root per folder cache (that is, per import). */
+const idIndexes = new WeakMap<FolderIndex, Promise<TsoIdIndex>>();
+
+function idIndexOf(resources: ResourceReader, cache: FolderIndex): Promise<TsoIdIndex> {
+  let index = idIndexes.get(cache);
+  if (!index) idIndexes.set(cache, (index = buildIdIndex(resources)));
+  return index;
 }
 
 /** How a link was written, for warnings: `mesh f5c2c184 (type 00000009) in Meshes/ or ./`. */

@@ -7,7 +7,7 @@ import { handCube, twoBoneAnimation, twoBoneMesh, twoBoneSkeleton } from './fixt
 describe('legacyFormat', () => {
   it('declares the interface the CLI relies on', () => {
     expect(legacyFormat.id).toBe('tso');
-    expect(legacyFormat.extensions).toEqual(['.mesh', '.skel', '.anim', '.apr', '.bnd']);
+    expect(legacyFormat.extensions).toEqual(['.mesh', '.skel', '.anim', '.apr', '.bnd', '.dat', '.far']);
     expect(legacyFormat.mainExtension).toBe('.mesh');
     expect(legacyFormat.capabilities).toMatchObject({
       import: true,

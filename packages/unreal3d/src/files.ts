@@ -58,18 +58,20 @@ export function unrealCompanions(name: string, siblings: string[]): string[] {
 export function unrealCompanionsIn(name: string, folder: CompanionLookup): string[] {
   const b = lower(meshBase(name));
   const self = lower(baseName(name));
-  const out = new Set<string>();
+  const found: string[] = [];
   const add = (names: readonly string[]) => {
-    for (const s of names) if (lower(s) !== self) out.add(s);
+    for (const s of names) if (lower(s) !== self && !found.includes(s)) found.push(s);
   };
   add(folder.named(`${b}_a.3d`));
   add(folder.named(`${b}.uc`));
   if (/\.uc$/i.test(name) || /_a\.3d$/i.test(name)) add(folder.named(`${b}_d.3d`));
-  // as unrealCompanions: without NAME.uc, every other .uc of the folder
+  // the order of unrealCompanions over a sorted listing (the order of the FileSet, which the
+  // conversion's output follows): the matches sorted, then the other .uc files sorted
+  const out = found.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   const own = baseName(name);
-  if (![...out].some((s) => lower(s) === `${b}.uc`))
-    for (const s of folder.withExtension('.uc')) if (s !== own) out.add(s);
-  return [...out];
+  if (!out.some((s) => lower(s) === `${b}.uc`))
+    for (const s of folder.withExtension('.uc')) if (s !== own && !out.includes(s)) out.push(s);
+  return out;
 }
 
 /** A `.uc` found outside the FileSet (in the package's `Classes/`), root-relative path. */

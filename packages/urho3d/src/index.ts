@@ -29,7 +29,7 @@ import { URHO3D_LIMITS } from './limits.js';
 import { readMdl } from './mdl.js';
 import { MSFTLod } from './msft-lod.js';
 import { urhoAxes } from './space.js';
-import { extractPak, readPak } from './pak.js';
+import { extractPak, pakEntries, readPak } from './pak.js';
 
 export * from './ani.js';
 export * from './attributes.js';
@@ -188,6 +188,12 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   },
   unpack(bytes: Uint8Array, name: string): FileSet {
     return extractPak(readPak(bytes, name), name);
+  },
+  entries(bytes, name, options) {
+    const m = magicOf(bytes);
+    // a package may be appended to another file (found by its trailer): only by its name then
+    if (m !== 'UPAK' && m !== 'ULZ4' && !name.toLowerCase().endsWith('.pak')) return undefined;
+    return pakEntries(readPak(bytes, name), name, options);
   },
   import: importUrhoFiles,
   async export(document, options: ExportOptions = {}) {

@@ -4,6 +4,9 @@
  */
 import {
   ByteReader,
+  type ContainerEntriesOptions,
+  type ContainerEntry,
+  entryLimits,
   ByteWriter,
   decodeText,
   type FileSet,
@@ -324,6 +327,31 @@ function entryTooLarge(
       field: `entries[${pak.entries.indexOf(e)}].size`,
     },
   );
+}
+
+/**
+ * The entries of a package as core's generic container entries (for `extract` and listings):
+ * paths as stored, sizes, `lz4`/`none`, and a lazy `read()` bounded by `options.limits`.
+ *
+ * ```ts
+ * for (const e of pakEntries(readPak(bytes, 'Data.pak'), 'Data.pak')) console.log(e.path, e.read().length);
+ * ```
+ */
+export function pakEntries(
+  pak: PakFile,
+  fileName?: string,
+  options?: ContainerEntriesOptions,
+): ContainerEntry[] {
+  const limits = entryLimits(options);
+  return pak.entries.map((e) => ({
+    path: e.name,
+    size: e.size,
+    packedSize: e.stored.length,
+    offset: pak.prefix.length + e.offset,
+    compression: pak.magic === 'ULZ4' ? 'lz4' : 'none',
+    ids: { checksum: e.checksum },
+    read: () => extractPakEntry(pak, e, fileName, limits),
+  }));
 }
 
 /** A short listing of a package: name, size, stored size, checksum. */

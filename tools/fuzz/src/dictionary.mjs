@@ -55,6 +55,12 @@ export const DICTIONARIES = {
       new Uint8Array([0xff]),
       ascii('xevt'),
       ascii('PELVIS'),
+      // FAR archives: signature, versions 1 and 3 (little-endian), RefPack's 10 FB and 0x80 type
+      ascii('FAR!byAZ'),
+      new Uint8Array([3, 0, 0, 0]),
+      new Uint8Array([1, 0, 0, 0]),
+      new Uint8Array([0x10, 0xfb]),
+      new Uint8Array([0x80]),
     ],
   },
   unreal3d: {

@@ -15,7 +15,7 @@ export const CORPUS_DIRS = {
   urho3d: ['urho', 'urho3d'],
   grimrock: ['grimrock', 'archives/grimrock'],
   unigine: ['unigine'],
-  tso: ['tso'],
+  tso: ['tso', 'archives/tso'],
   unreal3d: ['unreal3d', 'archives/unreal'],
 };
 
@@ -42,6 +42,9 @@ export const FILE_MODELS = {
     { suffix: '.mesh', read: 'readMesh', write: 'writeMesh' },
     { suffix: '.anim', read: 'readAnimation', write: 'writeAnimation' },
     { suffix: '.skel', read: 'readSkeleton', write: 'writeSkeleton' },
+    // FAR archives (issue 27): FAR1/FAR3 tables; entries decompress in the container step
+    { suffix: '.dat', read: 'readFar', write: 'writeFar' },
+    { suffix: '.far', read: 'readFar', write: 'writeFar' },
   ],
   unreal3d: [
     { suffix: '_d.3d', read: 'readData', write: 'writeData' },
