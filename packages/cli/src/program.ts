@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { LegacyFormat } from '@gltf-legacy/core';
 import { availableParallelism } from 'node:os';
+import { addFormatOptionsHelp, formatOptionRows, formatOptionsText } from './format-options.js';
 import { FORMAT_TABLE, loadAllFormats } from './format-table.js';
 import { expandInputs } from './inputs.js';
 import { addInspectCommand, addValidateCommand, addWarningsCommand } from './commands.js';
@@ -61,7 +62,7 @@ export function buildProgram(
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
 
-  program
+  const convert = program
     .command('convert')
     .description(
       'Convert files. Legacy → glTF: the input format is detected from its bytes and companion files (animations, .uc, _a.3d) beside it are loaded automatically. glTF → legacy: the target comes from --to or the output extension; every file the format needs is written beside the output.',
@@ -134,7 +135,7 @@ export function buildProgram(
     .option('--variant <name>', 'export variant: deusex (unreal3d), log2 (grimrock)')
     .option(
       '--option <key=value>',
-      'a format-specific option (repeatable)',
+      "a format-specific option (repeatable); every format's options, values and defaults are listed below",
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
@@ -186,6 +187,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .action((inputs: string[], opts: Record<string, any>) =>
       runConvert(inputs, opts, { io, formats, setExit, runtime }),
     );
+  addFormatOptionsHelp(program, convert, formats);
 
   const ctx = { io, formats, setExit, resourceDirHelp: RESOURCE_DIR_HELP };
   addInspectCommand(program, ctx);
@@ -252,9 +254,12 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
     .command('formats')
     .description('List the registered formats, their extensions and capabilities.')
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--options', "every format's own options (--option key=value): values, default, meaning")
+    .action(async (opts: { json?: boolean; options?: boolean }) => {
       const all = formats ?? (await loadAllFormats());
-      if (opts.json)
+      if (opts.options)
+        io.out(opts.json ? JSON.stringify(formatOptionRows(all), null, 2) : formatOptionsText(all));
+      else if (opts.json)
         io.out(
           JSON.stringify(
             all.map((f) => ({
@@ -263,6 +268,7 @@ Exit code: 0 when every input converted, 1 when any failed, 2 on a usage error.`
               extensions: f.extensions,
               mainExtension: f.mainExtension,
               capabilities: f.capabilities,
+              options: f.options ?? [],
             })),
             null,
             2,

@@ -74,6 +74,33 @@ export interface FormatCapabilities {
   container?: boolean;
 }
 
+/**
+ * One format-specific option (a key of the import or export options object, `--option key=value`
+ * on the command line), as `gltf-legacy convert --help` and `gltf-legacy formats --options` list
+ * it. Each format declares its own in `LegacyFormat.options`, so a new option shows up there.
+ *
+ * ```ts
+ * const materials: FormatOptionInfo = {
+ *   name: 'materials', use: 'export', values: 'auto|true|false', default: 'auto',
+ *   description: 'write material files and textures',
+ * };
+ * ```
+ */
+export interface FormatOptionInfo {
+  /** Key in the options object and of `--option key=value`. */
+  name: string;
+  /** Read by import, export or both. */
+  use: 'import' | 'export' | 'both';
+  /** The accepted values: `auto|true|false`, `<number>`, `<path>`, … */
+  values: string;
+  /** The default, as a user reads it (`auto`, `30`, `the imported rate, else 30`). */
+  default: string;
+  /** What it does, in one sentence. */
+  description: string;
+  /** A dedicated CLI flag that sets it too (`--pak`, `--fps`), when there is one. */
+  flag?: string;
+}
+
 /** A table of the file model, shown by `gltf-legacy inspect`. */
 export interface InspectSection {
   title: string;
@@ -123,6 +150,8 @@ export interface LegacyFormat {
    */
   mainExtensions?: string[];
   capabilities: FormatCapabilities;
+  /** The format-specific options its import and export read (listed by the CLI's help). */
+  options?: readonly FormatOptionInfo[];
   /** True if these bytes are a main file of this format (by magic, not extension). */
   sniff(bytes: Uint8Array, name: string): boolean;
   /**
@@ -170,6 +199,13 @@ export interface LegacyFormat {
   unpackNotes?(bytes: Uint8Array, name: string): { warnings: Warning[]; empty?: string };
   import(files: FileSet, options?: ImportOptions): Promise<ImportResult>;
   export?(document: Document, options?: ExportOptions): Promise<ExportResult>;
+  /**
+   * The file of a set `export` wrote that imports the whole set again, where that is not simply
+   * the file ending with `mainExtension` (Urho3D: the prefab `Objects/NAME.xml` naming the model
+   * and its materials; TSO: the outfit's `.apr`). Tools that re-import an export use it (the
+   * fuzzer's fixed-point check, round-trip tests). Default: the `mainExtension` file.
+   */
+  exportEntry?(files: FileSet): string | undefined;
   /** What the format can hold (the shared export stage's input; shown by `gltf-legacy formats`). */
   limits?: LegacyLimits;
   /**

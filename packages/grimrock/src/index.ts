@@ -17,6 +17,7 @@ import type { Document } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { isAnimation, readAnimation } from './animation.js';
 import { archiveFiles, readGrimrockArchive } from './archive/archive.js';
+import { grimrockArchiveEntries } from './archive/entries.js';
 import { inspectArchive } from './archive/inspect.js';
 import { isArchive } from './archive/table.js';
 import { exportGrimrock, type GrimrockExportOptions } from './export.js';
@@ -26,6 +27,8 @@ import { exportGrimrockMaterials } from './material-export.js';
 import { type GrimrockMaterialImportOptions, importGrimrockMaterials } from './material-import.js';
 import { GRIMROCK_LIMITS } from './limits.js';
 import { isModel, readModel, VERTEX_ARRAY_NAMES } from './model.js';
+import { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
+export { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './animation.js';
 export * from './archive/index.js';
@@ -237,12 +240,15 @@ export const legacyFormat: LegacyFormat = {
     animations: true,
     container: true,
   },
+  options: GRIMROCK_FORMAT_OPTIONS,
   sniff(bytes: Uint8Array): boolean {
     return isModel(bytes) || isAnimation(bytes) || isArchive(bytes);
   },
   unpack(bytes: Uint8Array, name: string): FileSet {
     return grimrockArchiveFiles(bytes, name);
   },
+  // `gltf-legacy extract`: entries under their recovered paths, else unnamed/<hash>.<kind>
+  entries: grimrockArchiveEntries,
   companions: grimrockCompanions,
   resourceRoot: grimrockModRoot,
   async import(files, options) {

@@ -171,7 +171,7 @@ export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExport
   if (root.listTextures().length && !options.texturesWritten)
     warnings.warn(
       'TEXTURE_DROPPED',
-      'TSO meshes reference textures through .bnd/.apr files; textures not written',
+      'TSO meshes reference textures through .bnd/.apr outfit files, which this export does not write (outfit never, or no base colour texture); textures not written',
     );
   return { files, warnings: warnings.list() };
 }

@@ -38,6 +38,8 @@ import { farEntries, isFar, readFar, unpackFar } from './archive/far.js';
 import { inspectFar } from './archive/far-inspect.js';
 import { farModels } from './archive/far-models.js';
 import { packFar } from './archive/far-export.js';
+import { TSO_FORMAT_OPTIONS } from './format-options.js';
+export { TSO_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './anim.js';
 export * from './export.js';
@@ -396,6 +398,9 @@ export const legacyFormat: LegacyFormat = {
     animations: true,
     container: true,
   },
+  options: TSO_FORMAT_OPTIONS,
+  // an outfit export: its appearance names every binding, mesh and texture
+  exportEntry: (files) => [...files.keys()].find((k) => k.toLowerCase().endsWith('.apr')),
   limits: TSO_LIMITS,
   sniff(bytes: Uint8Array, name: string): boolean {
     return (

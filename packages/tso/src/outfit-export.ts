@@ -1,4 +1,13 @@
-import { ExportError, type FileSet, type Warning, baseName, unchangedTextureSource } from '@gltf-legacy/core';
+import {
+  ExportError,
+  type FileSet,
+  FormatError,
+  type Warning,
+  type WarningCollector,
+  baseName,
+  unchangedTextureSource,
+} from '@gltf-legacy/core';
+import { fromGltfImage } from '@gltf-legacy/textures';
 import type { Document, Node, Texture } from '@gltf-transform/core';
 import { TSO_EXPORT_DEFAULTS, type TsoExportOptions, mapTso, prepareTso } from './export.js';
 import { storable } from './export/geometry.js';
@@ -26,11 +35,13 @@ import { OUTFIT_FOLDERS } from './outfit-resolve.js';
 /** Options of {@link exportOutfit} (on top of {@link TsoExportOptions}). */
 export interface TsoOutfitExportOptions extends TsoExportOptions {
   /**
-   * `auto` writes an outfit when the document came from one (an `.apr`/`.bnd` import, or a
-   * `.mesh` that found its binding); `always` also for foreign glTF (one part per mesh node,
-   * base colour textures written); `never` writes the plain `.mesh` as before.
+   * `auto` (default) writes an outfit when the document came from one (an `.apr`/`.bnd` import,
+   * or a `.mesh` that found its binding) or when a mesh has a base colour texture (a foreign
+   * textured glTF keeps its texture: one part per mesh node, its texture written); `always` for
+   * any document; `never` writes the plain `.mesh` (textures dropped with `TEXTURE_DROPPED`).
+   * `true` / `false` are read as `always` / `never`.
    */
-  outfit?: 'auto' | 'always' | 'never';
+  outfit?: 'auto' | 'always' | 'never' | boolean;
   /**
    * File ids already used in the folder the files go to: fresh ids avoid them (the CLI can
    * collect them with {@link collectContentIds}).
@@ -133,15 +144,49 @@ function appearanceOf(doc: Document): AppearanceRecord | undefined {
  * {@link TsoOutfitExportOptions.outfit}).
  */
 export function isOutfitDocument(doc: Document, options: TsoOutfitExportOptions = {}): boolean {
-  const mode = options.outfit ?? TSO_OUTFIT_EXPORT_DEFAULTS.outfit;
-  if (mode !== 'auto') return mode === 'always';
+  const mode: unknown = options.outfit ?? TSO_OUTFIT_EXPORT_DEFAULTS.outfit;
+  if (mode === 'always' || mode === true) return true;
+  if (mode === 'never' || mode === false) return false;
+  if (mode !== 'auto')
+    throw new ExportError('BAD_OPTION', `outfit must be auto, always or never, got ${String(mode)}`);
+  const root = doc.getRoot();
   return (
     !!appearanceOf(doc) ||
-    doc
-      .getRoot()
-      .listNodes()
-      .some((n) => !!bindingOf(n))
+    root.listNodes().some((n) => !!bindingOf(n)) ||
+    // a foreign glTF with a texture: written as an outfit so the texture is kept
+    root
+      .listMeshes()
+      .some((m) => m.listPrimitives().some((p) => !!p.getMaterial()?.getBaseColorTexture()?.getImage()))
   );
+}
+
+/**
+ * Whether the texture's image can be read back (once per texture, cached in `seen`): an original
+ * the import kept was read then; a foreign image is decoded now. One that cannot be decoded is not
+ * written (`TEXTURE_UNREADABLE`), as import would leave it out: its binding names no texture.
+ */
+async function readableTexture(
+  texture: Texture,
+  seen: Map<Texture, boolean>,
+  warnings: WarningCollector,
+): Promise<boolean> {
+  let ok = seen.get(texture);
+  if (ok !== undefined) return ok;
+  ok = true;
+  if (!(await unchangedTextureSource(texture))) {
+    try {
+      fromGltfImage(texture.getImage()!, texture.getMimeType());
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      warnings.warn(
+        'TEXTURE_UNREADABLE',
+        `base colour texture "${texture.getName()}" could not be decoded (${e.message}); not written`,
+      );
+      ok = false;
+    }
+  }
+  seen.set(texture, ok);
+  return ok;
 }
 
 /** FNV-1a, 32 bits. */
@@ -233,6 +278,7 @@ export async function exportOutfit(
     return true;
   };
   const textureIds = new Map<Texture, { id: number; type: number }>();
+  const readable = new Map<Texture, boolean>();
   const entries: { fileId: number; typeId: number }[] = [];
   const used = new Set<string>();
   for (let i = 0; i < nodes.length; i++) {
@@ -268,7 +314,7 @@ export async function exportOutfit(
     // ---- texture
     const texture = node.getMesh()!.listPrimitives()[0]?.getMaterial()?.getBaseColorTexture() ?? null;
     let texRef: { id: number; type: number } | undefined;
-    if (texture?.getImage()) {
+    if (texture?.getImage() && (await readableTexture(texture, readable, warnings))) {
       texRef = textureIds.get(texture);
       if (!texRef) {
         const keptTex =

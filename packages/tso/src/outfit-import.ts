@@ -7,7 +7,7 @@ import {
   resolveReference,
 } from '@gltf-legacy/core';
 import { alphaUse, fromGltfImage, toGltfImage } from '@gltf-legacy/textures';
-import type { Document, Node } from '@gltf-transform/core';
+import type { Document, Material, Node } from '@gltf-transform/core';
 import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
@@ -148,7 +148,9 @@ async function resolvePart(
 /**
  * Gives a mesh node its binding's look: the texture as `baseColorTexture` of a material named
  * after the texture file (PNG/JPEG pass through, BMP/TGA… become PNG with the original bytes
- * kept), alpha mode from the image's alpha, and the binding record in the node's extras.
+ * kept), alpha mode from the image's alpha, and the binding record in the node's extras. With
+ * `shared`, bindings that name the same texture file share one material and texture (so export
+ * writes that file once, under its id, as the outfit had it).
  */
 export async function applyBinding(
   doc: Document,
@@ -156,9 +158,17 @@ export async function applyBinding(
   record: BindingRecord,
   texture: { path: string; bytes: Uint8Array } | undefined,
   warnings: WarningCollector,
+  shared?: Map<string, Material | null>,
 ): Promise<void> {
   node.setExtras({ ...node.getExtras(), [BINDING_EXTRAS_KEY]: record });
   if (!texture) return;
+  const key = texture.path.toLowerCase();
+  const known = shared?.get(key);
+  if (known !== undefined) {
+    if (known) setNodeMaterial(node, known);
+    return;
+  }
+  shared?.set(key, null);
   const stemName = parseContentName(texture.path)?.name ?? baseName(texture.path);
   let image: ReturnType<typeof toGltfImage>;
   let rgba: ReturnType<typeof fromGltfImage>;
@@ -185,10 +195,16 @@ export async function applyBinding(
     .setMetallicFactor(0)
     .setRoughnessFactor(1)
     .setAlphaMode(use === 'opaque' ? 'OPAQUE' : use === 'mask' ? 'MASK' : 'BLEND');
+  shared?.set(key, material);
+  setNodeMaterial(node, material);
+}
+
+/** Every primitive of the node's mesh gets `material` (an old one used nowhere else is disposed). */
+function setNodeMaterial(node: Node, material: Material): void {
   for (const prim of node.getMesh()?.listPrimitives() ?? []) {
     const old = prim.getMaterial();
     prim.setMaterial(material);
-    if (old && old.listParents().length <= 1) old.dispose();
+    if (old && old !== material && old.listParents().length <= 1) old.dispose();
   }
 }
 
@@ -306,8 +322,9 @@ export async function importOutfit(
     .getRoot()
     .listNodes()
     .filter((n) => n.getMesh());
+  const shared = new Map<string, Material | null>();
   for (let i = 0; i < parts.length; i++)
-    await applyBinding(doc, meshNodes[i], parts[i].record, parts[i].texture, warnings);
+    await applyBinding(doc, meshNodes[i], parts[i].record, parts[i].texture, warnings, shared);
   if (appearance) {
     const record: AppearanceRecord = {
       file: from,

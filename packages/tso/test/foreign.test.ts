@@ -35,6 +35,8 @@ function expected(doc: Document) {
   return { vertices, triangles, dropped, maxInfluences };
 }
 
+// These tests check the plain `.mesh` mapping (every mesh node in one file): `outfit: 'never'`.
+// The default for a textured glTF (an outfit, texture kept) is tested in outfit-assets.test.ts.
 describe('export of foreign glTF', () => {
   it('has the foreign corpus', () => expect(files.length).toBeGreaterThan(40));
 
@@ -50,12 +52,14 @@ describe('export of foreign glTF', () => {
       const exp = expected(doc);
       const hasAnimatedOrMesh = exp.vertices > 0 || doc.getRoot().listAnimations().length > 0;
       if (!hasAnimatedOrMesh && exp.dropped === 0) {
-        await expect(legacyFormat.export!(doc, { name: 'x' })).rejects.toBeInstanceOf(ExportError);
+        await expect(legacyFormat.export!(doc, { name: 'x', outfit: 'never' })).rejects.toBeInstanceOf(
+          ExportError,
+        );
         return;
       }
       let result: Awaited<ReturnType<NonNullable<typeof legacyFormat.export>>>;
       try {
-        result = await legacyFormat.export!(doc, { name: 'x' });
+        result = await legacyFormat.export!(doc, { name: 'x', outfit: 'never' });
       } catch (e) {
         // Only documents with nothing TSO can hold may fail, with a stable code.
         expect(e).toBeInstanceOf(ExportError);
@@ -115,7 +119,7 @@ describe('export of foreign glTF', () => {
   it('CesiumMan: 4 influences → WEIGHTS_TRUNCATED, blend vertices, resampled animation', async () => {
     const f = files.find((x) => x.endsWith('CesiumMan.gltf'))!;
     const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
-    const { files: out, warnings } = await legacyFormat.export!(doc, { name: 'cm' });
+    const { files: out, warnings } = await legacyFormat.export!(doc, { name: 'cm', outfit: 'never' });
     const codes = warnings.map((w) => w.code);
     expect(codes).toContain('WEIGHTS_TRUNCATED');
     expect(codes).toContain('ANIMATION_RESAMPLED');
@@ -176,7 +180,7 @@ describe('export of foreign glTF keeps the rest shape', () => {
     async (name) => {
       const f = files.find((x) => basename(x) === name)!;
       const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
-      const { files: out } = await legacyFormat.export!(doc, { name: 'x' });
+      const { files: out } = await legacyFormat.export!(doc, { name: 'x', outfit: 'never' });
       const set = new Map([...out].filter(([n]) => n.endsWith('.mesh') || n.endsWith('.skel')));
       const back = (await legacyFormat.import(set, { main: 'x.mesh' })).document;
       const a = await restPositions(doc);
@@ -200,7 +204,7 @@ describe('export of foreign animations', () => {
       const { readSampler, sampleAt } = await import('@gltf-legacy/core');
       const f = files.find((x) => basename(x) === name)!;
       const doc = await new NodeIO().registerExtensions(KHRONOS_EXTENSIONS).read(f);
-      const { files: out, warnings } = await legacyFormat.export!(doc, { name: 'x' });
+      const { files: out, warnings } = await legacyFormat.export!(doc, { name: 'x', outfit: 'never' });
       expect(warnings.map((w) => w.code)).toContain('ANIMATION_RESAMPLED');
       const back = (await legacyFormat.import(out, { main: 'x.mesh' })).document;
       const a0 = doc.getRoot().listAnimations()[0];

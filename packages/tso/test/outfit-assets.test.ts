@@ -172,7 +172,7 @@ describe('outfit export of hostile extras', () => {
   });
 });
 
-describe('foreign glTF as an outfit (outfit: "always")', () => {
+describe('foreign glTF as an outfit (by default when textured, and outfit: "always")', () => {
   const box = corpusFiles('gltf', ['.glb']).find((f) => f.endsWith('BoxTextured.glb'));
 
   it.skipIf(!box)(
@@ -206,9 +206,19 @@ describe('foreign glTF as an outfit (outfit: "always")', () => {
       const got = baseColour(await valid(again.document))!;
       expect([got.width, got.height]).toEqual([want.width, want.height]);
       expect(firstByteDiff(got.data, want.data)).toBe(-1);
-      // Without the option the plain export is unchanged: one .mesh and TEXTURE_DROPPED.
-      const plain = await legacyFormat.export!(doc, { name: 'box' });
-      expect([...plain.files.keys()]).toEqual(['box.mesh', 'box.skel']);
+      // outfit: 'never' (or false) writes the plain export: one .mesh and TEXTURE_DROPPED.
+      for (const outfit of ['never', false]) {
+        const plain = await legacyFormat.export!(doc, { name: 'box', outfit });
+        expect([...plain.files.keys()]).toEqual(['box.mesh', 'box.skel']);
+        expect(plain.warnings.map((w) => w.code)).toContain('TEXTURE_DROPPED');
+      }
+      // The default (issue 29): a textured foreign glTF is written as an outfit, the same files.
+      const byDefault = await legacyFormat.export!(doc, { name: 'box', existingIds: existing });
+      expect([...byDefault.files.keys()].sort()).toEqual(keys);
+      for (const k of keys) expect(firstByteDiff(byDefault.files.get(k)!, files.get(k)!), k).toBe(-1);
+      await expect(legacyFormat.export!(doc, { outfit: 'sometimes' })).rejects.toThrow(
+        expect.objectContaining({ code: 'BAD_OPTION' }),
+      );
     },
   );
 });

@@ -133,6 +133,8 @@ export {
   type UnigineMaterialExportOptions,
   exportUnigineMaterials,
 } from './mat-export.js';
+import { UNIGINE_FORMAT_OPTIONS } from './format-options.js';
+export { UNIGINE_FORMAT_OPTIONS } from './format-options.js';
 export { describeMaterial } from './mat-describe.js';
 
 /** Extensions of files given beside a mesh that belong to its look (material libraries, textures). */
@@ -264,6 +266,7 @@ export const legacyFormat: LegacyFormat = {
   extensions: ['.mesh', '.anim'],
   mainExtension: '.mesh',
   capabilities: { import: true, export: true, skins: true, morphTargets: true, animations: true },
+  options: UNIGINE_FORMAT_OPTIONS,
   limits: UNIGINE_LIMITS,
   exportLimits: (document, options) => ({
     ...UNIGINE_LIMITS,

@@ -34,6 +34,8 @@ import {
 } from './package/format.js';
 import { readPackage } from './package/package.js';
 import { unpackPackage } from './package/unpack.js';
+import { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
+export { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './aniv.js';
 export * from './data.js';
@@ -243,6 +245,7 @@ export const legacyFormat: LegacyFormat = {
     animations: true,
     container: true,
   },
+  options: UNREAL3D_FORMAT_OPTIONS,
   limits: UNREAL3D_LIMITS,
   exportLimits: (document, options) => unreal3dExportLimits(document, (options ?? {}) as UnrealExportOptions),
   sniff(bytes: Uint8Array, name: string): boolean {

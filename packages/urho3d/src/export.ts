@@ -50,8 +50,10 @@ export interface ExportUrhoOptions extends ExportOptions {
   /**
    * Write materials, textures and a prefab too ({@link exportUrhoScene}: resource names as file
    * keys, `Models/…`, `Materials/…`, `Textures/…`, `Objects/NAME.xml`). `auto` (default): when
-   * the document came from Urho3D material files or a prefab; `false`: only `NAME.mdl` /
-   * `NAME_<anim>.ani` (materials and textures dropped with warnings).
+   * the document came from Urho3D material files or a prefab, or a mesh has a material with a look
+   * of its own (any glTF material: a texture, a colour, alpha — {@link materialHasLook}), so a
+   * foreign textured glTF keeps its textures; `false`: only `NAME.mdl` / `NAME_<anim>.ani`
+   * (materials and textures dropped with warnings); `true`: always.
    */
   materials?: boolean | 'auto';
   /** Format of re-encoded textures when materials are written: `png` (default) or `dds`. */
@@ -90,7 +92,7 @@ function warnDropped(root: Root, warnings: WarningCollector): void {
   if (root.listTextures().length)
     warnings.warn(
       'TEXTURE_DROPPED',
-      'Urho3D .mdl holds no textures or materials; dropped',
+      'Urho3D .mdl holds no textures or materials (materials=false); dropped',
       root.listTextures().length,
     );
   const realMaterials = root.listMaterials().filter((m) => !(m.getExtras() as any)?.urho3d?.placeholder);
@@ -229,12 +231,39 @@ export function mapUrhoModel(
   return { model, animations, warnings: warnings.list(), geometryMaterials: materialsOfGeometries(vprims) };
 }
 
+/**
+ * True when a glTF material has a look a material file can carry: a texture, a base colour or
+ * emissive other than the defaults, alpha blending or masking, or two sides. Our importers'
+ * placeholders (`extras.urho3d.placeholder`) and a plain default material have none.
+ *
+ * ```ts
+ * materialHasLook(document.createMaterial().setBaseColorFactor([1, 0, 0, 1])); // true
+ * ```
+ */
+export function materialHasLook(m: Material): boolean {
+  if ((m.getExtras() as any)?.urho3d?.placeholder) return false;
+  if (m.getBaseColorTexture() || m.getNormalTexture() || m.getEmissiveTexture()) return true;
+  if (m.getMetallicRoughnessTexture() || m.getOcclusionTexture()) return true;
+  if (m.listExtensions().length) return true; // unlit, specular, emissive strength, …
+  if (m.getBaseColorFactor().some((v) => v !== 1)) return true;
+  if (m.getEmissiveFactor().some((v) => v !== 0)) return true;
+  return m.getAlphaMode() !== 'OPAQUE' || m.getDoubleSided();
+}
+
 /** True when export writes materials (see {@link ExportUrhoOptions.materials}). */
-export function wantsMaterials(doc: Document, mode: boolean | 'auto'): boolean {
-  if (mode !== 'auto') return mode;
+export function wantsMaterials(doc: Document, mode: unknown): boolean {
+  if (mode === true || mode === false) return mode;
+  if (mode !== 'auto')
+    throw new ExportError('BAD_OPTION', `materials must be auto, true or false, got ${String(mode)}`);
   const root = doc.getRoot();
   if (root.listScenes().some((s) => (s.getExtras() as any)?.urho3d?.prefab)) return true;
-  return root.listMaterials().some((m) => (m.getExtras() as any)?.urho3d?.material);
+  if (root.listMaterials().some((m) => (m.getExtras() as any)?.urho3d?.material)) return true;
+  // a foreign glTF: materials that meshes use and that look like something
+  return root
+    .listMeshes()
+    .some((mesh) =>
+      mesh.listPrimitives().some((p) => !!p.getMaterial() && materialHasLook(p.getMaterial()!)),
+    );
 }
 
 /**

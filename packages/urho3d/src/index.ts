@@ -30,6 +30,8 @@ import { readMdl } from './mdl.js';
 import { MSFTLod } from './msft-lod.js';
 import { urhoAxes } from './space.js';
 import { extractPak, pakEntries, readPak } from './pak.js';
+import { URHO3D_FORMAT_OPTIONS } from './format-options.js';
+export { URHO3D_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './ani.js';
 export * from './attributes.js';
@@ -165,6 +167,10 @@ export const legacyFormat: LegacyFormat & { gltfExtensions: (typeof MSFTLod)[] }
   mainExtensions: ['.mdl', '.xml'],
   gltfExtensions: [MSFTLod],
   limits: URHO3D_LIMITS,
+  options: URHO3D_FORMAT_OPTIONS,
+  // an export with materials is a resource tree: its prefab names the model and the materials
+  exportEntry: (files) =>
+    [...files].find(([k, b]) => k.toLowerCase().endsWith('.xml') && isPrefabXml(b))?.[0],
   capabilities: {
     import: true,
     export: true,

@@ -47,6 +47,20 @@ function requiredExtensions(path: string): string[] {
   return [...(json.extensionsRequired ?? []), ...(json.extensionsUsed ?? [])];
 }
 
+/** Textures the meshes' materials use (what the default export must write, issue 29). */
+function usedTextures(doc: Document): number {
+  const used = new Set();
+  for (const mesh of doc.getRoot().listMeshes())
+    for (const p of mesh.listPrimitives()) {
+      const m = p.getMaterial();
+      for (const t of [m?.getBaseColorTexture(), m?.getNormalTexture(), m?.getEmissiveTexture()])
+        if (t?.getImage()) used.add(t);
+    }
+  return used.size;
+}
+
+const TEXTURE_FILE = /\.(png|jpe?g|dds|tga|bmp|webp)$/i;
+
 describe('foreign glTF exports to Urho3D and re-imports with counts preserved', () => {
   for (const f of files) {
     const name = basename(f);
@@ -60,25 +74,38 @@ describe('foreign glTF exports to Urho3D and re-imports with counts preserved', 
       }
       const doc = await io.read(f);
       const before = instanceCounts(doc);
+      const textures = usedTextures(doc);
+      // default options: a glTF with materials is written with its material files and textures
       const out = await legacyFormat.export!(doc, { name: 'model' });
       const codes = new Set(out.warnings.map((w) => w.code));
-      if (doc.getRoot().listTextures().length) expect(codes.has('TEXTURE_DROPPED')).toBe(true);
+      const scene = out.files.has('Objects/model.xml');
+      const keys = [...out.files.keys()];
+      if (textures) {
+        expect(scene, name).toBe(true);
+        expect(codes.has('TEXTURE_DROPPED'), name).toBe(false);
+        expect(keys.filter((k) => TEXTURE_FILE.test(k)).length, name).toBeGreaterThanOrEqual(1);
+        expect(
+          keys.some((k) => /^Materials\/.+\.xml$/.test(k)),
+          name,
+        ).toBe(true);
+      } else if (doc.getRoot().listTextures().length) expect(codes.has('TEXTURE_DROPPED')).toBe(true);
       if (doc.getRoot().listCameras().length) expect(codes.has('CAMERA_DROPPED')).toBe(true);
       const interp = doc
         .getRoot()
         .listAnimations()
         .flatMap((a) => a.listSamplers().map((s) => s.getInterpolation()));
       if (interp.some((i) => i !== 'LINEAR')) expect(codes.has('ANIMATION_RESAMPLED')).toBe(true);
-      const mdl = out.files.get('model.mdl');
-      if (!mdl) {
+      const main = scene ? 'Objects/model.xml' : 'model.mdl';
+      if (!out.files.has(main)) {
         expect(before.vertices).toBe(0);
         return;
       }
-      const set = new Map(out.files);
-      const back = await legacyFormat.import(set, { main: 'model.mdl' });
+      const back = await legacyFormat.import(new Map(out.files), { main });
       const after = instanceCounts(back.document);
       expect(after.vertices, name).toBe(before.vertices);
       expect(after.triangles, name).toBe(before.triangles);
+      // every texture the meshes used comes back from the written resource tree
+      expect(usedTextures(back.document), name).toBe(textures);
       const anims = doc
         .getRoot()
         .listAnimations()
@@ -86,4 +113,18 @@ describe('foreign glTF exports to Urho3D and re-imports with counts preserved', 
       expect(back.document.getRoot().listAnimations().length).toBe(anims.length);
     });
   }
+
+  const boxTextured = () => io.read(files.find((f) => basename(f) === 'BoxTextured.glb')!);
+  it('materials: false writes the .mdl alone; the texture is dropped with TEXTURE_DROPPED', async () => {
+    const out = await legacyFormat.export!(await boxTextured(), { name: 'model', materials: false });
+    expect([...out.files.keys()]).toEqual(['model.mdl']);
+    expect(out.warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['TEXTURE_DROPPED', 'MATERIAL_DROPPED']),
+    );
+  });
+  it('an unknown materials value is a BAD_OPTION', async () => {
+    await expect(legacyFormat.export!(await boxTextured(), { materials: 'sometimes' })).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_OPTION' }),
+    );
+  });
 });

@@ -66,8 +66,13 @@ function importOptions(files, main) {
   return { main, resources: tripwireResources(files), resourcePath: main };
 }
 
-/** The main file of an exported set: the one ending with the format's mainExtension. */
+/**
+ * The main file of an exported set: the format's `exportEntry` (a Urho3D prefab, a TSO `.apr`),
+ * else the one ending with the format's mainExtension.
+ */
 export function mainOf(legacy, files) {
+  const entry = legacy.exportEntry?.(files);
+  if (entry !== undefined && files.has(entry)) return entry;
   const ext = legacy.mainExtension.toLowerCase();
   for (const n of files.keys()) if (n.toLowerCase().endsWith(ext)) return n;
   return files.keys().next().value;
