@@ -216,3 +216,6 @@ printModes(
 );
 console.log(`load average (1 min) ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 rmSync(work, { recursive: true, force: true });
+// issue 28: UE1 packages — listing exports, package vs sources conversion (bench/package.mjs)
+console.log('\nissue 28, UE1 packages (bench/package.mjs, CPU time):');
+spawnSync(process.execPath, [join(import.meta.dirname, 'package.mjs')], { stdio: 'inherit' });

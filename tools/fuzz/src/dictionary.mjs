@@ -75,6 +75,14 @@ export const DICTIONARIES = {
       new Uint8Array([0x40]),
       new Uint8Array([0xff, 0x07, 0, 0]),
       new Uint8Array([0x80]),
+      // packages: the tag, version 69, compact indices of 1–5 bytes, property info bytes
+      new Uint8Array([0xc1, 0x83, 0x2a, 0x9e]),
+      new Uint8Array([0x45, 0, 0, 0]),
+      new Uint8Array([0x40, 0x80, 0x80, 0x80, 0x08]),
+      new Uint8Array([0xc0, 0x01]),
+      new Uint8Array([0x05]),
+      new Uint8Array([0x3a]),
+      new Uint8Array([0xa2]),
     ],
   },
 };

@@ -16,7 +16,7 @@ export const CORPUS_DIRS = {
   grimrock: ['grimrock', 'archives/grimrock'],
   unigine: ['unigine'],
   tso: ['tso', 'archives/tso'],
-  unreal3d: ['unreal3d'],
+  unreal3d: ['unreal3d', 'archives/unreal'],
 };
 
 /**
@@ -49,6 +49,11 @@ export const FILE_MODELS = {
   unreal3d: [
     { suffix: '_d.3d', read: 'readData', write: 'writeData' },
     { suffix: '_a.3d', read: 'readAniv', write: 'writeAniv' },
+    // UE1 packages (issue 28): no writer; writePackageModel returns the bytes read, so this pair
+    // checks the reader (tables, meshes, textures) only
+    { suffix: '.u', read: 'readPackageModel', write: 'writePackageModel' },
+    { suffix: '.utx', read: 'readPackageModel', write: 'writePackageModel' },
+    { suffix: '.unr', read: 'readPackageModel', write: 'writePackageModel' },
   ],
 };
 

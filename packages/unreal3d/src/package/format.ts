@@ -63,17 +63,22 @@ export async function importPackage(
   importFiles: (files: FileSet, options: ImportOptions) => Promise<ImportResult>,
 ): Promise<ImportResult> {
   const pkg = readPackage(bytes, name);
-  const meshes = packageMeshes(pkg).map((i) => pkg.exports[i].name);
+  const indices = packageMeshes(pkg);
+  const meshes = indices.map((i) => pkg.exports[i].name);
   if (!meshes.length) throw new FormatError(noMeshMessage(pkg, name), { code: 'NO_MESH', file: name });
   const wanted = typeof options.mesh === 'string' ? options.mesh : meshes[0];
-  const mesh = meshes.find((m) => m.toLowerCase() === wanted.toLowerCase());
-  if (!mesh)
+  const k = meshes.findIndex((m) => m.toLowerCase() === wanted.toLowerCase());
+  const mesh = meshes[k];
+  if (k < 0)
     throw new FormatError(`${name} has no mesh ${wanted} (meshes: ${meshes.join(', ')})`, {
       code: 'NO_MESH',
       file: name,
       field: 'mesh',
     });
-  const entries = unpackPackage(pkg);
+  const entries = unpackPackage(pkg, {
+    meshes: [indices[k]],
+    skins: options.textures !== false,
+  });
   const files: FileSet = new Map(
     [...entries].filter(([n]) => n === `${mesh}_d.3d` || n === `${mesh}_a.3d` || n === `${mesh}.uc`),
   );

@@ -25,7 +25,7 @@ export function readNames(r: ByteReader, header: PackageHeader): string[] {
   const n = r.count(header.nameCount, 5, 'header.nameCount');
   const names = new Array<string>(n);
   for (let i = 0; i < n; i++) {
-    const field = `names[${i}]`;
+    const field = header.version < 64 ? `names[${i}]` : '';
     if (header.version < 64) {
       const start = r.offset;
       let end = start;
@@ -37,12 +37,30 @@ export function readNames(r: ByteReader, header: PackageHeader): string[] {
       r.seek(end + 1);
     } else {
       const at = r.offset;
-      const len = readCompactIndex(r, `${field}.length`);
+      const bytes = r.bytes;
+      // fast path: a one-byte length (every name shorter than 64) and the name and flags in the file
+      const len0 = bytes[at];
+      if (len0 !== undefined && len0 < 0x40 && at + 1 + len0 + 4 <= bytes.length) {
+        let s = '';
+        for (let k = at + 1, e = at + 1 + len0; k < e; k++) {
+          const c = bytes[k];
+          if (c === 0) break;
+          s += String.fromCharCode(c);
+        }
+        names[i] = s;
+        r.offset = at + 1 + len0 + 4;
+        continue;
+      }
+      const f = `names[${i}]`;
+      const len = readCompactIndex(r, `${f}.length`);
       if (len < 0 || len > 1024)
-        throw r.error(`name length ${len} is impossible`, `${field}.length`, 'BAD_NAME', at);
-      const bytes = r.bytesView(len, field);
-      const end = bytes.indexOf(0);
-      names[i] = latin1.decode(end >= 0 ? bytes.subarray(0, end) : bytes);
+        throw r.error(`name length ${len} is impossible`, `${f}.length`, 'BAD_NAME', at);
+      const view = r.bytesView(len, f);
+      let end = view.indexOf(0);
+      if (end < 0) end = len;
+      names[i] = latin1.decode(view.subarray(0, end));
+      r.u32(`${f}.flags`);
+      continue;
     }
     r.u32(`${field}.flags`);
   }

@@ -5,7 +5,7 @@
  * imports ending at a package). Offsets are checked to lie inside the file and outer chains to end
  * (no cycle).
  */
-import type { ByteReader } from '@gltf-legacy/core';
+import { type ByteReader, FormatError } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
 import type { PackageHeader } from './header.js';
 import { readName } from './names.js';
@@ -42,15 +42,29 @@ export function readImports(r: ByteReader, header: PackageHeader, names: readonl
   const n = r.count(header.importCount, 4, 'header.importCount');
   const out = new Array<PackageImport>(n);
   for (let i = 0; i < n; i++) {
-    const f = `imports[${i}]`;
     const at = r.offset;
-    const classPackage = readName(r, names, `${f}.classPackage`);
-    const className = readName(r, names, `${f}.className`);
-    const outer = r.i32(`${f}.outer`);
-    const name = readName(r, names, `${f}.objectName`);
-    out[i] = { classPackage, className, outer, name, at };
+    try {
+      const classPackage = readName(r, names, 'classPackage');
+      const className = readName(r, names, 'className');
+      const outer = r.i32('outer');
+      const name = readName(r, names, 'objectName');
+      out[i] = { classPackage, className, outer, name, at };
+    } catch (e) {
+      throw inEntry(e, `imports[${i}]`);
+    }
   }
   return out;
+}
+
+/** A FormatError of a table entry's field, re-raised with the entry in its field path. */
+function inEntry(e: unknown, entry: string): unknown {
+  if (!(e instanceof FormatError)) return e;
+  return new FormatError(e.detail, {
+    code: e.code,
+    file: e.file,
+    offset: e.offset,
+    field: `${entry}.${e.field}`,
+  });
 }
 
 /** Reads the export table (each entry at least 8 bytes); serial ranges must lie inside the file. */
@@ -60,24 +74,27 @@ export function readExports(r: ByteReader, header: PackageHeader, names: readonl
   const n = r.count(header.exportCount, 8, 'header.exportCount');
   const out = new Array<PackageExport>(n);
   for (let i = 0; i < n; i++) {
-    const f = `exports[${i}]`;
     const at = r.offset;
-    const classRef = readCompactIndex(r, `${f}.class`);
-    const superRef = readCompactIndex(r, `${f}.super`);
-    const outer = r.i32(`${f}.outer`);
-    const name = readName(r, names, `${f}.objectName`);
-    const flags = r.u32(`${f}.flags`);
-    const sizeAt = r.offset;
-    const serialSize = readCompactIndex(r, `${f}.serialSize`);
-    const serialOffset = serialSize ? readCompactIndex(r, `${f}.serialOffset`) : 0;
-    if (serialSize < 0 || serialOffset < 0 || serialOffset + serialSize > r.length)
-      throw r.error(
-        `export ${name}: ${serialSize} bytes at ${serialOffset} run past the end of the file (${r.length} bytes)`,
-        `${f}.serialSize`,
-        'BAD_OFFSET',
-        sizeAt,
-      );
-    out[i] = { classRef, superRef, outer, name, flags, serialSize, serialOffset, at };
+    try {
+      const classRef = readCompactIndex(r, 'class');
+      const superRef = readCompactIndex(r, 'super');
+      const outer = r.i32('outer');
+      const name = readName(r, names, 'objectName');
+      const flags = r.u32('flags');
+      const sizeAt = r.offset;
+      const serialSize = readCompactIndex(r, 'serialSize');
+      const serialOffset = serialSize ? readCompactIndex(r, 'serialOffset') : 0;
+      if (serialSize < 0 || serialOffset < 0 || serialOffset + serialSize > r.length)
+        throw r.error(
+          `export ${name}: ${serialSize} bytes at ${serialOffset} run past the end of the file (${r.length} bytes)`,
+          'serialSize',
+          'BAD_OFFSET',
+          sizeAt,
+        );
+      out[i] = { classRef, superRef, outer, name, flags, serialSize, serialOffset, at };
+    } catch (e) {
+      throw inEntry(e, `exports[${i}]`);
+    }
   }
   return out;
 }

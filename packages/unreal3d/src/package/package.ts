@@ -100,27 +100,39 @@ export class UnrealPackage {
 
   /** The class name of export `i` (0-based). */
   exportClass(i: number): string {
-    return refClass(this, i + 1);
+    return refClass(this, this.checkRef(i + 1));
   }
 
   /** The name of an object reference. */
   refName(ref: number): string {
-    return refName(this, ref);
+    return refName(this, this.checkRef(ref));
   }
 
   /** The class of an object reference. */
   refClass(ref: number): string {
-    return refClass(this, ref);
+    return refClass(this, this.checkRef(ref));
+  }
+
+  /** `ref` when it names an entry of the tables (or is 0), else `BAD_OBJECT_REF`. */
+  checkRef(ref: number): number {
+    if (!Number.isInteger(ref) || !validRef(this, ref))
+      throw this.r.error(
+        `object reference ${ref} is outside the tables (${this.imports.length} imports, ${this.exports.length} exports)`,
+        'objectRef',
+        'BAD_OBJECT_REF',
+      );
+    return ref;
   }
 
   /** `Package.Group.Name` of an object reference (exports start with their groups). */
   refPath(ref: number): string {
-    return refPath(this.r, this, ref);
+    return refPath(this.r, this, this.checkRef(ref));
   }
 
   /** The top-level package an import lives in (`Botpack` for `Botpack.Skins.X`). */
   importPackage(ref: number): string | undefined {
     if (ref >= 0) return undefined;
+    this.checkRef(ref);
     const chain = outerChain(this.r, this, ref);
     return chain[chain.length - 1];
   }

@@ -7,7 +7,7 @@ import type { FileSet } from '@gltf-legacy/core';
 import { encodePcxIndexed, encodePng } from '@gltf-legacy/textures';
 import type { UnrealPackage } from './package.js';
 import { VERTEX_MESH_CLASSES } from './package.js';
-import { meshClassSkins } from './class-defaults.js';
+import { type MeshClassSkins, meshClassSkins } from './class-defaults.js';
 import { type ClassSkins, meshSourceFiles, meshSources, type SourceSkin } from './sources.js';
 import { decodeTextureMip } from './texture.js';
 
@@ -34,7 +34,9 @@ export function packageTextureFile(pkg: UnrealPackage, i: number): PackageTextur
   if (!mip) return undefined;
   const palIndex = tex.palette > 0 ? tex.palette - 1 : -1;
   const palette =
-    palIndex >= 0 && pkg.exportClass(palIndex) === 'Palette' ? pkg.readPalette(palIndex) : undefined;
+    palIndex >= 0 && palIndex < pkg.exports.length && pkg.exportClass(palIndex) === 'Palette'
+      ? pkg.readPalette(palIndex)
+      : undefined;
   const name = tex.name;
   if (tex.format === 0) {
     if (!palette || mip.data.length < mip.width * mip.height || mip.width <= 0 || mip.height <= 0)
@@ -53,6 +55,19 @@ export function packageTextureFile(pkg: UnrealPackage, i: number): PackageTextur
   return { name, file: `Textures/${name}.png`, bytes: encodePng(rgba), masked: tex.masked };
 }
 
+/** Options of {@link unpackPackage}. */
+export interface UnpackPackageOptions {
+  /** Export indices of the meshes to unpack (default: every vertex mesh). */
+  meshes?: number[];
+  /**
+   * Write the package's skins and read the classes' Skin/MultiSkins defaults (default true; false
+   * when the caller converts without textures: the `.uc` still names the slots).
+   */
+  skins?: boolean;
+}
+
+export const UNPACK_PACKAGE_DEFAULTS: Required<Omit<UnpackPackageOptions, 'meshes'>> = { skins: true };
+
 /** The vertex meshes of a package (export indices), in table order. */
 export function packageMeshes(pkg: UnrealPackage): number[] {
   const out: number[] = [];
@@ -68,15 +83,16 @@ export function packageMeshes(pkg: UnrealPackage): number[] {
  * [...unpackPackage(readPackage(bytes, 'HeadHunter.u')).keys()]; // ['Skull_d.3d', 'Skull_a.3d', 'Skull.uc', 'Textures/SKIN_Skull.pcx']
  * ```
  */
-export function unpackPackage(pkg: UnrealPackage): FileSet {
+export function unpackPackage(pkg: UnrealPackage, options: UnpackPackageOptions = {}): FileSet {
+  const { meshes, skins: withSkins } = { ...UNPACK_PACKAGE_DEFAULTS, ...options };
   const out: FileSet = new Map();
   const textures = new Map<number, PackageTextureFile | undefined>();
-  for (const i of packageMeshes(pkg)) {
+  for (const i of meshes ?? packageMeshes(pkg)) {
     const mesh = pkg.readMesh(i);
     const skin = (num: number, ref: number): SourceSkin => {
       const name = pkg.refName(ref);
       let file: PackageTextureFile | undefined;
-      if (ref > 0 && pkg.exportClass(ref - 1) === 'Texture') {
+      if (withSkins && ref > 0 && pkg.exportClass(ref - 1) === 'Texture') {
         if (!textures.has(ref)) textures.set(ref, packageTextureFile(pkg, ref - 1));
         file = textures.get(ref);
       }
@@ -91,7 +107,7 @@ export function unpackPackage(pkg: UnrealPackage): FileSet {
     const skins: SourceSkin[] = [];
     for (const [num, ref] of mesh.textures.entries()) if (ref !== 0) skins.push(skin(num, ref));
     // Skin / MultiSkins defaults of the classes whose Mesh is this one
-    const cs = meshClassSkins(pkg, i);
+    const cs: MeshClassSkins = withSkins ? meshClassSkins(pkg, i) : { classes: [], multiSkins: new Map() };
     const defaults: ClassSkins = {
       skin: cs.skin === undefined ? undefined : skin(0, cs.skin),
       multiSkins: [...cs.multiSkins].sort((a, b) => a[0] - b[0]).map(([num, ref]) => skin(num, ref)),
