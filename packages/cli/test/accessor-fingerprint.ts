@@ -11,6 +11,7 @@
  * ```
  */
 import { createHash } from 'node:crypto';
+import { Accessor as GltfAccessor } from '@gltf-transform/core';
 
 interface View {
   byteOffset?: number;
@@ -32,17 +33,6 @@ interface Accessor {
     values: { bufferView: number; byteOffset?: number };
   };
 }
-
-const COMPONENTS: Record<string, number> = {
-  SCALAR: 1,
-  VEC2: 2,
-  VEC3: 3,
-  VEC4: 4,
-  MAT2: 4,
-  MAT3: 9,
-  MAT4: 16,
-};
-const SIZES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 
 export interface AccessorFingerprint {
   /** Accessors in the file. */
@@ -82,7 +72,9 @@ export function accessorFingerprint(glb: Uint8Array): AccessorFingerprint {
         sparse: sparse ? { count: sparse.count, index: sparse.indices.componentType } : undefined,
       }),
     );
-    const element = COMPONENTS[a.type] * SIZES[a.componentType];
+    const element =
+      GltfAccessor.getElementSize(a.type as GltfAccessor.Type) *
+      GltfAccessor.getComponentSize(a.componentType as GltfAccessor.ComponentType);
     if (a.bufferView !== undefined) {
       const stride = views[a.bufferView].byteStride ?? element;
       if (stride === element) take(a.bufferView, a.byteOffset ?? 0, a.count * element);
@@ -92,7 +84,8 @@ export function accessorFingerprint(glb: Uint8Array): AccessorFingerprint {
       take(
         sparse.indices.bufferView,
         sparse.indices.byteOffset ?? 0,
-        sparse.count * SIZES[sparse.indices.componentType],
+        sparse.count *
+          GltfAccessor.getComponentSize(sparse.indices.componentType as GltfAccessor.ComponentType),
       );
       take(sparse.values.bufferView, sparse.values.byteOffset ?? 0, sparse.count * element);
     }
