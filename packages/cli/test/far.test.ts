@@ -7,19 +7,12 @@ import { join } from 'node:path';
 import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
 import { createFar3, parseContentName, readFar3, readFar3Entry, writeFar3 } from '@gltf-legacy/tso';
 import { describe, expect, it } from 'vitest';
-import { type BatchReport, main } from '../src/index.js';
+import type { BatchReport } from '../src/index.js';
+import { runCli } from './run-cli.js';
 
 const AVATAR = 'textured/tso/FreeSO/TSOClient/FSO.Content.TSO/Content/Avatar';
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], {
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
   const avatar = join(corpusRoot(), AVATAR);

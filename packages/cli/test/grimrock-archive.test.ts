@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type BatchReport, main } from '../src/index.js';
+import type { BatchReport } from '../src/index.js';
+import { runCli } from './run-cli.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const CRATE_MOD = join(REPO, 'test-assets/grimrock/crate_mod');
@@ -21,15 +22,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-dat-'));
 });
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], {
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 describe('grimrock .dat archives in the CLI', () => {
   it('crate_mod.dat converts to the same .glb as the loose crate_mod folder, byte for byte', async () => {

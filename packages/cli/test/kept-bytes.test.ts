@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KEPT_BYTES } from '@gltf-legacy/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../src/index.js';
+
 import { triangleModel, ulz4Pak } from './bomb.js';
+import { runCli } from './run-cli.js';
 
 const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
 const AXE = join(
@@ -18,15 +19,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-kept-'));
 });
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], {
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 function glbJson(path: string): { json: Record<string, unknown>; jsonBytes: number; bytes: number } {
   const b = readFileSync(path);

@@ -6,20 +6,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type BatchReport, main } from '../src/index.js';
+import type { BatchReport } from '../src/index.js';
+import { runCli } from './run-cli.js';
 
 const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
 const ut = join(corpus, 'archives/unreal/Ut99Mods-v1.2.0');
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['node', 'gltf-legacy', ...args], {
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 let dir: string;
 beforeEach(() => {
