@@ -12,3 +12,4 @@ export * from './sources.js';
 export * from './unpack.js';
 export * from './class-defaults.js';
 export * from './model.js';
+export * from './game-lookup.js';
