@@ -34,6 +34,7 @@ import {
   looksLikePackage,
   packageNotes,
 } from './package/format.js';
+import { packageTextureEntries } from './package/entries.js';
 import { GameTextureLookup, packageGameDir } from './package/game-lookup.js';
 import { readPackage } from './package/package.js';
 import { unpackPackage } from './package/unpack.js';
@@ -275,6 +276,8 @@ export const legacyFormat: LegacyFormat = {
   // a package is a container of its meshes' sources (MESH_d.3d, MESH_a.3d, MESH.uc, Textures/…)
   unpack: (bytes, name) => unpackPackage(readPackage(bytes, name)),
   unpackNotes: packageNotes,
+  // `extract Foo.utx --out-dir DIR`: the package's textures as PNG, named by object
+  entries: (bytes, name) => packageTextureEntries(bytes, name),
   // a package's root is its game folder (System/ → its parent), a loose mesh's its package folder
   resourceRoot: (path) => (isPackageName(path) ? packageGameDir(path) : unrealPackageDir(path)),
   import: (files, options) => importUnrealFiles(files, options),

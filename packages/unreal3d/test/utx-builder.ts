@@ -245,3 +245,31 @@ export function buildMeshPackage(
   exports.push({ classRef: 0, name: names.of('Visuals'), data: defaults });
   return buildPackage({ names: names.list, imports, exports });
 }
+
+/** 8×8 P8: index (x + y) % 4, palette 0 black/transparent when masked, 1 red, 2 green, 3 blue. */
+export function p8Texture(name: string, masked: boolean): TestTexture {
+  const palette = new Uint8Array(1024);
+  palette.set([10, 20, 30, 255, 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255]);
+  const data = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) data[i] = ((i % 8) + (i >> 3)) % 4;
+  return { name, group: 'Skins', format: 'P8', width: 8, height: 8, data, palette, masked };
+}
+
+/** 4×4 RGBA8, stored BGRA: pixel i = (i·16, 255 − i·16, 7, 200). */
+export function rgba8Texture(name: string): TestTexture {
+  const data = new Uint8Array(64);
+  for (let i = 0; i < 16; i++) data.set([7, 255 - i * 16, i * 16, 200], 4 * i);
+  return { name, group: 'Skins', format: 'RGBA8', width: 4, height: 4, data };
+}
+
+/** 4×4 DXT1, one block: colour 0 red, colour 1 blue; row 1 blue, the others red. */
+export function dxt1Texture(name: string): TestTexture {
+  return {
+    name,
+    group: 'Other',
+    format: 'DXT1',
+    width: 4,
+    height: 4,
+    data: Uint8Array.from([0x00, 0xf8, 0x1f, 0x00, 0x00, 0x55, 0x00, 0x00]),
+  };
+}

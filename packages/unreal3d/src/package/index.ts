@@ -13,3 +13,4 @@ export * from './unpack.js';
 export * from './class-defaults.js';
 export * from './model.js';
 export * from './game-lookup.js';
+export * from './entries.js';
