@@ -123,13 +123,24 @@ async function importLegacy(
   main: string,
   options: ConvertOptions,
   warnings: WarningCollector,
-  resources: { resources: ResourceReader; resourcePath: string },
+  resources: {
+    resources: ResourceReader;
+    resourcePath: string;
+    /** A container's entry: the folder tree the container sits in, and its path there. */
+    containerResources?: ResourceReader;
+    containerPath?: string;
+  },
 ): Promise<Document> {
   const result = await format.import(files, {
     ...options.formatOptions,
     main,
     resources: resources.resources,
     resourcePath: resources.resourcePath,
+    // a container's models read its entries; a format may also look beside the container
+    // (Unreal: textures of the packages a package imports, in the game folder)
+    ...(resources.containerResources
+      ? { containerResources: resources.containerResources, containerPath: resources.containerPath }
+      : {}),
   });
   warnings.merge(result.warnings);
   recordSourceSizes(result.document, format.id, main, files);
@@ -354,6 +365,8 @@ async function loadDocuments(
     }
     // the package's files are the resources of its models (paths inside it, case-insensitive)
     const resources = new MemoryResources(entries, basename(input));
+    // the folder tree the container sits in (its format's resource root; folders listed once per batch)
+    const outer = inputResources(input, kind, options.resourceDir, options.folders);
     // the package's folders, listed once for all its models (issue 31), not once per model
     const folders = containerFolders(entries);
     for (const [name, f] of models) {
@@ -387,6 +400,8 @@ async function loadDocuments(
         const document = await importLegacy(f, files, name.slice(folder.length), options, warnings, {
           resources,
           resourcePath: name.replace(/\\/g, '/'),
+          containerResources: outer.resources,
+          containerPath: outer.resourcePath,
         });
         docs.push({
           document,

@@ -12,6 +12,7 @@ import {
   setUnpackLimits,
   type Warning,
   WarningCollector,
+  type ResourceReader,
 } from '@gltf-legacy/core';
 import { unpackInput } from './containers.js';
 import { type OutputData, outputBytes } from './streamed-file.js';
@@ -251,7 +252,7 @@ export class LegacyIO {
     format: LegacyFormat,
     files: FileSet,
     main: string,
-    resources: ResourceOptions,
+    resources: ResourceOptions & { containerResources?: ResourceReader; containerPath?: string },
   ): Promise<LegacyReadResult> {
     const ordered: FileSet = new Map([[main, files.get(main)!], ...[...files].filter(([n]) => n !== main)]);
     const result = await format.import(ordered, {
@@ -259,6 +260,9 @@ export class LegacyIO {
       main,
       resources: resources.resources,
       resourcePath: resources.resourcePath,
+      ...(resources.containerResources
+        ? { containerResources: resources.containerResources, containerPath: resources.containerPath }
+        : {}),
     });
     const warnings = new WarningCollector();
     warnings.merge(result.warnings);
@@ -281,6 +285,8 @@ export class LegacyIO {
     if (!entries)
       throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
     const resources = new MemoryResources(entries, basename(path));
+    // the folder tree the container sits in (Unreal: the game folder other packages are read from)
+    const outer = inputResources(path, kind as LegacyFormat, this.options.resourceDir);
     const out = new Map<string, Document>();
     for (const [name, data] of entries) {
       const f = sniffFormat(data, name, this.formats);
@@ -299,6 +305,8 @@ export class LegacyIO {
           await this.importSet(f, set, name.slice(folder.length), {
             resources,
             resourcePath: name.replace(/\\/g, '/'),
+            containerResources: outer.resources,
+            containerPath: outer.resourcePath,
           })
         ).document,
       );
