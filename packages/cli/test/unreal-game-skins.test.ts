@@ -67,5 +67,20 @@ describe('Unreal packages: textures of other packages in the game folder', () =>
     expect(missing[0].message).toContain(game);
     const tetra = rep.records.find((x) => x.input.endsWith('Tetra.u'))!;
     expect(tetra.warnings.map((w) => w.code)).not.toContain('TEXTURE_MISSING');
+
+    // renamed (-o other.glb), then --to unreal3d: the skin comes back as its own file, Orange.pcx
+    const other = join(tmp, 'other.glb');
+    const o = await runCli(['convert', join(game, 'System/Tetra.u'), '--mesh', 'Tetra', '-o', other]);
+    expect(o.code, o.err).toBe(0);
+    const back = await runCli(['convert', other, '--to', 'unreal3d', '--out-dir', join(tmp, 'back')]);
+    expect(back.code, back.err).toBe(0);
+    const pcx = decodeTexture(
+      new Uint8Array(readFileSync(join(tmp, 'back/Textures/Orange.pcx'))),
+      'Orange.pcx',
+    );
+    expect([...pcx.data.subarray(0, 4)]).toEqual([200, 100, 50, 255]);
+    expect(readFileSync(join(tmp, 'back/other.uc'), 'latin1')).toMatch(
+      /#exec TEXTURE IMPORT NAME=Orange FILE=Textures\\Orange\.pcx/,
+    );
   });
 });

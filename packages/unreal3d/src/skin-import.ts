@@ -61,6 +61,12 @@ export interface SkinExtras {
   path?: string;
   /** `Pkg.Group.Name` of a texture read from another package (`path` is that package). */
   object?: string;
+  /**
+   * The skin is assigned or imported by a `.uc` other than the primary one (a class file's
+   * `Skin=`/`MultiSkins`/`TEXTURE IMPORT`), or read from another package: the primary `.uc` alone
+   * would not show it, so export writes a `.uc` that imports it under its own name and file.
+   */
+  elsewhere?: true;
   missing?: true;
 }
 
@@ -150,6 +156,8 @@ export async function attachSkins(
     if (pick.found) skin.path = pick.found;
     else skin.missing = true;
     if (pick.packaged) skin.object = pick.packaged.object;
+    if (pick.packaged || pick.cand.uc !== 0 || (pick.impSource && pick.impSource !== ctx.sources[0]))
+      skin.elsewhere = true;
     m.setExtras({ ...m.getExtras(), unreal3d: { ...ex, skin } });
     if (!pick.found) {
       const what = pick.cand.ref ? `${pick.cand.ref} (package ${pick.cand.ref.split('.')[0]})` : skin.texture;
