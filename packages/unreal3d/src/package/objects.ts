@@ -164,7 +164,7 @@ function fastExport(
   // NaN fails every comparison below
   if (!(nameIndex >= 0 && nameIndex < names.length)) return undefined;
   if (!(serialSize >= 0 && serialOffset >= 0 && serialOffset + serialSize <= length)) return undefined;
-  if (classRef !== classRef || superRef !== superRef) return undefined;
+  if (Number.isNaN(classRef) || Number.isNaN(superRef)) return undefined;
   return { classRef, superRef, outer, name: names[nameIndex], flags, serialSize, serialOffset, at };
 }
 

@@ -17,7 +17,6 @@ import {
   readImports,
   refClass,
   refName,
-  refOuter,
   refPath,
   validRef,
 } from './objects.js';
