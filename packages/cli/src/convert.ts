@@ -7,8 +7,8 @@ import {
   type FileSet,
   type LegacyFormat,
   LegacyError,
+  joinPath,
   leanDocument,
-  MemoryResources,
   printable,
   type ResourceReader,
   setUnpackLimits,
@@ -17,6 +17,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { looseCounterpart } from './archive-loose.js';
+import { archiveResources } from './archive-resources.js';
 import { unpackInput } from './containers.js';
 import { type FolderEntry, FolderIndex, FolderListing } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
@@ -123,13 +124,24 @@ async function importLegacy(
   main: string,
   options: ConvertOptions,
   warnings: WarningCollector,
-  resources: { resources: ResourceReader; resourcePath: string },
+  resources: {
+    resources: ResourceReader;
+    resourcePath: string;
+    /** A container's entry: the folder tree the container sits in, and its path there. */
+    containerResources?: ResourceReader;
+    containerPath?: string;
+  },
 ): Promise<Document> {
   const result = await format.import(files, {
     ...options.formatOptions,
     main,
     resources: resources.resources,
     resourcePath: resources.resourcePath,
+    // a container's models read its entries; a format may also look beside the container
+    // (Unreal: textures of the packages a package imports, in the game folder)
+    ...(resources.containerResources
+      ? { containerResources: resources.containerResources, containerPath: resources.containerPath }
+      : {}),
   });
   warnings.merge(result.warnings);
   recordSourceSizes(result.document, format.id, main, files);
@@ -352,8 +364,17 @@ async function loadDocuments(
           `${basename(input)} has no model named ${options.entry} (it has: ${all.join(', ') || 'none'})`,
         );
     }
-    // the package's files are the resources of its models (paths inside it, case-insensitive)
-    const resources = new MemoryResources(entries, basename(input));
+    // the folder tree the container sits in (its format's resource root; folders listed once per batch)
+    const outer = inputResources(input, kind, options.resourceDir, options.folders);
+    // the package's files are the resources of its models (paths inside it, case-insensitive),
+    // placed at the package's folder below that root, then the root's own files (issue 27: a
+    // .dat or FAR given alone finds what it does not hold around it, as a loose file does)
+    const { resources, mount } = archiveResources(
+      entries,
+      basename(input),
+      outer.resources,
+      outer.resourcePath,
+    );
     // the package's folders, listed once for all its models (issue 31), not once per model
     const folders = containerFolders(entries);
     for (const [name, f] of models) {
@@ -386,7 +407,9 @@ async function loadDocuments(
       try {
         const document = await importLegacy(f, files, name.slice(folder.length), options, warnings, {
           resources,
-          resourcePath: name.replace(/\\/g, '/'),
+          resourcePath: joinPath(mount, name.replace(/\\/g, '/')),
+          containerResources: outer.resources,
+          containerPath: outer.resourcePath,
         });
         docs.push({
           document,

@@ -7,9 +7,12 @@
  *   image's hash are kept, in `texture.extras.gltfLegacySource = { path, imageSha256 }`;
  * - a {@link TextureRebuilder} makes the original back from the image plus small header fields
  *   (PCX/BMP/TGA, checked at import by rebuilding and comparing): `{ path, imageSha256, rebuild }`;
- * - otherwise (DDS: block compression cannot be redone byte for byte) the bytes themselves, in a
- *   buffer view, through the `GLTF_LEGACY_kept_bytes` extension (key `source`, with `path` and
- *   `imageSha256` beside them).
+ * - a rebuilder that makes it back from the image plus a small **residual** (DDS: the blocks
+ *   predicted from the image's pixels, XOR the original's, deflated with the mip levels): the
+ *   residual's bytes through the `GLTF_LEGACY_kept_bytes` extension (key `sourceResidual`, with
+ *   `path`, `imageSha256` and the rebuilder's fields beside them), checked at import like a rebuild;
+ * - otherwise the bytes themselves, in a buffer view, through the `GLTF_LEGACY_kept_bytes`
+ *   extension (key `source`, with `path` and `imageSha256` beside them).
  *
  * Export asks {@link unchangedTextureSource}: while the texture's image still has the hash it had
  * at import, the original bytes; once a user edits the image, `undefined` (re-encode it). Files
@@ -33,6 +36,9 @@ export const TEXTURE_SOURCE_KEY = 'gltfLegacySource';
 /** The kept-bytes key of an original texture file. */
 export const TEXTURE_SOURCE_BYTES = 'source';
 
+/** The kept-bytes key of the residual from which a rebuilder makes an original texture file back. */
+export const TEXTURE_SOURCE_RESIDUAL = 'sourceResidual';
+
 /** An original texture file kept in the glTF. */
 export interface TextureSource {
   /** The path the game's files name it by (e.g. `Textures/JSporifier.pcx`), `/`-separated. */
@@ -50,8 +56,26 @@ export interface TextureSource {
 export interface TextureRebuilder {
   /** Small JSON fields from which `rebuild` may make `original` back, or undefined when it cannot. */
   describe(original: Uint8Array, path: string, image: Uint8Array, mimeType: string): KeptInfo | undefined;
-  /** The original file made from the image and the fields, or undefined when they do not fit. */
-  rebuild(fields: KeptInfo, image: Uint8Array, mimeType: string): Uint8Array | undefined;
+  /**
+   * The original file made from the image and the fields (and the residual bytes, for fields
+   * made by `residual`), or undefined when they do not fit.
+   */
+  rebuild(
+    fields: KeptInfo,
+    image: Uint8Array,
+    mimeType: string,
+    residual?: Uint8Array,
+  ): Uint8Array | undefined;
+  /**
+   * Optional, tried when `describe` gives nothing: small fields plus a residual (bytes, smaller
+   * than the original) from which `rebuild` makes `original` back, or undefined.
+   */
+  residual?(
+    original: Uint8Array,
+    path: string,
+    image: Uint8Array,
+    mimeType: string,
+  ): { fields: KeptInfo; bytes: Uint8Array } | undefined;
 }
 
 interface StoredSource {
@@ -100,6 +124,7 @@ export async function keepTextureSource(
   const image = texture.getImage();
   if (!image) throw new RangeError('keepTextureSource: the texture has no image yet');
   removeKeptBytes(texture, TEXTURE_SOURCE_BYTES);
+  removeKeptBytes(texture, TEXTURE_SOURCE_RESIDUAL);
   const imageSha256 = await sha256Hex(image);
   if (sameBytes(image, bytes)) {
     setRecord(texture, { path, imageSha256 });
@@ -113,6 +138,15 @@ export async function keepTextureSource(
     return;
   }
   setRecord(texture, undefined);
+  const residual = rebuilder?.residual?.(bytes, path, image, mimeType);
+  if (residual && residual.bytes.byteLength < bytes.byteLength) {
+    const back = rebuilder!.rebuild(residual.fields, image, mimeType, residual.bytes);
+    if (back && sameBytes(back, bytes)) {
+      const { path: _p, imageSha256: _h, ...fields } = residual.fields;
+      setKeptBytes(texture, TEXTURE_SOURCE_RESIDUAL, residual.bytes, { ...fields, path, imageSha256 });
+      return;
+    }
+  }
   setKeptBytes(texture, TEXTURE_SOURCE_BYTES, bytes, { path, imageSha256 });
 }
 
@@ -138,6 +172,14 @@ export async function unchangedTextureSource(
       return undefined;
     return { path: info.path, bytes: kept };
   }
+  const residual = getKeptBytes(texture, TEXTURE_SOURCE_RESIDUAL);
+  const fields = getKeptInfo(texture, TEXTURE_SOURCE_RESIDUAL);
+  if (residual && fields && typeof fields.path === 'string') {
+    if (typeof fields.imageSha256 !== 'string' || (await sha256Hex(image)) !== fields.imageSha256)
+      return undefined;
+    const bytes = rebuilder?.rebuild(fields, image, texture.getMimeType(), residual);
+    return bytes ? { path: fields.path, bytes } : undefined;
+  }
   const stored = textureSourceRecord(texture);
   if (!stored) return undefined;
   if (stored.imageSha256 !== undefined && (await sha256Hex(image)) !== stored.imageSha256) return undefined;
@@ -152,8 +194,10 @@ export async function unchangedTextureSource(
 
 /** The path the original file had, kept or not unchanged (for naming re-encoded textures). */
 export function textureSourcePath(texture: Texture): string | undefined {
-  const info = getKeptInfo(texture, TEXTURE_SOURCE_BYTES);
-  if (info && typeof info.path === 'string') return info.path;
+  for (const key of [TEXTURE_SOURCE_BYTES, TEXTURE_SOURCE_RESIDUAL]) {
+    const info = getKeptInfo(texture, key);
+    if (info && typeof info.path === 'string') return info.path;
+  }
   return textureSourceRecord(texture)?.path;
 }
 

@@ -183,6 +183,42 @@ describe('texture sources', () => {
     expect(await unchangedTextureSource(back)).toBeUndefined();
   });
 
+  it('keeps a residual when the rebuilder makes the original from the image plus a few bytes', async () => {
+    // toy format: the image's bytes XOR a key, the key being the residual
+    const key = new Uint8Array([1, 2, 3]);
+    const xor = (image: Uint8Array, k: Uint8Array) => image.map((b, i) => b ^ k[i % k.length]!);
+    const residualRebuilder: TextureRebuilder = {
+      describe: () => undefined,
+      residual: (original, _path, image) => ({
+        fields: { kind: 'xor', keyLength: 3 },
+        bytes: original.slice(0, 3).map((b, i) => b ^ image[i]!),
+      }),
+      rebuild: (fields, image, _mime, residual) =>
+        fields.kind === 'xor' && residual ? xor(image, residual) : undefined,
+    };
+    const doc = new Document();
+    doc.createBuffer();
+    const t = doc.createTexture('t').setImage(PNG).setMimeType('image/png');
+    const original = xor(PNG, key);
+    await keepTextureSource(t, 'T/a.xor', original, residualRebuilder);
+    expect(listKeptBytes(t)).toEqual(['sourceResidual']);
+    expect(getKeptInfo(t, 'sourceResidual')).toMatchObject({ kind: 'xor', keyLength: 3, path: 'T/a.xor' });
+    const back = (await io().readBinary(await io().writeBinary(doc))).getRoot().listTextures()[0]!;
+    expect(await unchangedTextureSource(back, residualRebuilder)).toEqual({
+      path: 'T/a.xor',
+      bytes: original,
+    });
+    expect(textureSourcePath(back)).toBe('T/a.xor');
+    // without the rebuilder, or once the image is edited, the original is not available
+    expect(await unchangedTextureSource(back)).toBeUndefined();
+    back.setImage(PNG.slice(0, 9));
+    expect(await unchangedTextureSource(back, residualRebuilder)).toBeUndefined();
+    // a residual that does not give the original back keeps the bytes instead
+    const liar: TextureRebuilder = { ...residualRebuilder, rebuild: () => new Uint8Array(1) };
+    await keepTextureSource(t, 'T/a.xor', original, liar);
+    expect(listKeptBytes(t)).toEqual(['source']);
+  });
+
   it('reads files written before the extension (base64 in extras)', async () => {
     const doc = new Document();
     const t = doc.createTexture('t').setImage(PNG).setMimeType('image/png');

@@ -1,14 +1,21 @@
 /**
  * `.dat` archive bench (issue 27): GRA2 listing (table + every entry inflated + kinds + name
- * recovery) in MB/s of archive, and zlib inflate in MB/s of output, in-process, against node's
- * native zlib for reference. Inputs: the three real archives of the corpus (when present) and a
+ * recovery) in MB/s of archive, and zlib inflate in MB/s of output, in-process: ours (node's
+ * native zlib, bounded at the stated size, + our Adler-32), the browser's path (fflate, forced
+ * with `useNativeZlib(false)`), and node's plain `inflateSync` for reference. Inputs: the three real archives of the corpus (when present) and a
  * deterministic synthetic archive (32 MiB unpacked: Lua, DXT-like blocks, a model-sized blob).
  * Run `npx tsup` first; then `node bench/archive.mjs`.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { inflateZlibExact, readArchiveTable, readGrimrockArchive, recoverNames } from '../dist/index.js';
+import {
+  inflateZlibExact,
+  readArchiveTable,
+  readGrimrockArchive,
+  recoverNames,
+  useNativeZlib,
+} from '../dist/index.js';
 
 const corpus = resolve(import.meta.dirname, '../../..', process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus');
 const LNR = join(corpus, 'archives/grimrock/LNR');
@@ -94,7 +101,7 @@ for (const [name, bytes] of inputs) {
   const table = readArchiveTable(bytes, name);
   const unpacked = table.entries.reduce((s, e) => s + e.size, 0);
   const list = median(() => readGrimrockArchive(bytes, name));
-  const ours = median(() => {
+  const inflateAll = () => {
     for (const e of table.entries)
       if (e.storage === 'zlib')
         inflateZlibExact(bytes.subarray(e.offset + 4, e.offset + e.compressedSize), e.size, {
@@ -102,7 +109,11 @@ for (const [name, bytes] of inputs) {
           offset: e.offset + 4,
           field: 'bench',
         });
-  });
+  };
+  const ours = median(inflateAll);
+  useNativeZlib(false);
+  const browser = median(inflateAll);
+  useNativeZlib(true);
   const native = median(() => {
     for (const e of table.entries)
       if (e.storage === 'zlib') inflateSync(bytes.subarray(e.offset + 4, e.offset + e.compressedSize));
@@ -123,6 +134,7 @@ for (const [name, bytes] of inputs) {
     'list MB/s cpu': mbps(bytes.length, list.cpu),
     'inflate MB/s (out)': mbps(unpacked, ours.ms),
     'inflate MB/s cpu': mbps(unpacked, ours.cpu),
+    'fflate MB/s cpu': mbps(unpacked, browser.cpu),
     'node:zlib MB/s cpu': mbps(unpacked, native.cpu),
     'names ms cpu': +names.cpu.toFixed(1),
   });

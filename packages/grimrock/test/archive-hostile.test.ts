@@ -8,13 +8,14 @@ import { deflateRawSync, deflateSync } from 'node:zlib';
 import { FormatError } from '@gltf-legacy/core';
 import { corpusRoot, readBytes } from '@gltf-legacy/test-utils';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   archiveFiles,
   grimrockArchiveEntries,
   grimrockArchiveFiles,
   readArchiveTable,
   readGrimrockArchive,
+  useNativeZlib,
 } from '../src/index.js';
 import { buildArchive, fnv, withU32 } from './archive-builder.js';
 
@@ -78,7 +79,13 @@ describe('tables', () => {
   });
 });
 
-describe('zlib entries', () => {
+// node:zlib where the platform has it, fflate in the browser viewer: both paths give the same errors
+describe.each([
+  ['native zlib', true],
+  ['fflate (browser path)', false],
+])('zlib entries, %s', (_, native) => {
+  beforeAll(() => useNativeZlib(native));
+  afterAll(() => useNativeZlib(true));
   const one = (data: Uint8Array | string) => buildArchive([{ path: 'a.lua', data }]);
   const DATA = 'x'.repeat(1000);
 
@@ -112,6 +119,22 @@ describe('zlib entries', () => {
     const o = readArchiveTable(bad, F).entries[0].offset;
     bad[o + 6] = 0x07;
     expect(formatError(() => readGrimrockArchive(bad, F)).code).toMatch(/BAD_ZLIB|SIZE_MISMATCH/);
+  });
+
+  it('bytes after the end of the zlib stream are BAD_ZLIB', () => {
+    const z = deflateSync(Buffer.from(DATA));
+    const blob = Buffer.concat([Buffer.alloc(4), z, Buffer.from([1, 2, 3, 4, 5])]);
+    blob.writeUInt32LE(DATA.length, 0);
+    const head = Buffer.alloc(28);
+    head.write('GRA2', 0, 'latin1');
+    head.writeUInt32LE(1, 4);
+    head.writeUInt32LE(fnv('a.lua'), 8);
+    head.writeUInt32LE(28, 12);
+    head.writeUInt32LE(blob.length, 16);
+    head.writeUInt32LE(DATA.length, 20);
+    head.writeUInt32LE(1, 24);
+    const e = formatError(() => readGrimrockArchive(new Uint8Array(Buffer.concat([head, blob])), F));
+    expect([e.code, e.file, e.field]).toEqual(['BAD_ZLIB', F, 'entries[0].data']);
   });
 
   it('a size DEFLATE cannot produce from the stream is BAD_SIZE, before allocating it', () => {

@@ -27,6 +27,7 @@ import {
   readDat,
   readGrimrockArchive,
   unnamedPath,
+  useNativeZlib,
   writeDat,
 } from '../src/index.js';
 
@@ -64,6 +65,17 @@ describe.each(ARCHIVES)('$file', ({ file, entries, named, models }) => {
       expect(firstByteDiff(e.data!, new Uint8Array(expected))).toBe(-1);
     }
     expect(archive.entries.filter((e) => e.kind === 'model')).toHaveLength(models);
+  });
+
+  it("the browser's path (fflate) unpacks the same bytes as the native one", () => {
+    useNativeZlib(false);
+    try {
+      const js = readGrimrockArchive(bytes, file);
+      for (const e of archive.entries)
+        expect(firstByteDiff(js.entries[e.index].data!, e.data!), e.path ?? e.hash).toBe(-1);
+    } finally {
+      useNativeZlib(true);
+    }
   });
 
   it(`recovers ${named} paths, each hashing to its entry`, () => {

@@ -26,6 +26,8 @@ export {
 } from './png.js';
 export { type PngPixels, writePng, zlibDeflate } from './png-write.js';
 export { MAX_PATCH, pcxToGltfImage, TEXTURE_REBUILDER } from './rebuild.js';
+export { DDS_RESIDUAL_LEVEL, ddsResidual, rebuildDds } from './dds-rebuild.js';
+export { predictBlocks } from './bc-predict.js';
 export { decodeJpeg } from './jpeg.js';
 export { decodePcx, DECODE_PCX_DEFAULTS, type DecodePcxOptions, type PcxImage } from './pcx.js';
 export { encodePcx, encodePcxIndexed, ENCODE_PCX_DEFAULTS, type EncodePcxOptions } from './pcx-encode.js';

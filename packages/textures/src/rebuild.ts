@@ -9,6 +9,7 @@
  */
 import type { KeptInfo, TextureRebuilder } from '@gltf-legacy/core';
 import { encodeBmp } from './bmp.js';
+import { ddsResidual, rebuildDds } from './dds-rebuild.js';
 import { decodePcx } from './pcx.js';
 import { encodePcxIndexed } from './pcx-encode.js';
 import { decodePng, decodePngIndexed, encodePngIndexed } from './png.js';
@@ -118,7 +119,8 @@ function candidates(original: Uint8Array, path: string): KeptInfo[] {
 
 /**
  * Rebuilds PCX (8-bit paletted, from an indexed PNG made by {@link pcxToGltfImage}), BMP and
- * TGA (24/32-bit, from the PNG's RGBA) originals. Pass it to core's `keepTextureSource` and
+ * TGA (24/32-bit, from the PNG's RGBA) originals, and block-compressed DDS from the PNG plus a
+ * residual (`dds-rebuild.ts`). Pass it to core's `keepTextureSource` and
  * `unchangedTextureSource`.
  *
  * ```ts
@@ -141,9 +143,18 @@ export const TEXTURE_REBUILDER: TextureRebuilder = {
     }
     return undefined;
   },
-  rebuild(fields, image, mimeType) {
+  residual(original, path, image, mimeType) {
+    if (mimeType !== 'image/png' || sniffTexture(original, path) !== 'dds') return undefined;
+    try {
+      return ddsResidual(original, image);
+    } catch {
+      return undefined;
+    }
+  },
+  rebuild(fields, image, mimeType, residual) {
     if (mimeType !== 'image/png') return undefined;
     try {
+      if (fields.kind === 'dds') return residual && rebuildDds(fields, image, residual);
       const bytes = encodeFor(fields, image);
       return bytes && applyPatch(bytes, fields.patch);
     } catch {

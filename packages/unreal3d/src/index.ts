@@ -16,6 +16,7 @@ import {
   mainFile,
   WarningCollector,
   KeptBytesExtension,
+  type ResourceReader,
 } from '@gltf-legacy/core';
 import { anivPositions, readAniv } from './aniv.js';
 import { looksLikeData, readData } from './data.js';
@@ -33,6 +34,8 @@ import {
   looksLikePackage,
   packageNotes,
 } from './package/format.js';
+import { packageTextureEntries } from './package/entries.js';
+import { GameTextureLookup, packageGameDir } from './package/game-lookup.js';
 import { readPackage } from './package/package.js';
 import { unpackPackage } from './package/unpack.js';
 import { UNREAL3D_FORMAT_OPTIONS } from './format-options.js';
@@ -80,7 +83,13 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   const modelDir = dirOf(resourcePath);
   const extra = found
     .filter((f) => !(dirOf(f.path).toLowerCase() === modelDir.toLowerCase() && files.has(baseName(f.path))))
-    .map((f) => ({ file: f.path, bytes: f.bytes, text: f.text, parsed: f.parsed }));
+    .map((f) => ({
+      file: f.path,
+      bytes: f.bytes,
+      text: f.text,
+      parsed: f.parsed,
+      ...(f.skinsOnly ? { skinsFor: f.meshName } : {}),
+    }));
   const mesh = loadMeshFiles(files, main, warnings, extra, { strict: options.strict === true });
   const document = importUnreal(
     mesh,
@@ -102,7 +111,14 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
       parsed: s.parsed,
       meshName: s.meshName,
     }));
-    await attachSkins(document, { resources, packageDir, sources }, warnings);
+    // another package's textures: that package in the game folder (a package's own folder tree
+    // when converted from one: the CLI passes it as containerResources)
+    const containerResources = options.containerResources as ResourceReader | undefined;
+    const game = new GameTextureLookup(
+      containerResources ?? resources,
+      containerResources ? (options.containerPath as string | undefined) : resourcePath,
+    );
+    await attachSkins(document, { resources, packageDir, sources, game }, warnings);
   }
   return { document, warnings: warnings.list() };
 }
@@ -266,7 +282,10 @@ export const legacyFormat: LegacyFormat = {
   // a package is a container of its meshes' sources (MESH_d.3d, MESH_a.3d, MESH.uc, Textures/…)
   unpack: (bytes, name) => unpackPackage(readPackage(bytes, name)),
   unpackNotes: packageNotes,
-  resourceRoot: unrealPackageDir,
+  // `extract Foo.utx --out-dir DIR`: the package's textures as PNG, named by object
+  entries: (bytes, name) => packageTextureEntries(bytes, name),
+  // a package's root is its game folder (System/ → its parent), a loose mesh's its package folder
+  resourceRoot: (path) => (isPackageName(path) ? packageGameDir(path) : unrealPackageDir(path)),
   import: (files, options) => importUnrealFiles(files, options),
   export: (document, options) => exportUnreal(document, (options ?? {}) as UnrealExportOptions),
   inspect: inspectUnreal,

@@ -15,6 +15,7 @@ import { TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import { type Document, type Material, type Texture, TextureInfo } from '@gltf-transform/core';
 import { PolyStyle, PolyTypeFlag } from './data.js';
 import { ucBaseDir } from './discovery.js';
+import type { FoundPackageTexture, GameTextureLookup } from './package/game-lookup.js';
 import { skinImage } from './skin-image.js';
 import {
   type SkinCandidate,
@@ -39,6 +40,11 @@ export interface SkinImportContext {
   packageDir: string;
   /** Every `.uc` that describes the mesh, the primary first. */
   sources: SkinUcSource[];
+  /**
+   * Where a reference to another package's texture (`Texture'Botpack.Skins.X'` with no
+   * `TEXTURE IMPORT` of that name) is looked up: that package in the game folder.
+   */
+  game?: GameTextureLookup;
 }
 
 /** What `material.extras.unreal3d.skin` records. */
@@ -53,6 +59,14 @@ export interface SkinExtras {
   source: SkinCandidate['source'];
   /** Root-relative path read (absent when missing). */
   path?: string;
+  /** `Pkg.Group.Name` of a texture read from another package (`path` is that package). */
+  object?: string;
+  /**
+   * The skin is assigned or imported by a `.uc` other than the primary one (a class file's
+   * `Skin=`/`MultiSkins`/`TEXTURE IMPORT`), or read from another package: the primary `.uc` alone
+   * would not show it, so export writes a `.uc` that imports it under its own name and file.
+   */
+  elsewhere?: true;
   missing?: true;
 }
 
@@ -61,6 +75,8 @@ interface Chosen {
   imp?: UcTextureImport;
   impSource?: SkinUcSource;
   found?: string;
+  /** The texture, when it came from another package. */
+  packaged?: FoundPackageTexture;
 }
 
 /**
@@ -93,6 +109,7 @@ export async function attachSkins(
     const cands = skinCandidates(sources, slot);
     if (!cands.length) continue;
     const tried: string[] = [];
+    const problems: string[] = [];
     let chosen: Chosen | undefined;
     let firstNamed: Chosen | undefined;
     for (const cand of cands) {
@@ -101,6 +118,19 @@ export async function attachSkins(
       const imp = own ?? (at >= 0 ? imports[at].get(cand.name.toLowerCase()) : undefined);
       const c: Chosen = { cand, imp, impSource: at >= 0 ? ctx.sources[at] : undefined };
       firstNamed ??= c;
+      if (!imp && cand.ref && ctx.game) {
+        // another package's texture: that package, found in the game folder
+        const answer = await ctx.game.find(cand.ref);
+        for (const t of answer.tried) if (!tried.includes(t)) tried.push(t);
+        if (answer.problem) problems.push(answer.problem);
+        if (answer.found) {
+          c.found = answer.found.path;
+          c.packaged = answer.found;
+          chosen = c;
+          break;
+        }
+        continue;
+      }
       if (!imp || !c.impSource) continue;
       const base = ucBaseDir(c.impSource.path, ctx.packageDir);
       const path = resolveReference(imp.file, base, { file: c.impSource.path });
@@ -125,19 +155,25 @@ export async function attachSkins(
     }
     if (pick.found) skin.path = pick.found;
     else skin.missing = true;
+    if (pick.packaged) skin.object = pick.packaged.object;
+    if (pick.packaged || pick.cand.uc !== 0 || (pick.impSource && pick.impSource !== ctx.sources[0]))
+      skin.elsewhere = true;
     m.setExtras({ ...m.getExtras(), unreal3d: { ...ex, skin } });
     if (!pick.found) {
+      const what = pick.cand.ref ? `${pick.cand.ref} (package ${pick.cand.ref.split('.')[0]})` : skin.texture;
+      const where = pick.cand.ref && ctx.game ? ctx.game.resources.label : ctx.resources.label;
       warnings.warn(
         'TEXTURE_MISSING',
         tried.length
-          ? `material ${m.getName()}: texture ${skin.texture} not found (tried ${tried.join(', ')} in ${ctx.resources.label})`
+          ? `material ${m.getName()}: texture ${what} not found (tried ${tried.join(', ')} in ${where})${problems.length ? `: ${problems.join('; ')}` : ''}`
           : `material ${m.getName()}: texture ${skin.texture} is imported by no .uc of this package (${skin.uc}: ${skin.line})`,
       );
       continue;
     }
     const style = type & 0x0f;
-    const masked = style === PolyStyle.MASKED || pick.imp?.masked === true;
-    const key = `${pick.found.toLowerCase()}|${masked}`;
+    const masked =
+      style === PolyStyle.MASKED || pick.imp?.masked === true || pick.packaged?.file.masked === true;
+    const key = `${pick.found.toLowerCase()}|${pick.packaged?.object.toLowerCase() ?? ''}|${masked}`;
     if (failed.has(key)) continue;
     let texture = cache.get(key);
     if (!texture) {
@@ -166,10 +202,22 @@ async function makeTexture(
   pick: Chosen,
   masked: boolean,
 ): Promise<Texture> {
+  const name = pick.imp?.name ?? pick.cand.name;
+  if (pick.packaged) {
+    // mip 0 of another package's texture, as the file UCC would import (PCX for P8, else PNG)
+    const { file } = pick.packaged;
+    const image = skinImage(file.bytes, file.file, masked);
+    const texture = doc
+      .createTexture(name)
+      .setImage(image.bytes)
+      .setMimeType(image.mimeType)
+      .setURI(`${name}.png`);
+    await keepTextureSource(texture, file.file, file.bytes, TEXTURE_REBUILDER);
+    return texture;
+  }
   const found = pick.found as string;
   const bytes = await ctx.resources.read(found);
   if (!bytes) throw new FormatError(`${found} could not be read`, { file: found });
-  const name = pick.imp?.name ?? pick.cand.name;
   const image = skinImage(bytes, found, masked);
   const ext = image.mimeType === 'image/jpeg' ? 'jpg' : image.mimeType === 'image/webp' ? 'webp' : 'png';
   const texture = doc

@@ -47,9 +47,9 @@ function isMaskedImport(d: UcDirective): boolean {
 /** Skins a class sets in its `defaultproperties` block. */
 export interface UcDefaultSkins {
   /** `Skin=` texture name (package and group removed), if set and not `None`. */
-  skin?: { name: string; raw: string };
+  skin?: { name: string; raw: string; ref?: string };
   /** `MultiSkins(n)=` / `MultiSkins[n]=` by slot. */
-  multiSkins: Map<number, { name: string; raw: string }>;
+  multiSkins: Map<number, { name: string; raw: string; ref?: string }>;
   /** Mesh names the block assigns (`Mesh=`, `PlayerViewMesh=`, `ThirdPersonMesh=`, …), lower case. */
   meshes: Set<string>;
 }
@@ -68,6 +68,22 @@ export function objectName(value: string): string | undefined {
   const name = v.slice(v.lastIndexOf('.') + 1);
   if (!name || name.toLowerCase() === 'none' || !/^[\w-]+$/.test(name)) return undefined;
   return name;
+}
+
+/**
+ * `Texture'Pkg.Group.Name'` → `Pkg.Group.Name`: the whole object path when it has a package part
+ * (a dot), else undefined (a plain name is looked up in the class's own imports only).
+ *
+ * ```ts
+ * objectPath("Texture'Botpack.Skins.JSkull'"); // 'Botpack.Skins.JSkull'
+ * ```
+ */
+export function objectPath(value: string): string | undefined {
+  let v = value.trim();
+  const q = /^[A-Za-z_]\w*\s*'([^']*)'/.exec(v) ?? /^'([^']*)'/.exec(v) ?? /^"([^"]*)"/.exec(v);
+  if (q) v = q[1];
+  v = v.replace(/[;,\s].*$/, '');
+  return /^[\w-]+(\.[\w-]+)+$/.test(v) && objectName(v) !== undefined ? v : undefined;
 }
 
 /**
@@ -110,11 +126,11 @@ export function ucDefaultSkins(text: string): UcDefaultSkins {
     const key = m[1].toLowerCase();
     if (key === 'skin') {
       const name = objectName(m[3]);
-      if (name) out.skin = { name, raw: rawLine };
+      if (name) out.skin = { name, raw: rawLine, ref: objectPath(m[3]) };
     } else if (key === 'multiskins' && m[2] !== undefined) {
       const slot = Number.parseInt(m[2], 10);
       const name = objectName(m[3]);
-      if (name && slot < 256) out.multiSkins.set(slot, { name, raw: rawLine });
+      if (name && slot < 256) out.multiSkins.set(slot, { name, raw: rawLine, ref: objectPath(m[3]) });
     } else if (key.endsWith('mesh')) {
       const name = objectName(m[3]);
       if (name) out.meshes.add(name.toLowerCase());
@@ -128,7 +144,10 @@ export type SkinSource = 'multiskins' | 'skin' | 'settexture';
 
 /** One texture that could be drawn on a texture slot of a mesh, from one `.uc`. */
 export interface SkinCandidate {
+  /** The texture's object name (package and group removed). */
   name: string;
+  /** `Pkg.Group.Name` as written, when the reference names a package (looked up in the game folder). */
+  ref?: string;
   source: SkinSource;
   /** The `.uc` line that assigns it. */
   line: string;
@@ -165,10 +184,13 @@ export function skinCandidates(sources: UcSkinSource[], slot: number): SkinCandi
       if (d.command !== 'MESHMAP' || d.action !== 'SETTEXTURE') continue;
       if ((ucParam(d, 'MESHMAP') ?? '').toLowerCase() !== lname) continue;
       if (Math.trunc(Number.parseFloat(ucParam(d, 'NUM') ?? '0') || 0) !== slot) continue;
-      const name = ucParam(d, 'TEXTURE');
-      if (name) {
+      const value = ucParam(d, 'TEXTURE');
+      if (value) {
+        // TEXTURE=Pkg.Group.Name names another package's texture; a plain name is kept as written
+        const ref = objectPath(value);
+        const name = ref ? ref.slice(ref.lastIndexOf('.') + 1) : value;
         const at = set.findIndex((c) => c.uc === uc);
-        const c: SkinCandidate = { name, source: 'settexture', line: d.raw, uc };
+        const c: SkinCandidate = { name, ref, source: 'settexture', line: d.raw, uc };
         if (at >= 0)
           set[at] = c; // a later SETTEXTURE of the same slot replaces the earlier one
         else set.push(c);
@@ -177,8 +199,9 @@ export function skinCandidates(sources: UcSkinSource[], slot: number): SkinCandi
     const dp = s.defaults ?? ucDefaultSkins(s.parsed.text);
     if (!dp.meshes.has(lname)) return;
     const m = dp.multiSkins.get(slot);
-    if (m) multi.push({ name: m.name, source: 'multiskins', line: m.raw.trim(), uc });
-    if (dp.skin) skin.push({ name: dp.skin.name, source: 'skin', line: dp.skin.raw.trim(), uc });
+    if (m) multi.push({ name: m.name, ref: m.ref, source: 'multiskins', line: m.raw.trim(), uc });
+    if (dp.skin)
+      skin.push({ name: dp.skin.name, ref: dp.skin.ref, source: 'skin', line: dp.skin.raw.trim(), uc });
   });
   return slot === 0 ? [...multi, ...skin, ...set] : [...multi, ...set, ...skin];
 }

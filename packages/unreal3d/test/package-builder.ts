@@ -4,7 +4,8 @@ import { encodeCompactIndex } from '../src/index.js';
 export interface TestExport {
   classRef: number;
   name: number;
-  data: Uint8Array;
+  /** The bytes, or a function of the export's file offset (lazy arrays hold absolute offsets). */
+  data: Uint8Array | ((offset: number) => Uint8Array);
   outer?: number;
   flags?: number;
 }
@@ -54,9 +55,10 @@ export function buildPackage(p: {
   let offset = nameOffset + names.length;
   const dataOffsets = p.exports.map((e) => {
     const at = offset;
-    offset += e.data.length;
+    offset += (typeof e.data === 'function' ? e.data(0) : e.data).length;
     return at;
   });
+  const datas = p.exports.map((e, k) => (typeof e.data === 'function' ? e.data(dataOffsets[k]) : e.data));
   const imports = cat(
     p.imports.flatMap((i) => [
       encodeCompactIndex(i.classPackage),
@@ -74,8 +76,8 @@ export function buildPackage(p: {
       i32(e.outer ?? 0),
       encodeCompactIndex(e.name),
       i32(e.flags ?? 0),
-      encodeCompactIndex(e.data.length),
-      ...(e.data.length ? [encodeCompactIndex(dataOffsets[k])] : []),
+      encodeCompactIndex(datas[k].length),
+      ...(datas[k].length ? [encodeCompactIndex(dataOffsets[k])] : []),
     ]),
   );
   const header = cat([
@@ -93,5 +95,5 @@ export function buildPackage(p: {
     i32(p.exports.length),
     i32(p.names.length),
   ]);
-  return cat([header, names, ...p.exports.map((e) => e.data), imports, exports]);
+  return cat([header, names, ...datas, imports, exports]);
 }

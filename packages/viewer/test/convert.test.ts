@@ -101,6 +101,26 @@ describe('browser conversion layer (runs in Node too)', () => {
     expect((await convertModel(pool, 'Skull_d.3d')).stats).toEqual(m.stats);
   });
 
+  test('a UE1 package (.u) opens as its meshes: each listed, converted with its skin, 0 validator errors', async () => {
+    const pool: FilePool = new Map();
+    const pkgs = corpusNamed('archives', ['HeadHunter.u', 'KillConfirmed.u', 'Gibber.u']);
+    addToPool(pool, named(pkgs));
+    expect(listModels(pool)).toEqual([
+      { name: 'Skull_d.3d', format: 'unreal3d' },
+      { name: 'dogTag_d.3d', format: 'unreal3d' },
+    ]);
+    for (const name of ['Skull_d.3d', 'dogTag_d.3d']) {
+      const m = await convertModel(pool, name);
+      expect(
+        m.warnings.map((w) => w.code),
+        name,
+      ).not.toContain('TEXTURE_MISSING');
+      expect(m.document.getRoot().listTextures(), name).toHaveLength(1);
+      const report = await validateGlb(m.glb);
+      expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+    }
+  });
+
   test('the five format packages use no Node APIs (they run in the browser unchanged)', () => {
     const root = join(import.meta.dirname, '../..');
     const offenders: string[] = [];

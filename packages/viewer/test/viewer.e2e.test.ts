@@ -180,6 +180,29 @@ describe.skipIf(!haveChromium())('viewer page in headless Chromium', () => {
     ).rejects.toBeInstanceOf(FormatError);
   });
 
+  test('an Unreal package (.u) dropped opens as its meshes: the model list names them, the first shows with its skin', async () => {
+    await page.evaluate(() => (window as unknown as Win).__viewer.reset());
+    await page.setInputFiles('#file-input', corpusNamed('archives', ['HeadHunter.u', 'KillConfirmed.u']));
+    await page.waitForFunction(() =>
+      /^(Loaded|Could not)/.test(document.getElementById('status')?.textContent ?? ''),
+    );
+    const s = await state();
+    expect(s.error, s.error ?? '').toBeNull();
+    expect(s.models.map((m) => m.name)).toEqual(['Skull_d.3d', 'dogTag_d.3d']);
+    expect(s.format).toBe('unreal3d');
+    expect(s.stats?.triangles).toBe(236);
+    expect(s.warnings.map((w) => w.code)).not.toContain('TEXTURE_MISSING');
+    expect(await page.locator('#models option').allTextContents()).toEqual([
+      'Skull_d.3d (unreal3d)',
+      'dogTag_d.3d (unreal3d)',
+    ]);
+    await page.selectOption('#models', 'dogTag_d.3d');
+    await page.waitForFunction(() => (window as unknown as Win).__viewer.state().model === 'dogTag_d.3d');
+    expect(
+      (await page.evaluate(() => (window as unknown as Win).__viewer.pixelStats())).variance,
+    ).toBeGreaterThan(50);
+  });
+
   test('serveViewer (gltf-legacy view): the served page opens the given file with its companions', async () => {
     const v = await serveViewer([jackMdl]);
     try {

@@ -10,6 +10,7 @@ export {
   inflateZlibExact,
   type ZlibSite,
 } from './zlib.js';
+export { useNativeZlib } from './zlib-native.js';
 export * from './inspect.js';
 export * from './file.js';
 export * from './entries.js';

@@ -1,13 +1,16 @@
 /**
- * Bounded zlib decompression for archive entries, with fflate (pure JavaScript: the package runs
- * in the browser viewer too, so no `node:zlib`; DecompressionStream is async only).
+ * Bounded zlib decompression for archive entries: Node's native zlib where the platform has it
+ * (`zlib-native.ts`, reached without a `node:` import), fflate (pure JavaScript) in the browser
+ * viewer (DecompressionStream is async only).
  *
- * The stated size is the contract: output past it stops the decoding at once (a bomb never
- * allocates more than the stated size plus one 16 KiB input slice's worth), output short of it
- * is an error, and the zlib trailer's Adler-32 must match.
+ * The stated size is the contract: output past it stops the decoding at once (natively at the
+ * stated size + 1; with fflate after at most one 64 KiB input slice's worth), output short of it
+ * is an error, the zlib trailer's Adler-32 must match (natively checked by zlib, else here), and the
+ * stream must end where the entry ends.
  */
 import { FormatError } from '@gltf-legacy/core';
 import { Inflate, inflateSync } from 'fflate';
+import { inflateNative, nativeZlib } from './zlib-native.js';
 
 /** Where an entry's bytes sit, for error messages. */
 export interface ZlibSite {
@@ -59,6 +62,26 @@ export function inflateZlibExact(data: Uint8Array, size: number, site: ZlibSite)
       'BAD_SIZE',
     );
   }
+  const tooLong = () => fail(`the zlib stream holds more than the stated ${size} bytes`, 'SIZE_MISMATCH');
+  const t = data.length - 4;
+  const z = nativeZlib();
+  if (z) {
+    const r = inflateNative(z, data, size);
+    if (!r.ok) {
+      if (r.why === 'too-long') throw tooLong();
+      if (r.why === 'adler') throw badAdler();
+      throw fail(`bad zlib stream: ${r.message}`);
+    }
+    if (r.out.length !== size) throw short(r.out.length);
+    if (r.consumed !== data.length) {
+      throw fail(
+        `the zlib stream ends after ${r.consumed} of its ${data.length} bytes`,
+        'BAD_ZLIB',
+        site.offset + r.consumed,
+      );
+    }
+    return r.out;
+  }
   let out: Uint8Array;
   let written = 0;
   if (body.length * DEFLATE_MAX_RATIO <= size + ONE_CALL_SLACK) {
@@ -69,16 +92,14 @@ export function inflateZlibExact(data: Uint8Array, size: number, site: ZlibSite)
     } catch (e) {
       throw fail(`bad zlib stream: ${(e as Error).message}`);
     }
-    if (out.length > size)
-      throw fail(`the zlib stream holds more than the stated ${size} bytes`, 'SIZE_MISMATCH');
+    if (out.length > size) throw tooLong();
     written = out.length;
     if (written === size) out = out.subarray(0, size);
     return checked(out, written);
   }
   out = new Uint8Array(size);
   const inflater = new Inflate((chunk) => {
-    if (chunk.length > size - written)
-      throw fail(`the zlib stream holds more than the stated ${size} bytes`, 'SIZE_MISMATCH');
+    if (chunk.length > size - written) throw tooLong();
     out.set(chunk, written);
     written += chunk.length;
   });
@@ -94,19 +115,20 @@ export function inflateZlibExact(data: Uint8Array, size: number, site: ZlibSite)
   }
   return checked(out, written);
 
+  function short(written: number): FormatError {
+    return fail(`the zlib stream holds ${written} bytes, not the stated ${size}`, 'SIZE_MISMATCH');
+  }
+
+  function badAdler(detail = 'does not match the data'): FormatError {
+    return fail(`the zlib stream's stored Adler-32 ${detail}`, 'BAD_ZLIB', site.offset + t);
+  }
+
   function checked(out: Uint8Array, written: number): Uint8Array {
-    if (written !== size)
-      throw fail(`the zlib stream holds ${written} bytes, not the stated ${size}`, 'SIZE_MISMATCH');
-    const t = data.length - 4;
+    if (written !== size) throw short(written);
     const stored = ((data[t] << 24) | (data[t + 1] << 16) | (data[t + 2] << 8) | data[t + 3]) >>> 0;
     const actual = adler32(out);
-    if (stored !== actual) {
-      throw fail(
-        `zlib Adler-32 0x${actual.toString(16)} of the data does not match the stored 0x${stored.toString(16)}`,
-        'BAD_ZLIB',
-        site.offset + t,
-      );
-    }
+    if (stored !== actual)
+      throw badAdler(`0x${stored.toString(16)} does not match the data's 0x${actual.toString(16)}`);
     return out;
   }
 }

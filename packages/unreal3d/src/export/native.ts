@@ -4,7 +4,7 @@
  * numbering, frames, header fields and (when nothing changed) the same `.uc` text.
  */
 import type { Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
-import { accessorFloats, type WarningCollector } from '@gltf-legacy/core';
+import { accessorFloats, baseName, textureSourcePath, type WarningCollector } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
 import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE } from '../extras.js';
 import { placementTRS } from '../transform.js';
@@ -22,6 +22,7 @@ import { defaultTextures } from './materials.js';
 import { nativeFrames } from './native-frames.js';
 import { nativeTriangles } from './native-triangles.js';
 import { safeUcTextures } from '../skin-names.js';
+import type { SkinExtras } from '../skin-import.js';
 
 // ------------------------------------------------------------------ native path
 
@@ -242,9 +243,19 @@ export function exportNative(
     ),
     directives: [],
   };
+  const slotMaterials = new Map<number, Material | null>();
+  prims.forEach((p, i) => {
+    if (!drawn[i]) return;
+    const num = primExtras[i].textureNum ?? 0;
+    if (!slotMaterials.has(num) || (!slotMaterials.get(num)?.getBaseColorTexture() && p.getMaterial()))
+      slotMaterials.set(num, p.getMaterial());
+  });
+  // Skins a class file other than the mesh's .uc set (or another package holds): the .uc is
+  // written fresh and imports each under its own name and file (issue 28).
+  const elsewhere = elsewhereSkins(slotMaterials);
   let ucText: string | undefined;
   const fileBase = (E as UnrealMeshExtras & { fileBase?: string }).fileBase;
-  if (E.uc?.text !== undefined && fileBase?.toLowerCase() === name.toLowerCase()) {
+  if (E.uc?.text !== undefined && fileBase?.toLowerCase() === name.toLowerCase() && !elsewhere.size) {
     const orig = ucMesh(parseUc(E.uc.text), E.meshName);
     const origSeq = orig.sequences.length ? orig : { ...orig, sequences: [] };
     const mine = orig.sequences.length
@@ -253,19 +264,17 @@ export function exportNative(
     if (ucMeshSignature(origSeq) === ucMeshSignature(mine)) ucText = E.uc.text;
   }
   if (ucText === undefined) {
+    if (elsewhere.size)
+      ucm.textures = safeUcTextures([
+        ...ucm.textures.filter((t) => !elsewhere.has(t.num)),
+        ...[...elsewhere].map(([num, t]) => ({ num, ...t })),
+      ]).sort((a, b) => a.num - b.num);
     const extra = (E.uc?.directives ?? []).filter((line) => {
       const d = parseUc(line).directives[0];
       return d && !UC_KNOWN_KEYS.includes(`${d.command} ${d.action}`);
     });
     ucText = writeUc(ucm, { fileBase: name, extraDirectives: extra });
   }
-  const slotMaterials = new Map<number, Material | null>();
-  prims.forEach((p, i) => {
-    if (!drawn[i]) return;
-    const num = primExtras[i].textureNum ?? 0;
-    if (!slotMaterials.has(num) || (!slotMaterials.get(num)?.getBaseColorTexture() && p.getMaterial()))
-      slotMaterials.set(num, p.getMaterial());
-  });
   const model: UnrealExportModel = {
     data,
     aniv,
@@ -279,4 +288,22 @@ export function exportNative(
     if (E.uc?.file) model.ucFile = E.uc.file;
   }
   return model;
+}
+
+/**
+ * The slots whose skin came from outside the mesh's own `.uc` (`extras.unreal3d.skin.elsewhere`:
+ * a class file's `Skin=`/`MultiSkins`, another package's texture) and still has its image: the
+ * texture name and the base name of the file it was read from (the kept original's path).
+ */
+function elsewhereSkins(slots: Map<number, Material | null>): Map<number, { name: string; file: string }> {
+  const out = new Map<number, { name: string; file: string }>();
+  for (const [num, m] of slots) {
+    const tex = m?.getBaseColorTexture();
+    const skin = (m?.getExtras() as { unreal3d?: { skin?: SkinExtras } } | undefined)?.unreal3d?.skin;
+    if (!tex || !skin?.elsewhere || skin.missing || typeof skin.texture !== 'string') continue;
+    const path = textureSourcePath(tex) ?? skin.file;
+    if (typeof path !== 'string') continue;
+    out.set(num, { name: skin.texture, file: baseName(path) });
+  }
+  return out;
 }

@@ -84,6 +84,9 @@ export async function importPackage(
   );
   return importFiles(files, {
     ...options,
+    // the package's own folder tree: where textures of the packages it imports are looked up
+    containerResources: options.containerResources ?? options.resources,
+    containerPath: options.containerResources ? options.containerPath : (options.resourcePath ?? name),
     main: `${mesh}_d.3d`,
     resources: new MemoryResources(entries, name),
     resourcePath: `${mesh}_d.3d`,

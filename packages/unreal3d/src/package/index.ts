@@ -12,3 +12,5 @@ export * from './sources.js';
 export * from './unpack.js';
 export * from './class-defaults.js';
 export * from './model.js';
+export * from './game-lookup.js';
+export * from './entries.js';

@@ -44,12 +44,16 @@ export function f32Text(v: number): string {
   return ucNumber(f);
 }
 
-/** A skin slot of the mesh: slot number, texture name and the file the `.uc` imports it from. */
+/**
+ * A skin slot of the mesh: slot number, texture name and the file the `.uc` imports it from; a
+ * texture of another package has no file and its whole path as name (`Botpack.Skins.JSkull`:
+ * the `.uc` names it, the importer finds that package in the game folder).
+ */
 export interface SourceSkin {
   num: number;
   name: string;
-  /** Package-folder-relative file (`Textures/SKIN_Skull.pcx`). */
-  file: string;
+  /** Package-folder-relative file (`Textures/SKIN_Skull.pcx`); absent for another package's texture. */
+  file?: string;
   masked: boolean;
 }
 
@@ -142,7 +146,7 @@ export function meshSources(
   const extra: string[] = [];
   const imported = new Set<string>();
   for (const s of [...skins, ...(defaults.skin ? [defaults.skin] : []), ...defaults.multiSkins]) {
-    if (imported.has(s.name.toLowerCase())) continue;
+    if (!s.file || imported.has(s.name.toLowerCase())) continue;
     imported.add(s.name.toLowerCase());
     extra.push(
       `#exec TEXTURE IMPORT NAME=${s.name} FILE=${s.file.replace(/\//g, '\\')} GROUP=Skins${s.masked ? ' FLAGS=2' : ''}`,

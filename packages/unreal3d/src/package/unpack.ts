@@ -100,9 +100,11 @@ export function unpackPackage(pkg: UnrealPackage, options: UnpackPackageOptions 
         out.set(file.file, file.bytes);
         return { num, name, file: file.file, masked: file.masked };
       }
-      // another package's texture: named so TEXTURE_MISSING says which one
-      const owner = pkg.importPackage(ref) ?? pkg.file ?? 'this package';
-      return { num, name, file: `Textures/${owner}.${name}.pcx`, masked: false };
+      // another package's texture (an import: Botpack.Skins.X): named by its whole path, found
+      // by the importer in the game folder as the engine finds it
+      if (ref < 0) return { num, name: pkg.refPath(ref), masked: false };
+      // an export of this package that is not a texture we write: named, no file (TEXTURE_MISSING)
+      return { num, name, masked: false };
     };
     const skins: SourceSkin[] = [];
     for (const [num, ref] of mesh.textures.entries()) if (ref !== 0) skins.push(skin(num, ref));

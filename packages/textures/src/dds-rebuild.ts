@@ -1,0 +1,116 @@
+/**
+ * A block-compressed DDS made back from its glTF image plus a small **residual**, so a `.glb`
+ * need not carry the whole original. The residual is one zlib stream of the original file with
+ * its level-0 blocks XOR-ed with the blocks {@link predictBlocks} finds from the image's pixels
+ * (mostly zeros: the prediction usually is the original block) — the header and the smaller mip
+ * levels, which the image cannot give, travel in it unchanged. Fields: `{ kind: 'dds', format,
+ * size, compression: 'zlib' }`. Core keeps the residual only when the rebuild gives the file back
+ * byte for byte (else the file's bytes: nothing is ever lost).
+ *
+ * ```ts
+ * const r = ddsResidual(dds, png)!; // slug_dif.dds: 699 192 → ~74 000 bytes
+ * rebuildDds(r.fields, png, r.bytes); // the DDS, byte for byte
+ * ```
+ */
+import type { KeptInfo } from '@gltf-legacy/core';
+import { unzlibSync } from 'fflate';
+import type { BcFormat } from './bc.js';
+import { predictBlocks } from './bc-predict.js';
+import { readDdsHeader } from './dds-header.js';
+import { TEXTURE_LIMITS } from './limits.js';
+import { decodePng } from './png.js';
+import { zlibDeflate } from './png-write.js';
+
+const FORMATS: readonly BcFormat[] = ['bc1', 'bc2', 'bc3', 'bc4', 'bc5'];
+
+/** zlib level of residuals (9: they are written once and read rarely; native zlib is fast). */
+export const DDS_RESIDUAL_LEVEL = 9;
+
+/** The last prediction, by image bytes: import makes the residual and checks it on the same image. */
+const predicted = new WeakMap<
+  Uint8Array,
+  { format: BcFormat; bytes: Uint8Array; width: number; height: number }
+>();
+
+function predictionFor(
+  image: Uint8Array,
+  format: BcFormat,
+): { bytes: Uint8Array; width: number; height: number } {
+  const hit = predicted.get(image);
+  if (hit && hit.format === format) return hit;
+  const rgba = decodePng(image);
+  const { bytes } = predictBlocks(format, rgba.data, rgba.width, rgba.height);
+  const entry = { format, bytes, width: rgba.width, height: rgba.height };
+  predicted.set(image, entry);
+  return entry;
+}
+
+/** XORs `pred` into `bytes` at `offset` (in place). */
+function xorInto(bytes: Uint8Array, offset: number, pred: Uint8Array): void {
+  for (let i = 0; i < pred.byteLength; i++) bytes[offset + i]! ^= pred[i]!;
+}
+
+/**
+ * The residual of a BC1–BC5 DDS whose level 0 the PNG `image` holds, or undefined (not such a
+ * DDS, or the image is another size).
+ *
+ * ```ts
+ * const r = ddsResidual(ddsBytes, pngBytes);
+ * ```
+ */
+export function ddsResidual(
+  original: Uint8Array,
+  image: Uint8Array,
+): { fields: KeptInfo; bytes: Uint8Array } | undefined {
+  const info = readDdsHeader(original);
+  if (info.pixelFormat.kind !== 'bc') return undefined;
+  const format = info.pixelFormat.format;
+  const l0 = info.levels[0]!;
+  const pred = predictionFor(image, format);
+  if (pred.width !== l0.width || pred.height !== l0.height) return undefined;
+  const payload = original.slice();
+  xorInto(payload, l0.offset, pred.bytes);
+  return {
+    fields: {
+      kind: 'dds',
+      format,
+      size: original.byteLength,
+      compression: 'zlib',
+    },
+    bytes: zlibDeflate(payload, DDS_RESIDUAL_LEVEL),
+  };
+}
+
+/**
+ * The DDS made back from the PNG `image`, the residual's fields and bytes, or undefined when
+ * they do not fit (another image, a damaged residual).
+ *
+ * ```ts
+ * const dds = rebuildDds({ kind: 'dds', format: 'bc1', size: 699192, compression: 'zlib' }, png, residual);
+ * ```
+ */
+export function rebuildDds(
+  fields: KeptInfo,
+  image: Uint8Array,
+  residual: Uint8Array,
+): Uint8Array | undefined {
+  const format = fields.format as BcFormat;
+  const size = fields.size;
+  if (!FORMATS.includes(format) || fields.compression !== 'zlib') return undefined;
+  if (
+    typeof size !== 'number' ||
+    !Number.isInteger(size) ||
+    size < 128 ||
+    size > TEXTURE_LIMITS.maxDecodedBytes
+  )
+    return undefined;
+  const payload = unzlibSync(residual, { out: new Uint8Array(size) });
+  if (payload.byteLength !== size) return undefined;
+  const info = readDdsHeader(payload);
+  if (info.pixelFormat.kind !== 'bc' || info.pixelFormat.format !== format) return undefined;
+  const l0 = info.levels[0]!;
+  const pred = predictionFor(image, format);
+  if (pred.width !== l0.width || pred.height !== l0.height) return undefined;
+  xorInto(payload, l0.offset, pred.bytes);
+  return payload;
+}
