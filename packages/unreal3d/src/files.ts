@@ -12,6 +12,7 @@ import {
 import { readAniv, type UnrealAniv } from './aniv.js';
 import { looksLikeData, readData, type UnrealData } from './data.js';
 import type { UnrealMeshFiles } from './import.js';
+import { parsedAniv, parsedData } from './parsed-files.js';
 import { parseUc, type UcFile, ucMesh, ucMeshForFile, ucParam } from './uc.js';
 
 const lower = (s: string) => s.toLowerCase();
@@ -153,7 +154,8 @@ export function loadMeshFiles(
     }
   }
 
-  const data: UnrealData = readData(mainBytes, baseName(mainName), { warnings, strict });
+  const data: UnrealData =
+    parsedData(mainBytes) ?? readData(mainBytes, baseName(mainName), { warnings, strict });
   const base = meshBase(mainName);
 
   // The .uc: NAME.uc first, then any .uc whose MESH IMPORT names this data file.
@@ -206,11 +208,13 @@ export function loadMeshFiles(
       },
     );
   }
-  const aniv: UnrealAniv = readAniv(anivEntry[1], baseName(anivEntry[0]), {
-    numVertices: data.header.numVertices,
-    warnings,
-    strict,
-  });
+  const aniv: UnrealAniv =
+    parsedAniv(anivEntry[1], data.header.numVertices) ??
+    readAniv(anivEntry[1], baseName(anivEntry[0]), {
+      numVertices: data.header.numVertices,
+      warnings,
+      strict,
+    });
   const ucBytes = ucInfo
     ? (files.get(ucInfo.file) ?? extraUcs.find((x) => x.file === ucInfo.file)?.bytes)
     : undefined;

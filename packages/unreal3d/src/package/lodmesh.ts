@@ -215,8 +215,9 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: readonly s
       );
     frameVerts = nRemap;
     verts = new Uint8Array(animFrames * frameVerts * stride);
-    for (let f = 0; f < animFrames; f++)
-      for (let k = 0; k < frameVerts; k++) {
+    // checked once (the first frame met it before: same error, same entry)
+    if (animFrames > 0)
+      for (let k = 0; k < frameVerts; k++)
         if (remap[k] >= oldFrameVerts)
           throw r.error(
             `remapped vertex ${remap[k]} is past ${oldFrameVerts}`,
@@ -224,9 +225,15 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: readonly s
             'INDEX_OUT_OF_RANGE',
             remapAt + 2 * k,
           );
-        const from = (f * oldFrameVerts + remap[k]) * stride;
-        verts.set(rawVerts.subarray(from, from + stride), (f * frameVerts + k) * stride);
+    // byte by byte: a subarray per vertex and frame cost more than the copy (issue 28)
+    let to = 0;
+    for (let f = 0; f < animFrames; f++) {
+      const frame = f * oldFrameVerts;
+      for (let k = 0; k < frameVerts; k++) {
+        const from = (frame + remap[k]) * stride;
+        for (let c = 0; c < stride; c++) verts[to++] = rawVerts[from + c];
       }
+    }
   } else if (frameVerts * animFrames * stride > rawVerts.length) {
     throw r.error(
       `${animFrames} frames × ${frameVerts} vertices do not fit the ${vh.count} vertices`,

@@ -41,8 +41,19 @@ export function readImports(r: ByteReader, header: PackageHeader, names: readonl
   r.seek(header.importOffset, 'header.importOffset');
   const n = r.count(header.importCount, 4, 'header.importCount');
   const out = new Array<PackageImport>(n);
+  const bytes = r.bytes;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < n; i++) {
     const at = r.offset;
+    // fast path as for exports: the longest entry fits and every field is good
+    if (at + MAX_IMPORT_ENTRY <= bytes.length) {
+      const e = fastImport(bytes, dv, at, names);
+      if (e) {
+        out[i] = e;
+        r.offset = cursor;
+        continue;
+      }
+    }
     try {
       const classPackage = readName(r, names, 'classPackage');
       const className = readName(r, names, 'className');
@@ -166,6 +177,29 @@ function fastExport(
   if (!(serialSize >= 0 && serialOffset >= 0 && serialOffset + serialSize <= length)) return undefined;
   if (Number.isNaN(classRef) || Number.isNaN(superRef)) return undefined;
   return { classRef, superRef, outer, name: names[nameIndex], flags, serialSize, serialOffset, at };
+}
+
+/** Longest import entry: 3 compact indices of 5 bytes and the outer's 4. */
+const MAX_IMPORT_ENTRY = 19;
+
+/** One import entry at `at` without per-field checks, or undefined when anything is off. */
+function fastImport(
+  b: Uint8Array,
+  dv: DataView,
+  at: number,
+  names: readonly string[],
+): PackageImport | undefined {
+  cursor = at;
+  const classPackage = fastIndex(b);
+  const className = fastIndex(b);
+  const outer = dv.getInt32(cursor, true);
+  cursor += 4;
+  const name = fastIndex(b);
+  const n = names.length;
+  // NaN fails every comparison
+  if (!(classPackage >= 0 && classPackage < n && className >= 0 && className < n && name >= 0 && name < n))
+    return undefined;
+  return { classPackage: names[classPackage], className: names[className], outer, name: names[name], at };
 }
 
 /** The tables an object reference is resolved in. */

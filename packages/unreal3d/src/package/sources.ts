@@ -16,6 +16,7 @@ import {
   type UnrealData,
   writeData,
 } from '../data.js';
+import { rememberParsed } from '../parsed-files.js';
 import { ucNumber, type UcMesh, writeUc } from '../uc.js';
 import { type PackageMesh, PolyFlags } from './lodmesh.js';
 
@@ -72,6 +73,8 @@ export interface MeshSources {
   anivBytes: Uint8Array;
   /** Base name of the files (the mesh's object name). */
   base: string;
+  /** Reading the written `_d.3d` gives `data` again, without a warning (every index below the vertex count). */
+  dataExact: boolean;
 }
 
 /**
@@ -110,6 +113,8 @@ export function meshSources(
     polys.textures[i] = Math.max(0, Math.min(255, mesh.triTextures[i]));
   }
   const data: UnrealData = { header: createDataHeader(n, nv), polys, trailing: new Uint8Array(0) };
+  let dataExact = true;
+  for (let k = 0; k < polys.vertices.length; k++) if (polys.vertices[k] >= nv) dataExact = false;
   // the frames are the package's bytes behind a 4-byte _a.3d header
   const anivBytes = new Uint8Array(4 + mesh.verts.length);
   anivBytes[0] = mesh.animFrames & 0xff;
@@ -119,6 +124,8 @@ export function meshSources(
   anivBytes.set(mesh.verts, 4);
   const layout: AnivLayout = mesh.layout;
   const aniv = readAniv(anivBytes, `${mesh.name}_a.3d`, { numVertices: nv, layout, strict: true });
+  // read strictly: the importer's (lenient, layout-detecting) read of these bytes gives the same
+  rememberParsed(anivBytes, aniv);
   const ucMesh: UcMesh = {
     name: mesh.name,
     unmirror: false,
@@ -162,14 +169,16 @@ export function meshSources(
   ];
   if (lines.length)
     uc = uc.replace(`    Mesh=${mesh.name}\r\n}`, `    Mesh=${mesh.name}\r\n${lines.join('\r\n')}\r\n}`);
-  return { data, aniv, uc, anivBytes, base: mesh.name };
+  return { data, aniv, uc, anivBytes, base: mesh.name, dataExact };
 }
 
 /** The three files of {@link meshSources} as bytes, by name. */
 export function meshSourceFiles(sources: MeshSources): [string, Uint8Array][] {
   const { base } = sources;
+  const dataBytes = writeData(sources.data);
+  if (sources.dataExact) rememberParsed(dataBytes, sources.data);
   return [
-    [`${base}_d.3d`, writeData(sources.data)],
+    [`${base}_d.3d`, dataBytes],
     [`${base}_a.3d`, sources.anivBytes],
     [`${base}.uc`, new TextEncoder().encode(sources.uc)],
   ];
