@@ -83,6 +83,29 @@ describe('grimrock .dat archives in the CLI', () => {
     120_000,
   );
 
+  const WARRIOR = join(
+    corpus,
+    'textured/grimrock/eob1-waterdeep/mod_assets/plugins/skeleton_warrior_axe/models/skeleton_warrior_axe.model',
+  );
+  it.skipIf(!existsSync(WARRIOR))(
+    'a loose model gets the animations its mod links only through Lua (another folder, no NAME_ prefix rule)',
+    async () => {
+      const r = await run(['convert', WARRIOR, '--out-dir', join(dir, 'w')]);
+      expect(r.code, r.err).toBe(0);
+      const glb = new Uint8Array(readFileSync(join(dir, 'w/skeleton_warrior_axe.glb')));
+      const json = JSON.parse(
+        Buffer.from(glb.subarray(20, 20 + new DataView(glb.buffer).getUint32(12, true))).toString(),
+      );
+      // idle and walk ship in mod_assets/plugins/…/animations/; the other six clips the Lua names do not
+      expect(json.animations.map((a: { name: string }) => a.name).sort()).toEqual([
+        'skeleton_warrior_axe_idle',
+        'skeleton_warrior_axe_walk',
+      ]);
+      expect(`${r.out}${r.err}`).toContain('ANIMATION_LINK_MISSING ×6');
+    },
+    120_000,
+  );
+
   it('an encrypted entry is ENCRYPTED_ENTRY, an entry above --max-unpacked is UNPACKED_TOO_LARGE', async () => {
     const lua = Buffer.from('-- init');
     const z = deflateSync(lua);

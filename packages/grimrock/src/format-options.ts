@@ -43,6 +43,14 @@ export const GRIMROCK_FORMAT_OPTIONS: readonly FormatOptionInfo[] = [
     description: 'most Lua bytes read in all',
   },
   {
+    name: 'luaAnimations',
+    use: 'import',
+    values: 'true|false',
+    default: 'true',
+    description:
+      'attach the animations the mod\u2019s Lua links to the model (defineObject animations = {…}), from the mod folder or .dat',
+  },
+  {
     name: 'fps',
     use: 'both',
     values: '<number>',

@@ -10,13 +10,16 @@ import {
   type InspectSection,
   type LegacyFormat,
   mainFile,
+  resolveReference,
   stem,
   type Warning,
+  WarningCollector,
   KeptBytesExtension,
 } from '@gltf-legacy/core';
 import type { Document } from '@gltf-transform/core';
 import { KHRMaterialsSpecular, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { isAnimation, readAnimation } from './animation.js';
+import { type AnimationLinkOptions, findLinkedAnimations, type LinkedAnimation } from './animation-links.js';
 import { archiveFiles, readGrimrockArchive } from './archive/archive.js';
 import { grimrockArchiveEntries } from './archive/entries.js';
 import { inspectArchive } from './archive/inspect.js';
@@ -32,6 +35,8 @@ import { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 export { GRIMROCK_FORMAT_OPTIONS } from './format-options.js';
 
 export * from './animation.js';
+export * from './animation-links.js';
+export * from './lua-objects.js';
 export * from './archive/index.js';
 export { AXES, defaultLayout, type Layout, rawAttributeName } from './arrays.js';
 export * from './export.js';
@@ -61,7 +66,7 @@ export * from './material-export.js';
  */
 export async function importGrimrockWithMaterials(
   files: FileSet,
-  options: ImportOptions & GrimrockMaterialImportOptions = {},
+  options: ImportOptions & GrimrockMaterialImportOptions & AnimationLinkOptions = {},
 ): Promise<{ document: Document; warnings: Warning[] }> {
   const [main, bytes] = mainFile(files, options);
   if (isArchive(bytes)) {
@@ -74,9 +79,47 @@ export async function importGrimrockWithMaterials(
       },
     );
   }
-  const result = importGrimrock(files, options);
+  const links = new WarningCollector();
+  const linked = options.resources
+    ? await findLinkedAnimations(
+        options.resources,
+        resolveReference(options.resourcePath ?? main, ''),
+        options,
+        links,
+      )
+    : [];
+  let set = files;
+  if (linked.length) {
+    // the clips the Lua links join the companions (a NAME_*.animation beside the model is one file)
+    set = new Map(files);
+    const names = new Set([...files.keys()].map((n) => baseName(n).toLowerCase()));
+    for (const a of linked) {
+      const name = baseName(a.path);
+      if (names.has(name.toLowerCase())) continue;
+      names.add(name.toLowerCase());
+      set.set(name, a.bytes);
+    }
+  }
+  const result = importGrimrock(set, options);
+  markLinkedAnimations(result.document, linked);
   const more = await importGrimrockMaterials(result.document, options);
-  return { document: result.document, warnings: [...result.warnings, ...more] };
+  return { document: result.document, warnings: [...links.list(), ...result.warnings, ...more] };
+}
+
+/** `extras.grimrock.lua` on the clips a script linked: the Lua file, line and keys (`idle`, …). */
+function markLinkedAnimations(document: Document, linked: LinkedAnimation[]): void {
+  for (const a of linked) {
+    const clip = document
+      .getRoot()
+      .listAnimations()
+      .find((c) => c.getName() === stem(a.path));
+    if (!clip) continue;
+    const extras = clip.getExtras() as { grimrock?: Record<string, unknown> };
+    clip.setExtras({
+      ...extras,
+      grimrock: { ...extras.grimrock, lua: { file: a.lua, line: a.line, keys: a.keys, path: a.path } },
+    });
+  }
 }
 
 /**

@@ -9,15 +9,8 @@
  */
 import { FormatError } from '@gltf-legacy/core';
 import luaparse from 'luaparse';
-import {
-  decodeLuaString,
-  type LuaField,
-  type LuaValue,
-  luaKey,
-  luaValue,
-  MAX_LUA_TABLE_DEPTH,
-  sameLuaValue,
-} from './lua-values.js';
+import { callTable, luaCalls, parseLua, tableFields } from './lua-parse.js';
+import { type LuaField, type LuaValue, luaKey, luaValue, sameLuaValue } from './lua-values.js';
 
 /** The typed fields of a Grimrock material, as the game reads them (all optional). */
 export interface MaterialSettings {
@@ -122,11 +115,6 @@ export function encodeLuaText(text: string, encoding: 'utf8' | 'latin1' = 'utf8'
   return out;
 }
 
-type Node = { type: string; range?: [number, number]; loc?: { start: { line: number } } } & Record<
-  string,
-  unknown
->;
-
 /**
  * Reads the `defineMaterial{...}` calls of a Lua file. A Lua syntax error is a `FormatError`
  * (`LUA_SYNTAX`, with the line); text above the bound is `FormatError` `LUA_TOO_LARGE`.
@@ -155,23 +143,7 @@ export function readMaterialsLua(
   const file: MaterialsLuaFile = { name, ...decoded, definitions: [], skipped: [] };
   // Files without the word need no parse (a large dungeon.lua defines objects, not materials).
   if (!text.includes('defineMaterial')) return file;
-  const ast = parseLua(text, name);
-  // Walk every node (definitions may sit in loops or functions) with an explicit stack.
-  const stack: unknown[] = [ast];
-  const calls: Node[] = [];
-  while (stack.length) {
-    const n = stack.pop();
-    if (!n || typeof n !== 'object') continue;
-    if (Array.isArray(n)) {
-      for (let i = n.length - 1; i >= 0; i--) stack.push(n[i]);
-      continue;
-    }
-    const node = n as Node;
-    if (isDefineMaterialCall(node)) calls.push(node);
-    for (const [k, v] of Object.entries(node))
-      if (k !== 'loc' && k !== 'range' && v && typeof v === 'object') stack.push(v);
-  }
-  calls.sort((a, b) => a.range![0] - b.range![0]);
+  const calls = luaCalls(parseLua(text, name), (callee) => callee === 'defineMaterial');
   for (const call of calls) {
     const line = call.loc?.start.line ?? 0;
     const table = callTable(call);
@@ -192,90 +164,6 @@ export function readMaterialsLua(
     file.definitions.push({ ...settingsOf(fields), fields, text: text.slice(start, end), start, end, line });
   }
   return file;
-}
-
-function parseLua(text: string, name: string): Node {
-  try {
-    return luaparse.parse(text, {
-      luaVersion: '5.1',
-      ranges: true,
-      locations: true,
-      comments: false,
-      scope: false,
-      encodingMode: 'none',
-    }) as unknown as Node;
-  } catch (e) {
-    const err = e as { line?: number; index?: number; column?: number; message?: string };
-    if (e instanceof RangeError) {
-      throw new FormatError('Lua nesting too deep to parse', { code: 'LUA_TOO_DEEP', file: name });
-    }
-    if (typeof err.line === 'number') {
-      throw new FormatError(`Lua syntax error at line ${err.line}: ${err.message}`, {
-        code: 'LUA_SYNTAX',
-        file: name,
-        offset: err.index,
-        field: `line ${err.line}`,
-      });
-    }
-    throw e;
-  }
-}
-
-function isDefineMaterialCall(n: Node): boolean {
-  if (n.type !== 'TableCallExpression' && n.type !== 'CallExpression' && n.type !== 'StringCallExpression')
-    return false;
-  const base = n.base as Node | undefined;
-  return base?.type === 'Identifier' && base.name === 'defineMaterial';
-}
-
-function callTable(call: Node): Node | undefined {
-  if (call.type === 'TableCallExpression') return call.arguments as Node;
-  if (call.type === 'CallExpression') {
-    const args = call.arguments as Node[];
-    if (args.length === 1 && args[0].type === 'TableConstructorExpression') return args[0];
-  }
-  return undefined;
-}
-
-function tableFields(table: Node, text: string, depth: number): LuaField[] {
-  return (table.fields as Node[]).map((f) => {
-    const value = luaValueOf(f.value as Node, text, depth);
-    if (f.type === 'TableKeyString') return { key: (f.key as Node).name as string, value };
-    if (f.type === 'TableKey') {
-      const k = luaValueOf(f.key as Node, text, depth);
-      if (typeof k === 'string' || typeof k === 'number') return { key: k, value };
-      return { key: luaKeySource(f, text), value };
-    }
-    return { key: null, value };
-  });
-}
-
-/** A key that is neither a string nor a number literal: its source text as a string key. */
-function luaKeySource(f: Node, text: string): string {
-  const r = (f.key as Node).range!;
-  return text.slice(r[0], r[1]);
-}
-
-function luaValueOf(n: Node, text: string, depth: number): LuaValue {
-  switch (n.type) {
-    case 'StringLiteral':
-      return decodeLuaString(n.raw as string);
-    case 'NumericLiteral':
-      return n.value as number;
-    case 'BooleanLiteral':
-      return n.value as boolean;
-    case 'NilLiteral':
-      return null;
-    case 'UnaryExpression': {
-      const arg = n.argument as Node;
-      if (n.operator === '-' && arg.type === 'NumericLiteral') return -(arg.value as number);
-      break;
-    }
-    case 'TableConstructorExpression':
-      if (depth < MAX_LUA_TABLE_DEPTH) return { table: tableFields(n, text, depth + 1) };
-      break;
-  }
-  return { lua: text.slice(n.range![0], n.range![1]) };
 }
 
 function settingsOf(fields: LuaField[]): MaterialSettings & { name: string } {

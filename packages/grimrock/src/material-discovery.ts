@@ -49,6 +49,24 @@ export function grimrockModRoot(path: string): string {
   return parts.join('/');
 }
 
+/**
+ * The Lua files of the mod a file at `resourcePath` sits in: every `.lua` below
+ * `<mod root>/mod_assets` and beside the file, root-relative, sorted by path.
+ *
+ * ```ts
+ * await modLuaFiles(resources, 'mod_assets/models/monsters/slug.model'); // ['mod_assets/scripts/materials.lua']
+ * ```
+ */
+export async function modLuaFiles(resources: ResourceReader, resourcePath: string): Promise<string[]> {
+  const modRoot = grimrockModRoot(resourcePath);
+  const isLua = (p: string) => p.toLowerCase().endsWith('.lua');
+  const found = new Set<string>();
+  const below = await resources.list(joinPath(modRoot, 'mod_assets'), { recursive: true });
+  for (const p of below) if (isLua(p)) found.add(p);
+  for (const p of await resources.list(dirOf(resourcePath))) if (isLua(p)) found.add(p);
+  return [...found].sort();
+}
+
 /** A definition with the root-relative path of the Lua file it came from. */
 export interface FoundDefinition {
   definition: MaterialDefinition;
@@ -76,13 +94,7 @@ export async function findMaterialDefinitions(
   warnings: WarningCollector,
 ): Promise<{ definitions: Map<string, FoundDefinition>; files: string[] }> {
   const o = { ...MATERIAL_DISCOVERY_DEFAULTS, ...stripUndefined(options) };
-  const modRoot = grimrockModRoot(resourcePath);
-  const isLua = (p: string) => p.toLowerCase().endsWith('.lua');
-  const found = new Set<string>();
-  const below = await resources.list(joinPath(modRoot, 'mod_assets'), { recursive: true });
-  for (const p of below) if (isLua(p)) found.add(p);
-  for (const p of await resources.list(dirOf(resourcePath))) if (isLua(p)) found.add(p);
-  let discovered = [...found].sort();
+  let discovered = await modLuaFiles(resources, resourcePath);
   if (discovered.length > o.maxLuaFiles) {
     warnings.warn(
       'MATERIAL_FILES_LIMITED',

@@ -39,6 +39,9 @@ export const WARNING_CODES: WarningCodeTable = {
     'The mod holds more Lua files than are read for materials; only the first were read.',
   MATERIAL_VALUE_UNKNOWN: 'A defineMaterial value the game does not know was read as the default.',
   TEXTURE_UNREADABLE: 'A texture file was found but could not be decoded.',
+  ANIMATION_LINK_MISSING:
+    'An animation the mod’s Lua links to the model (defineObject animations) is not in the mod or archive; not attached.',
+  ANIMATION_LINK_REFUSED: 'An animation path in the mod’s Lua leaves the resource root; it was not read.',
   // export
   SCENE_DROPPED: 'Only the default scene was exported; the other scenes were left out.',
   CAMERA_DROPPED: 'A node’s camera was left out (Grimrock models have no cameras).',

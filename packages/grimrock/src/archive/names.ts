@@ -25,9 +25,13 @@ export const EDITOR_STANDARD_FILES: readonly string[] = [
 /** The extensions the editor packs (modding guide: .lua, .model, .dds, .animation, .wav, .ogg). */
 export const PACKED_EXTENSIONS: readonly string[] = ['.lua', '.model', '.animation', '.dds', '.wav', '.ogg'];
 
-/** The game's own renamings: scripts name the source asset, the archive holds the cooked one. */
+/**
+ * The game's own renamings: scripts name the source asset, the archive holds the cooked one (an
+ * `.fbx` is a model or an animation: `model = "x.fbx"`, `animations = { idle = "x_idle.fbx" }`).
+ */
 export const GAME_RENAMINGS: ReadonlyArray<readonly [string, string]> = [
   ['.fbx', '.model'],
+  ['.fbx', '.animation'],
   ['.tga', '.dds'],
 ];
 
@@ -84,10 +88,12 @@ export function isSafeEntryPath(path: string): boolean {
   return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
-function renamed(path: string): string | undefined {
+function renamed(path: string): string[] {
   const lower = path.toLowerCase();
-  for (const [from, to] of GAME_RENAMINGS) if (lower.endsWith(from)) return path.slice(0, -from.length) + to;
-  return undefined;
+  const out: string[] = [];
+  for (const [from, to] of GAME_RENAMINGS)
+    if (lower.endsWith(from)) out.push(path.slice(0, -from.length) + to);
+  return out;
 }
 
 /**
@@ -172,8 +178,7 @@ export function recoverNames(
     }
     for (const v of variants) {
       tryPath(v, 'string');
-      const r = renamed(v);
-      if (r) tryPath(r, 'renamed');
+      for (const r of renamed(v)) tryPath(r, 'renamed');
       // folders of asset references only: the game's paths start with assets/ or mod_assets/
       // (modding guide: "a valid asset reference"), and the editor packs mod_assets/
       const lower = v.toLowerCase();
@@ -200,9 +205,9 @@ export function recoverNames(
       const hw = fnv1a32(w, hd);
       if (ext) {
         if (open.has(hw)) tryPath(dir + w, 'joined', hw);
-        if (r) {
-          const hr = fnv1a32(r, hd);
-          if (open.has(hr)) tryPath(dir + r, 'joined', hr);
+        for (const x of r) {
+          const hr = fnv1a32(x, hd);
+          if (open.has(hr)) tryPath(dir + x, 'joined', hr);
         }
       } else {
         for (const e of PACKED_EXTENSIONS) {

@@ -73,8 +73,21 @@ export function readExports(r: ByteReader, header: PackageHeader, names: readonl
   r.seek(header.exportOffset, 'header.exportOffset');
   const n = r.count(header.exportCount, 8, 'header.exportCount');
   const out = new Array<PackageExport>(n);
+  const bytes = r.bytes;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < n; i++) {
     const at = r.offset;
+    // fast path: the longest entry (33 bytes) fits, decoded straight from the bytes; any doubt
+    // (a malformed compact index, a name or range out of bounds) re-reads the entry below, which
+    // names the field in its FormatError
+    if (at + MAX_EXPORT_ENTRY <= bytes.length) {
+      const e = fastExport(bytes, dv, at, names, r.length);
+      if (e) {
+        out[i] = e;
+        r.offset = cursor;
+        continue;
+      }
+    }
     try {
       const classRef = readCompactIndex(r, 'class');
       const superRef = readCompactIndex(r, 'super');
@@ -97,6 +110,62 @@ export function readExports(r: ByteReader, header: PackageHeader, names: readonl
     }
   }
   return out;
+}
+
+/** Longest export entry: 3 + 2 compact indices of 5 bytes, outer and flags of 4. */
+const MAX_EXPORT_ENTRY = 33;
+
+/** End of the entry {@link fastExport} / {@link fastIndex} last read. */
+let cursor = 0;
+
+/** A compact index at `cursor` (5 bytes must be there), or NaN when malformed. */
+function fastIndex(b: Uint8Array): number {
+  let x = b[cursor++];
+  const negative = x & 0x80;
+  let v = x & 0x3f;
+  if (x & 0x40) {
+    x = b[cursor++];
+    v |= (x & 0x7f) << 6;
+    if (x & 0x80) {
+      x = b[cursor++];
+      v |= (x & 0x7f) << 13;
+      if (x & 0x80) {
+        x = b[cursor++];
+        v |= (x & 0x7f) << 20;
+        if (x & 0x80) {
+          x = b[cursor++];
+          if (x > 0x0f) return Number.NaN; // a sixth byte, or past 2^31
+          v += x * 0x8000000;
+        }
+      }
+    }
+  }
+  return negative && v ? -v : v;
+}
+
+/** One export entry at `at` without per-field checks, or undefined when anything is off. */
+function fastExport(
+  b: Uint8Array,
+  dv: DataView,
+  at: number,
+  names: readonly string[],
+  length: number,
+): PackageExport | undefined {
+  cursor = at;
+  const classRef = fastIndex(b);
+  const superRef = fastIndex(b);
+  const outer = dv.getInt32(cursor, true);
+  cursor += 4;
+  const nameIndex = fastIndex(b);
+  const flags = dv.getUint32(cursor, true);
+  cursor += 4;
+  const serialSize = fastIndex(b);
+  const serialOffset = serialSize ? fastIndex(b) : 0;
+  // NaN fails every comparison below
+  if (!(nameIndex >= 0 && nameIndex < names.length)) return undefined;
+  if (!(serialSize >= 0 && serialOffset >= 0 && serialOffset + serialSize <= length)) return undefined;
+  if (Number.isNaN(classRef) || Number.isNaN(superRef)) return undefined;
+  return { classRef, superRef, outer, name: names[nameIndex], flags, serialSize, serialOffset, at };
 }
 
 /** The tables an object reference is resolved in. */

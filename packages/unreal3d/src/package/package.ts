@@ -17,7 +17,6 @@ import {
   readImports,
   refClass,
   refName,
-  refOuter,
   refPath,
   validRef,
 } from './objects.js';
@@ -77,30 +76,44 @@ export class UnrealPackage {
   }
 
   /**
-   * Every outer chain ends (no cycle), in time linear in the tables: entries known to reach the
-   * top are marked, so each is walked once.
+   * Every outer chain ends (no cycle), in time linear in the tables: each entry is walked once
+   * (typed arrays: the outer of each entry as a slot, imports first, then exports; entries known
+   * to reach the top are marked).
    */
   private checkOuterChains(): void {
     const ni = this.imports.length;
-    const ok = new Uint8Array(ni + this.exports.length + 1); // slot of ref: imports first, then exports
-    const slot = (ref: number) => (ref < 0 ? -ref - 1 : ni + ref - 1);
-    const path: number[] = [];
-    for (let start = -ni; start <= this.exports.length; start++) {
-      if (start === 0 || ok[slot(start)]) continue;
-      path.length = 0;
+    const ne = this.exports.length;
+    const total = ni + ne;
+    const slotOf = (ref: number) => (ref === 0 ? -1 : ref < 0 ? -ref - 1 : ni + ref - 1);
+    const outer = new Int32Array(total);
+    for (let k = 0; k < ni; k++) outer[k] = slotOf(this.imports[k].outer);
+    for (let k = 0; k < ne; k++) outer[ni + k] = slotOf(this.exports[k].outer);
+    const state = new Uint8Array(total); // 0 not seen, 1 on the path being walked, 2 reaches the top
+    const path = new Int32Array(total);
+    // the order of the earlier walk (imports from the last, then exports), so a cycle is
+    // reported at the same entry
+    for (let i = 0; i < total; i++) {
+      const start = i < ni ? ni - 1 - i : i;
+      if (state[start]) continue;
+      let n = 0;
       let cur = start;
-      while (cur !== 0 && !ok[slot(cur)]) {
-        if (path.length > ok.length) outerChain(this.r, this, start, false); // throws IMPORT_CYCLE
-        path.push(cur);
-        cur = refOuter(this, cur);
+      while (cur >= 0 && state[cur] === 0) {
+        state[cur] = 1;
+        path[n++] = cur;
+        cur = outer[cur];
       }
-      for (const p of path) ok[slot(p)] = 1;
+      if (cur >= 0 && state[cur] === 1)
+        outerChain(this.r, this, start < ni ? -start - 1 : start - ni + 1, false); // throws IMPORT_CYCLE
+      for (let k = 0; k < n; k++) state[path[k]] = 2;
     }
   }
 
   /** The class name of export `i` (0-based). */
   exportClass(i: number): string {
-    return refClass(this, this.checkRef(i + 1));
+    const e = this.exports[i];
+    if (e === undefined) return refClass(this, this.checkRef(i + 1)); // throws BAD_OBJECT_REF
+    const c = e.classRef; // checked by the constructor
+    return c === 0 ? 'Class' : refName(this, c);
   }
 
   /** The name of an object reference. */
@@ -126,6 +139,9 @@ export class UnrealPackage {
 
   /** `Package.Group.Name` of an object reference (exports start with their groups). */
   refPath(ref: number): string {
+    // a top-level export (most of them): its name
+    if (ref > 0 && ref <= this.exports.length && this.exports[ref - 1].outer === 0)
+      return this.exports[ref - 1].name;
     return refPath(this.r, this, this.checkRef(ref));
   }
 
