@@ -134,8 +134,8 @@ function predictColour(
         k--;
       }
       dist[k] = d;
-      his[k] = x > y ? x : y;
-      los[k] = x > y ? y : x;
+      his[k] = Math.max(x, y);
+      los[k] = Math.min(x, y);
     }
   for (let k = 0; k < np; k++) {
     if (!transparent) pairs.push(his[k]!, los[k]!);
