@@ -7,8 +7,8 @@ import {
   type FileSet,
   type LegacyFormat,
   LegacyError,
+  joinPath,
   leanDocument,
-  MemoryResources,
   printable,
   type ResourceReader,
   setUnpackLimits,
@@ -17,6 +17,7 @@ import {
   WarningCollector,
 } from '@gltf-legacy/core';
 import { looseCounterpart } from './archive-loose.js';
+import { archiveResources } from './archive-resources.js';
 import { unpackInput } from './containers.js';
 import { type FolderEntry, FolderIndex, FolderListing } from './folder-index.js';
 import { inputResources } from './folder-resources.js';
@@ -363,10 +364,17 @@ async function loadDocuments(
           `${basename(input)} has no model named ${options.entry} (it has: ${all.join(', ') || 'none'})`,
         );
     }
-    // the package's files are the resources of its models (paths inside it, case-insensitive)
-    const resources = new MemoryResources(entries, basename(input));
     // the folder tree the container sits in (its format's resource root; folders listed once per batch)
     const outer = inputResources(input, kind, options.resourceDir, options.folders);
+    // the package's files are the resources of its models (paths inside it, case-insensitive),
+    // placed at the package's folder below that root, then the root's own files (issue 27: a
+    // .dat or FAR given alone finds what it does not hold around it, as a loose file does)
+    const { resources, mount } = archiveResources(
+      entries,
+      basename(input),
+      outer.resources,
+      outer.resourcePath,
+    );
     // the package's folders, listed once for all its models (issue 31), not once per model
     const folders = containerFolders(entries);
     for (const [name, f] of models) {
@@ -399,7 +407,7 @@ async function loadDocuments(
       try {
         const document = await importLegacy(f, files, name.slice(folder.length), options, warnings, {
           resources,
-          resourcePath: name.replace(/\\/g, '/'),
+          resourcePath: joinPath(mount, name.replace(/\\/g, '/')),
           containerResources: outer.resources,
           containerPath: outer.resourcePath,
         });

@@ -6,6 +6,7 @@ import {
   type LegacyFormat,
   LegacyError,
   leanDocument,
+  joinPath,
   MemoryResources,
   printable,
   type ResourceOptions,
@@ -14,6 +15,7 @@ import {
   WarningCollector,
   type ResourceReader,
 } from '@gltf-legacy/core';
+import { archiveResources } from './archive-resources.js';
 import { unpackInput } from './containers.js';
 import { type OutputData, outputBytes } from './streamed-file.js';
 import { addOutput, gatherFiles, outputBase, unpackLimitsOf, writeGltf } from './convert.js';
@@ -284,9 +286,15 @@ export class LegacyIO {
     const entries = typeof kind === 'object' ? this.unpack(kind, bytes, path) : undefined;
     if (!entries)
       throw new LegacyError('NOT_A_CONTAINER', `${basename(path)} is not a container gltf-legacy can unpack`);
-    const resources = new MemoryResources(entries, basename(path));
     // the folder tree the container sits in (Unreal: the game folder other packages are read from)
     const outer = inputResources(path, kind as LegacyFormat, this.options.resourceDir);
+    // the container's entries first, then that folder tree (issue 27, as the CLI's convert)
+    const { resources, mount } = archiveResources(
+      entries,
+      basename(path),
+      outer.resources,
+      outer.resourcePath,
+    );
     const out = new Map<string, Document>();
     for (const [name, data] of entries) {
       const f = sniffFormat(data, name, this.formats);
@@ -304,7 +312,7 @@ export class LegacyIO {
         (
           await this.importSet(f, set, name.slice(folder.length), {
             resources,
-            resourcePath: name.replace(/\\/g, '/'),
+            resourcePath: joinPath(mount, name.replace(/\\/g, '/')),
             containerResources: outer.resources,
             containerPath: outer.resourcePath,
           })

@@ -1,7 +1,15 @@
 // TSO FAR archives through the CLI: convert (every appearance and lone mesh inside), inspect
 // (the entry table) and extract (every entry decompressed, byte for byte), on an archive our
 // writer makes in the test from the corpus' loose FreeSO outfit files.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusRoot, hasCorpus } from '@gltf-legacy/test-utils';
@@ -158,5 +166,89 @@ describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
     expect(existsSync(join(dir, 'game-out', 'Avatar', 'avatar'))).toBe(false);
     const woodaxe = records.find((x) => x.input.endsWith('woodaxe.5d34f33e0000000c.apr'))!;
     expect(woodaxe.outputs).toHaveLength(1);
+  });
+
+  /** A FAR3 archive of the loose files whose names `keep` accepts. */
+  const farOf = (keep: (name: string) => boolean) =>
+    writeFar3(
+      createFar3(
+        [...loose]
+          .filter(([name]) => keep(name))
+          .map(([name, data]) => {
+            const id = parseContentName(name)!;
+            return {
+              name: `${id.name}${name.slice(name.lastIndexOf('.'))}`,
+              typeId: id.typeId,
+              fileId: id.fileId,
+              data,
+            };
+          }),
+      ),
+    );
+  const bin = (file: string) => {
+    const glb = readFileSync(file);
+    return glb.subarray(28 + glb.readUInt32LE(12));
+  };
+
+  it('a FAR given alone finds the parts it lacks in the game folder around it (loose, or in other archives)', async () => {
+    // the loose conversion of every appearance, for comparison
+    const ref = await run([
+      'convert',
+      join(avatar, 'Appearances'),
+      '--out-dir',
+      join(dir, 'ref'),
+      '--jobs',
+      '0',
+    ]);
+    expect(ref.code, ref.err).toBe(0);
+    const apr = [...loose.keys()].filter((n) => n.endsWith('.apr'));
+    // (a) the appearances in a FAR, their bindings, meshes and textures loose beside it
+    const a = join(dir, 'alone-a', 'Avatar');
+    for (const f of ['Bindings', 'Meshes', 'Textures'])
+      cpSync(join(avatar, f), join(a, f), { recursive: true });
+    writeFileSync(
+      join(a, 'appearances.dat'),
+      farOf((n) => n.endsWith('.apr')),
+    );
+    const ra = await run([
+      'convert',
+      join(a, 'appearances.dat'),
+      '--out-dir',
+      join(dir, 'out-a'),
+      '--jobs',
+      '0',
+    ]);
+    expect(ra.code, ra.err).toBe(0);
+    for (const n of apr) {
+      const glb = n.replace(/\.apr$/, '.glb');
+      expect(bin(join(dir, 'out-a', 'appearances', glb)).equals(bin(join(dir, 'ref', glb))), n).toBe(true);
+    }
+    // (b) the parts in another FAR, found by id; an unreadable FAR beside them is ARCHIVE_IGNORED
+    const b = join(dir, 'alone-b', 'Avatar');
+    cpSync(join(a, 'appearances.dat'), join(b, 'appearances.dat'));
+    mkdirSync(join(b, 'data'), { recursive: true });
+    writeFileSync(
+      join(b, 'data', 'parts.dat'),
+      farOf((n) => !n.endsWith('.apr')),
+    );
+    // a FAR3 header whose manifest offset lies past the file
+    writeFileSync(
+      join(b, 'data', 'broken.dat'),
+      Buffer.from('FAR!byAZ\x03\x00\x00\x00\x00\xff\xff\xff', 'latin1'),
+    );
+    const rb = await run([
+      'convert',
+      join(b, 'appearances.dat'),
+      '--out-dir',
+      join(dir, 'out-b'),
+      '--jobs',
+      '0',
+    ]);
+    expect(rb.code, rb.err).toBe(0);
+    expect(`${rb.out}${rb.err}`).toMatch(/ARCHIVE_IGNORED[^\n]*data\/broken\.dat/);
+    for (const n of apr) {
+      const glb = n.replace(/\.apr$/, '.glb');
+      expect(bin(join(dir, 'out-b', 'appearances', glb)).equals(bin(join(dir, 'ref', glb))), n).toBe(true);
+    }
   });
 });

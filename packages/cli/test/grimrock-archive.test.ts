@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { readDat, writeDat } from '@gltf-legacy/grimrock';
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BatchReport } from '../src/index.js';
@@ -39,6 +40,36 @@ describe('grimrock .dat archives in the CLI', () => {
     expect(fromArchive.equals(readFileSync(join(dir, 'b/crate.glb')))).toBe(true);
     const report = await validateGlb(new Uint8Array(fromArchive));
     expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
+  });
+
+  it('a .dat given alone takes what it lacks (the textures) from the mod folder around it, never outside', async () => {
+    const mod = join(dir, 'mod');
+    cpSync(CRATE_MOD, mod, { recursive: true });
+    // the archive without its two DDS textures, beside the loose mod_assets/ that has them
+    const dat = readDat(new Uint8Array(readFileSync(join(CRATE_MOD, 'crate_mod.dat'))), 'crate_mod.dat');
+    const keep = dat.entries.filter((_, i) => dat.archive.entries[i].kind !== 'dds');
+    expect(keep.length).toBe(dat.entries.length - 2);
+    writeFileSync(join(mod, 'lean.dat'), writeDat({ layout: dat.layout, entries: keep }));
+    const a = await run(['convert', join(mod, 'lean.dat'), '--out-dir', join(dir, 'a')]);
+    expect(a.code, a.err).toBe(0);
+    const b = await run([
+      'convert',
+      join(CRATE_MOD, 'mod_assets/models/crate.model'),
+      '--out-dir',
+      join(dir, 'b'),
+    ]);
+    expect(b.code, b.err).toBe(0);
+    const fromArchive = readFileSync(join(dir, 'a/lean/mod_assets/models/crate.glb'));
+    expect(fromArchive.equals(readFileSync(join(dir, 'b/crate.glb')))).toBe(true);
+    // alone in a folder without them: the textures are missing (nothing above the root is read)
+    const lone = join(dir, 'lone', 'mod');
+    cpSync(join(mod, 'lean.dat'), join(lone, 'lean.dat'), { recursive: true });
+    cpSync(join(CRATE_MOD, 'mod_assets/textures'), join(dir, 'lone/mod_assets/textures'), {
+      recursive: true,
+    });
+    const c = await run(['convert', join(lone, 'lean.dat'), '--out-dir', join(dir, 'c')]);
+    expect(c.code, c.err).toBe(0);
+    expect(`${c.out}${c.err}`).toContain('TEXTURE_MISSING');
   });
 
   it('a batch over a mod folder with the .dat and the loose files converts the model once', async () => {

@@ -104,7 +104,15 @@ async function resolvePart(
     return undefined;
   }
   const meshFolders = searchFolders(from, OUTFIT_FOLDERS.meshes);
-  const meshFile = await findById(resources, meshFolders, m.file!, m.type!, bindingPath ?? from, cache);
+  const meshFile = await findById(
+    resources,
+    meshFolders,
+    m.file!,
+    m.type!,
+    bindingPath ?? from,
+    cache,
+    warnings,
+  );
   if (!meshFile) {
     warnings.warn(
       'MESH_MISSING',
@@ -131,7 +139,7 @@ async function resolvePart(
   const t = binding.texture;
   if (t.kind === TSO_REF_WITH_IDS) {
     const texFolders = searchFolders(from, OUTFIT_FOLDERS.textures);
-    const tex = await findById(resources, texFolders, t.file!, t.type!, bindingPath ?? from, cache);
+    const tex = await findById(resources, texFolders, t.file!, t.type!, bindingPath ?? from, cache, warnings);
     if (!tex)
       warnings.warn(
         'TEXTURE_MISSING',
@@ -261,7 +269,7 @@ export async function importOutfit(
         continue;
       }
       seen.add(key);
-      const found = await findById(resources, folders, entry.fileId, entry.typeId, from, cache);
+      const found = await findById(resources, folders, entry.fileId, entry.typeId, from, cache, warnings);
       if (!found) {
         // The first few by id, the rest counted under one message.
         warnings.warn(
@@ -366,7 +374,7 @@ export async function applyMeshBinding(
   const t = found.binding.texture;
   if (t.kind === TSO_REF_WITH_IDS) {
     const folders = searchFolders(found.path, OUTFIT_FOLDERS.textures);
-    texture = await findById(resources, folders, t.file!, t.type!, found.path);
+    texture = await findById(resources, folders, t.file!, t.type!, found.path, new Map(), warnings);
     if (!texture)
       warnings.warn(
         'TEXTURE_MISSING',

@@ -100,6 +100,8 @@ async function folderIndex(
  * see `buildIdIndex`, built once per `cache`), the way the game finds content by id. Listed
  * names go through `resolveReference` like any name found in a file. Each folder is listed once
  * per `cache` (an appearance naming thousands of bindings costs one listing, not thousands).
+ * `warnings` receives `ARCHIVE_IGNORED` for an archive under the root that does not read, when the
+ * root's index is built (once per `cache`).
  */
 export async function findById(
   resources: ResourceReader,
@@ -108,6 +110,7 @@ export async function findById(
   typeId: number,
   from: string,
   cache: FolderIndex = new Map(),
+  warnings?: WarningCollector,
 ): Promise<FoundFile | undefined> {
   const tag = contentIdTag(fileId, typeId);
   for (const folder of folders) {
@@ -118,7 +121,7 @@ export async function findById(
     if (bytes) return { path, bytes };
   }
   // then anywhere under the root: loose content files and FAR3 archive entries, by id
-  const source = (await idIndexOf(resources, cache)).get(tag);
+  const source = (await idIndexOf(resources, cache, warnings)).get(tag);
   const bytes = await source?.read();
   return source && bytes ? { path: source.path, bytes } : undefined;
 }
@@ -126,9 +129,13 @@ export async function findById(
 /** One id index of the whole root per folder cache (that is, per import). */
 const idIndexes = new WeakMap<FolderIndex, Promise<TsoIdIndex>>();
 
-function idIndexOf(resources: ResourceReader, cache: FolderIndex): Promise<TsoIdIndex> {
+function idIndexOf(
+  resources: ResourceReader,
+  cache: FolderIndex,
+  warnings: WarningCollector | undefined,
+): Promise<TsoIdIndex> {
   let index = idIndexes.get(cache);
-  if (!index) idIndexes.set(cache, (index = buildIdIndex(resources)));
+  if (!index) idIndexes.set(cache, (index = buildIdIndex(resources, { warnings })));
   return index;
 }
 

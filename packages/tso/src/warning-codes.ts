@@ -39,7 +39,7 @@ export const WARNING_CODES: WarningCodeTable = {
   BINDING_DUPLICATE: 'An appearance names a binding more than once; it was imported once.',
   BINDING_IGNORED: 'A .bnd beside a mesh does not parse; it was ignored.',
   ARCHIVE_IGNORED:
-    'A .dat/.far under the resource root is not a readable FAR archive; its entries were not indexed (buildIdIndex with a warning collector).',
+    'A .dat/.far under the resource root has the FAR magic but does not read; its entries were not searched for outfit parts by id.',
   BINDING_AMBIGUOUS: 'Several bindings name the mesh; the first was used.',
   // export
   BONE_SCALE_DROPPED: 'TSO bones have no scale: scaled nodes became unscaled bones (geometry baked at rest).',

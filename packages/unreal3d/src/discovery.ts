@@ -11,6 +11,7 @@ import {
   resolveReference,
   type WarningCollector,
 } from '@gltf-legacy/core';
+import { ucDefaultSkins } from './skins.js';
 import { parseUc, type UcFile, ucMeshForFile, ucParam } from './uc.js';
 
 /** Limits of the `.uc` search (a `Classes/` folder of a big mod holds hundreds of classes). */
@@ -66,6 +67,8 @@ export interface FoundClass {
   text: string;
   parsed: UcFile;
   meshName: string;
+  /** The class imports no mesh; its defaults assign this one (it contributes skins only). */
+  skinsOnly?: true;
 }
 
 /**
@@ -113,6 +116,8 @@ export async function findClassFiles(
     for (const p of list) add(p);
   }
   const out: FoundClass[] = [];
+  // classes that import no mesh: kept when their defaults may assign one (`Mesh=`), checked below
+  const users: { path: string; bytes: Uint8Array; text: string }[] = [];
   let total = 0;
   let skipped = 0;
   for (const [i, path] of paths.entries()) {
@@ -129,10 +134,24 @@ export async function findClassFiles(
     total += bytes.length;
     // Cheap test before parsing: a class that imports no mesh is skipped.
     const text = decodeText(bytes);
-    if (!/mesh\s+import/i.test(text)) continue;
+    if (!/mesh\s+import/i.test(text)) {
+      if (/^[ \t]*defaultproperties\b/im.test(text) && /mesh\s*=/i.test(text))
+        users.push({ path, bytes, text });
+      continue;
+    }
     const parsed = parseUc(text);
     const meshName = ucMeshForFile(parsed, dataFile);
     if (meshName) out.push({ path, bytes, text, parsed, meshName });
+  }
+  // a class that uses the mesh (its defaults assign it) sets skins too, as the game draws it:
+  // `Skin=`, `MultiSkins(n)=` and its own `TEXTURE IMPORT`s (the mesh name: the importing
+  // class's `MESH=`, else the file stem)
+  const meshNames = new Set([...out.map((f) => f.meshName.toLowerCase()), stem.toLowerCase()]);
+  for (const u of users) {
+    const assigned = [...ucDefaultSkins(u.text).meshes].find((m) => meshNames.has(m));
+    if (!assigned) continue;
+    const name = out.find((f) => f.meshName.toLowerCase() === assigned)?.meshName ?? stem;
+    out.push({ ...u, parsed: parseUc(u.text), meshName: name, skinsOnly: true });
   }
   if (skipped)
     warnings.warn(

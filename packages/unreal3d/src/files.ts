@@ -80,6 +80,12 @@ export interface ExtraUc {
   bytes: Uint8Array;
   text: string;
   parsed: UcFile;
+  /**
+   * A class that imports no mesh but whose `defaultproperties` assign this one (`Mesh=…`): it
+   * contributes skins (`Skin=`, `MultiSkins`, its own `TEXTURE IMPORT`) under this mesh name,
+   * never the placement or sequences.
+   */
+  skinsFor?: string;
 }
 
 /** A `.uc` that imports the mesh: `file` is a FileSet key (`inFileSet`) or a root-relative path. */
@@ -166,6 +172,7 @@ export function loadMeshFiles(
     else
       warnings.warn('COMPANION_IGNORED', `${baseName(file)} does not import ${baseName(mainName)}; ignored`);
   }
+  const skinOnly: UcSourceFile[] = [];
   for (const x of extraUcs) {
     const same = ucSources.some(
       (s) => s.inFileSet && lower(baseName(s.file)) === lower(baseName(x.file)) && s.text === x.text,
@@ -174,9 +181,19 @@ export function loadMeshFiles(
       const meshName = ucMeshForFile(x.parsed, baseName(mainName));
       if (meshName)
         ucSources.push({ file: x.file, text: x.text, meshName, parsed: x.parsed, inFileSet: false });
+      else if (x.skinsFor)
+        skinOnly.push({
+          file: x.file,
+          text: x.text,
+          meshName: x.skinsFor,
+          parsed: x.parsed,
+          inFileSet: false,
+        });
     }
   }
+  // the primary .uc (placement, sequences, the text export keeps) is one that imports the mesh
   const ucInfo = ucSources[0];
+  ucSources.push(...skinOnly);
   const uc = ucInfo ? ucMesh(ucInfo.parsed, ucInfo.meshName) : undefined;
 
   const anivEntry = find(files, uc?.anivFile) ?? find(files, `${base}_a.3d`);

@@ -83,7 +83,13 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
   const modelDir = dirOf(resourcePath);
   const extra = found
     .filter((f) => !(dirOf(f.path).toLowerCase() === modelDir.toLowerCase() && files.has(baseName(f.path))))
-    .map((f) => ({ file: f.path, bytes: f.bytes, text: f.text, parsed: f.parsed }));
+    .map((f) => ({
+      file: f.path,
+      bytes: f.bytes,
+      text: f.text,
+      parsed: f.parsed,
+      ...(f.skinsOnly ? { skinsFor: f.meshName } : {}),
+    }));
   const mesh = loadMeshFiles(files, main, warnings, extra, { strict: options.strict === true });
   const document = importUnreal(
     mesh,

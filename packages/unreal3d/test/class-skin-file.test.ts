@@ -24,28 +24,32 @@ function pcx(rgb: [number, number, number]): Uint8Array {
   return encodePcxIndexed(8, 8, new Uint8Array(64).fill(1), pal);
 }
 
-const RED_CUBE = [
-  'class RedCube extends Actor;',
-  '',
-  '#exec MESH IMPORT MESH=cube ANIVFILE=MODELS\\cube_a.3d DATAFILE=MODELS\\cube_d.3d X=0 Y=0 Z=0',
-  '#exec TEXTURE IMPORT NAME=RedSkin FILE=Textures\\Red_Skin.pcx GROUP=Skins',
-  '#exec TEXTURE IMPORT NAME=BlueCaps FILE=Textures\\blue_caps.pcx GROUP=Skins',
-  '',
-  'defaultproperties',
-  '{',
-  "    Mesh=LodMesh'cube'",
-  "    Skin=Texture'RedSkin'",
-  "    MultiSkins(1)=Texture'BlueCaps'",
-  '}',
-  '',
-].join('\r\n');
+/** A class setting the cube's skins; `meshImport`: it also imports the mesh (else it only uses it). */
+const redCube = (meshImport: boolean) =>
+  [
+    'class RedCube extends Actor;',
+    '',
+    ...(meshImport
+      ? ['#exec MESH IMPORT MESH=cube ANIVFILE=MODELS\\cube_a.3d DATAFILE=MODELS\\cube_d.3d X=0 Y=0 Z=0']
+      : []),
+    '#exec TEXTURE IMPORT NAME=RedSkin FILE=Textures\\Red_Skin.pcx GROUP=Skins',
+    '#exec TEXTURE IMPORT NAME=BlueCaps FILE=Textures\\blue_caps.pcx GROUP=Skins',
+    '',
+    'defaultproperties',
+    '{',
+    "    Mesh=LodMesh'cube'",
+    "    Skin=Texture'RedSkin'",
+    "    MultiSkins(1)=Texture'BlueCaps'",
+    '}',
+    '',
+  ].join('\r\n');
 
-function modFolder() {
+function modFolder(meshImport: boolean) {
   return new Map<string, Uint8Array>([
     ['Models/cube_d.3d', read('cube_d.3d')],
     ['Models/cube_a.3d', read('cube_a.3d')],
     ['Models/cube.uc', read('cube.uc')], // the mesh's own .uc (the primary one)
-    ['Classes/RedCube.uc', new TextEncoder().encode(RED_CUBE)],
+    ['Classes/RedCube.uc', new TextEncoder().encode(redCube(meshImport))],
     ['Textures/cube_sides.pcx', pcx([0, 200, 0])],
     ['Textures/cube_caps.pcx', pcx([200, 200, 0])],
     ['Textures/Red_Skin.pcx', pcx([220, 10, 10])],
@@ -71,48 +75,61 @@ async function throughGlb(doc: import('@gltf-transform/core').Document) {
 }
 
 describe('skins set by a class file come back as their own files', () => {
-  it('Skin= and MultiSkins(1)= of Classes/RedCube.uc: Red_Skin.pcx and blue_caps.pcx, as named and byte for byte, also renamed', async () => {
-    const folder = modFolder();
-    const { document } = await importUnrealFiles(
-      new Map([
-        ['cube_d.3d', folder.get('Models/cube_d.3d')!],
-        ['cube_a.3d', folder.get('Models/cube_a.3d')!],
-      ]),
-      { main: 'cube_d.3d', resources: new MemoryResources(folder, 'mod'), resourcePath: 'Models/cube_d.3d' },
-    );
-    expect(slotColours(document)).toEqual({ 0: [220, 10, 10], 1: [10, 10, 220] });
-    const doc = await throughGlb(document);
-    for (const name of ['cube', 'other']) {
-      const { files } = await exportUnreal(doc, { name });
-      expect(
-        Buffer.compare(files.get('Textures/Red_Skin.pcx')!, folder.get('Textures/Red_Skin.pcx')!),
-        name,
-      ).toBe(0);
-      expect(
-        Buffer.compare(files.get('Textures/blue_caps.pcx')!, folder.get('Textures/blue_caps.pcx')!),
-        name,
-      ).toBe(0);
-      // nothing else: the mesh .uc's own skins are not what the slots show
-      expect([...files.keys()].filter((k) => k.startsWith('Textures/')).sort(), name).toEqual([
-        'Textures/Red_Skin.pcx',
-        'Textures/blue_caps.pcx',
-      ]);
-      // the written folder converts again with the same skins
-      const again = await importUnrealFiles(new Map([...files].filter(([k]) => !k.startsWith('Textures/'))), {
-        main: `${name}_d.3d`,
-        resources: new MemoryResources(files, 'out'),
-        resourcePath: `${name}_d.3d`,
-      });
-      expect(slotColours(again.document), name).toEqual({ 0: [220, 10, 10], 1: [10, 10, 220] });
-    }
-    // renamed: a fresh .uc that imports the class's skins under their own names
-    const other = new TextDecoder().decode(
-      (await exportUnreal(doc, { name: 'other' })).files.get('other.uc')!,
-    );
-    const imports = ucTextureImports(parseUc(other));
-    expect(imports.get('redskin')?.file).toBe('Textures\\Red_Skin.pcx');
-    expect(imports.get('bluecaps')?.file).toBe('Textures\\blue_caps.pcx');
-  });
+  it.each([
+    ['a class that imports the mesh too', true],
+    ['a class that only uses it (defaultproperties Mesh=)', false],
+  ])(
+    'Skin= and MultiSkins(1)= of Classes/RedCube.uc, %s: Red_Skin.pcx and blue_caps.pcx, as named and byte for byte, also renamed',
+    async (_, meshImport) => {
+      const folder = modFolder(meshImport);
+      const { document } = await importUnrealFiles(
+        new Map([
+          ['cube_d.3d', folder.get('Models/cube_d.3d')!],
+          ['cube_a.3d', folder.get('Models/cube_a.3d')!],
+        ]),
+        {
+          main: 'cube_d.3d',
+          resources: new MemoryResources(folder, 'mod'),
+          resourcePath: 'Models/cube_d.3d',
+        },
+      );
+      expect(slotColours(document)).toEqual({ 0: [220, 10, 10], 1: [10, 10, 220] });
+      const doc = await throughGlb(document);
+      for (const name of ['cube', 'other']) {
+        const { files } = await exportUnreal(doc, { name });
+        expect(
+          Buffer.compare(files.get('Textures/Red_Skin.pcx')!, folder.get('Textures/Red_Skin.pcx')!),
+          name,
+        ).toBe(0);
+        expect(
+          Buffer.compare(files.get('Textures/blue_caps.pcx')!, folder.get('Textures/blue_caps.pcx')!),
+          name,
+        ).toBe(0);
+        // nothing else: the mesh .uc's own skins are not what the slots show
+        expect([...files.keys()].filter((k) => k.startsWith('Textures/')).sort(), name).toEqual([
+          'Textures/Red_Skin.pcx',
+          'Textures/blue_caps.pcx',
+        ]);
+        // the written folder converts again with the same skins
+        const again = await importUnrealFiles(
+          new Map([...files].filter(([k]) => !k.startsWith('Textures/'))),
+          {
+            main: `${name}_d.3d`,
+            resources: new MemoryResources(files, 'out'),
+            resourcePath: `${name}_d.3d`,
+          },
+        );
+        expect(slotColours(again.document), name).toEqual({ 0: [220, 10, 10], 1: [10, 10, 220] });
+      }
+      // renamed: a fresh .uc that imports the class's skins under their own names
+      const other = new TextDecoder().decode(
+        (await exportUnreal(doc, { name: 'other' })).files.get('other.uc')!,
+      );
+      const imports = ucTextureImports(parseUc(other));
+      expect(imports.get('redskin')?.file).toBe('Textures\\Red_Skin.pcx');
+      expect(imports.get('bluecaps')?.file).toBe('Textures\\blue_caps.pcx');
+    },
+  );
 
   it('a texture of another package comes back as its PCX under its own name, renamed too', async () => {
     const tetra = buildMeshPackage('Tetra', [{ pkg: 'MySkins', group: 'Skins', name: 'Red' }]);
