@@ -5,7 +5,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
+  dts: false, // declarations: tools/types (one program for every package)
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -50,7 +50,7 @@ export default defineConfig([
   {
     entry: { index: 'src/index.ts', 'gltf-transform.config': 'src/gltf-transform-config.ts' },
     format: ['esm'],
-    dts: { entry: 'src/index.ts' },
+    dts: false, // declarations: tools/types
     sourcemap: true,
     clean: false,
     target: 'node20',

@@ -5,7 +5,7 @@ export default defineConfig({
   entry: { index: 'src/index.ts' },
   outDir: 'dist/node',
   format: ['esm'],
-  dts: true,
+  dts: false, // declarations: tools/types (one program for every package)
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -142,8 +142,14 @@ export async function keepTextureSource(
   if (residual && residual.bytes.byteLength < bytes.byteLength) {
     const back = rebuilder!.rebuild(residual.fields, image, mimeType, residual.bytes);
     if (back && sameBytes(back, bytes)) {
-      const { path: _p, imageSha256: _h, ...fields } = residual.fields;
-      setKeptBytes(texture, TEXTURE_SOURCE_RESIDUAL, residual.bytes, { ...fields, path, imageSha256 });
+      const { path: _p, imageSha256: _h, sourceSha256: _s, ...fields } = residual.fields;
+      const sourceSha256 = await sha256Hex(bytes);
+      setKeptBytes(texture, TEXTURE_SOURCE_RESIDUAL, residual.bytes, {
+        ...fields,
+        path,
+        imageSha256,
+        sourceSha256,
+      });
       return;
     }
   }
@@ -178,7 +184,11 @@ export async function unchangedTextureSource(
     if (typeof fields.imageSha256 !== 'string' || (await sha256Hex(image)) !== fields.imageSha256)
       return undefined;
     const bytes = rebuilder?.rebuild(fields, image, texture.getMimeType(), residual);
-    return bytes ? { path: fields.path, bytes } : undefined;
+    if (!bytes) return undefined;
+    // the original's hash guards against a rebuilder that predicts differently from the writer's
+    if (typeof fields.sourceSha256 === 'string' && (await sha256Hex(bytes)) !== fields.sourceSha256)
+      return undefined;
+    return { path: fields.path, bytes };
   }
   const stored = textureSourceRecord(texture);
   if (!stored) return undefined;

@@ -1,3 +1,5 @@
+import type { DdsImage } from './dds.js';
+import { rememberPixels } from './pixels-cache.js';
 import { FormatError } from '@gltf-legacy/core';
 import { decodeBmp, encodeBmp } from './bmp.js';
 import { decodeDds } from './dds.js';
@@ -113,7 +115,10 @@ export function toGltfImage(bytes: Uint8Array, name?: string): GltfImage {
     if (indexed) return indexed;
   }
   const image = decodeTexture(bytes, name);
-  return { bytes: encodePng(image), mimeType: 'image/png', image };
+  const blockCompressed = kind === 'dds' && (image as Partial<DdsImage>).info?.pixelFormat.kind === 'bc';
+  const png = encodePng(image, { blockCompressed });
+  rememberPixels(png, image);
+  return { bytes: png, mimeType: 'image/png', image };
 }
 
 /**

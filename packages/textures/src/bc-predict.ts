@@ -65,6 +65,9 @@ class ColourScratch {
   readonly codes = new Int32Array(16);
   readonly pal = new Int32Array(4);
   readonly pairs: number[] = [];
+  readonly dist = new Int32Array(6);
+  readonly his = new Int32Array(6);
+  readonly los = new Int32Array(6);
 }
 
 /**
@@ -111,7 +114,9 @@ function predictColour(
     pairs.push(codes[0]!, codes[0]!);
   }
   // farthest pairs first (by 5:6:5 distance), ties by order of appearance
-  const order: [number, number, number][] = [];
+  // pairs farthest first; equal distances keep their order of appearance (insertion sort)
+  const { dist, his, los } = s;
+  let np = 0;
   for (let a = 0; a < ne; a++)
     for (let b = a + 1; b < ne; b++) {
       const x = codes[a]!;
@@ -120,12 +125,21 @@ function predictColour(
       const dr = ((x >> 11) & 31) - ((y >> 11) & 31);
       const dg = ((x >> 5) & 63) - ((y >> 5) & 63);
       const db = (x & 31) - (y & 31);
-      order.push([dr * dr * 4 + dg * dg + db * db * 4, Math.max(x, y), Math.min(x, y)]);
+      const d = dr * dr * 4 + dg * dg + db * db * 4;
+      let k = np++;
+      while (k > 0 && dist[k - 1]! < d) {
+        dist[k] = dist[k - 1]!;
+        his[k] = his[k - 1]!;
+        los[k] = los[k - 1]!;
+        k--;
+      }
+      dist[k] = d;
+      his[k] = Math.max(x, y);
+      los[k] = Math.min(x, y);
     }
-  order.sort((p, q) => q[0] - p[0]);
-  for (const [, hi, lo] of order) {
-    if (!transparent) pairs.push(hi, lo);
-    if (threeAllowed) pairs.push(lo, hi);
+  for (let k = 0; k < np; k++) {
+    if (!transparent) pairs.push(his[k]!, los[k]!);
+    if (threeAllowed) pairs.push(los[k]!, his[k]!);
   }
   for (let p = 0; p < pairs.length; p += 2) {
     const c0 = pairs[p]!;

@@ -24,7 +24,7 @@ export {
   encodePng,
   encodePngIndexed,
 } from './png.js';
-export { type PngPixels, writePng, zlibDeflate } from './png-write.js';
+export { type PngPixels, type WritePngOptions, writePng, zlibDeflate } from './png-write.js';
 export { MAX_PATCH, pcxToGltfImage, TEXTURE_REBUILDER } from './rebuild.js';
 export { DDS_RESIDUAL_LEVEL, ddsResidual, rebuildDds } from './dds-rebuild.js';
 export { predictBlocks } from './bc-predict.js';

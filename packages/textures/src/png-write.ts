@@ -29,14 +29,17 @@ function native(): NodeZlib | null {
 }
 
 /**
- * A zlib stream (RFC 1950) of `data`: Node's native zlib when available, else fflate.
+ * A zlib stream (RFC 1950) of `data`: Node's native zlib when available (and `js` is false),
+ * else fflate. fflate also finds 3-byte matches, which Node's zlib (Chromium's, hashing 4 bytes)
+ * does not: on RGB decoded from DXT blocks, where one pixel is 3 bytes, fflate's output is ~5 %
+ * smaller (the 11 DDS of corpus/textured: 3.11 MB against 3.28 MB at level 6, ~2× the time).
  *
  * ```ts
  * const z = zlibDeflate(new Uint8Array(1000), 6); // ~17 bytes
  * ```
  */
-export function zlibDeflate(data: Uint8Array, level = 6): Uint8Array {
-  const z = native();
+export function zlibDeflate(data: Uint8Array, level = 6, js = false): Uint8Array {
+  const z = js ? null : native();
   if (z) {
     const out = z.deflateSync(data, { level, memLevel: 9 });
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
@@ -146,6 +149,16 @@ function useAdaptive(px: Uint8Array, width: number, height: number, bpp: number,
   return filtered < plain;
 }
 
+/** How {@link writePng} compresses. */
+export interface WritePngOptions {
+  /**
+   * The pixels were decoded from DXT/BC blocks: filter 0 without trying adaptive filters (repeated
+   * blocks deflate best unfiltered) and fflate's deflate, which finds 3-byte (one RGB pixel)
+   * matches. Default false.
+   */
+  blockCompressed?: boolean;
+}
+
 /** What {@link writePng} writes. */
 export interface PngPixels {
   width: number;
@@ -168,10 +181,11 @@ export interface PngPixels {
  * const png = writePng({ width: 1, height: 1, channels: 3, data: new Uint8Array([255, 0, 0]) });
  * ```
  */
-export function writePng(p: PngPixels, level = 6): Uint8Array {
+export function writePng(p: PngPixels, level = 6, how: WritePngOptions = {}): Uint8Array {
   const { width, height, channels } = p;
   let idat: Uint8Array;
   if (channels === 1) idat = zlibDeflate(unfiltered(p.data, width, height, 1), level);
+  else if (how.blockCompressed) idat = zlibDeflate(unfiltered(p.data, width, height, channels), level, true);
   else if (useAdaptive(p.data, width, height, channels, level))
     idat = zlibDeflate(adaptive(p.data, width, height, channels), level);
   else idat = zlibDeflate(unfiltered(p.data, width, height, channels), level);

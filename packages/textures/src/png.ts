@@ -96,9 +96,11 @@ export function decodePng(bytes: Uint8Array, file?: string): RgbaImage {
 export interface EncodePngOptions {
   /** Write a paletted PNG (8-bit indices, PLTE + tRNS) when the image has ≤ 256 RGBA colours. Default true. */
   palette?: boolean;
+  /** The pixels were decoded from DXT/BC blocks (see `WritePngOptions.blockCompressed`). Default false. */
+  blockCompressed?: boolean;
 }
 
-export const ENCODE_PNG_DEFAULTS: Required<EncodePngOptions> = { palette: true };
+export const ENCODE_PNG_DEFAULTS: Required<EncodePngOptions> = { palette: true, blockCompressed: false };
 
 /**
  * The image as ≤ 256 palette entries + indices, or undefined when it has more colours. Entries
@@ -187,14 +189,15 @@ export function encodePng(image: RgbaImage, options: EncodePngOptions = {}): Uin
       });
     }
   }
-  if (hasAlpha(data)) return writePng({ width, height, channels: 4, data });
+  const how = { blockCompressed: options.blockCompressed ?? ENCODE_PNG_DEFAULTS.blockCompressed };
+  if (hasAlpha(data)) return writePng({ width, height, channels: 4, data }, 6, how);
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
     rgb[j] = data[i]!;
     rgb[j + 1] = data[i + 1]!;
     rgb[j + 2] = data[i + 2]!;
   }
-  return writePng({ width, height, channels: 3, data: rgb });
+  return writePng({ width, height, channels: 3, data: rgb }, 6, how);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   rebuildDds,
   TEXTURE_REBUILDER,
   toGltfImage,
+  zlibDeflate,
 } from '../src/index.js';
 
 const FORMATS: BcFormat[] = ['bc1', 'bc2', 'bc3', 'bc4', 'bc5'];
@@ -88,6 +89,12 @@ describe('BC block prediction from decoded pixels', () => {
             compression: 'zlib',
           });
           expect(Buffer.from(rebuildDds(r.fields, png, r.bytes)!).equals(dds)).toBe(true);
+          // residuals written before `layout: 'lanes'` (blocks in file order) still rebuild
+          const plain = dds.slice();
+          const pred = predictBlocks(format, decodeDds(dds).data, width, height).bytes;
+          for (let i = 0; i < pred.length; i++) plain[l0.offset + i]! ^= pred[i]!;
+          const { layout: _layout, ...older } = r.fields;
+          expect(Buffer.from(rebuildDds(older, png, zlibDeflate(plain))!).equals(dds)).toBe(true);
           // another image does not rebuild it
           const other = encodePng({
             width: width + 1,

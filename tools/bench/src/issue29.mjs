@@ -4,7 +4,7 @@
  *
  * - the textured corpus as one batch (`convert corpus/textured --out-dir …`), baseline and ours
  *   interleaved for `rounds` rounds: total `.glb` bytes, JSON share of those bytes, wall time
- *   (median), peak RSS; ours again with `--lean`; like for like: when ours has `--compact`
+ *   (median), peak RSS; ours again with `--lean` and without `--compact`; like for like: when ours has `--compact`
  *   (issue 30: quantized vertex animation as a flag), ours runs with it;
  * - `slug.model` → `.glb` bytes (target ≤ 2.6 MB);
  * - a 293 kB Urho3D `.pak` whose model carries 64 MiB of trailing bytes: ours, whole process,
@@ -93,6 +93,11 @@ export async function issue29Bench({ root, baseline, corpus, dir, rounds = 3, no
   rmSync(leanDir, { recursive: true, force: true });
   cli(root, ['convert', textured, '--out-dir', leanDir, '-q', '--lean', ...extra]);
   out.lean = glbStats(leanDir);
+  // ours without --compact (float vertex animation, the default since issue 30), for the record
+  const defaultDir = join(dir, 'issue29-default');
+  rmSync(defaultDir, { recursive: true, force: true });
+  cli(root, ['convert', textured, '--out-dir', defaultDir, '-q']);
+  out.oursDefault = glbStats(defaultDir);
 
   const slugModel = join(textured, 'grimrock/eob1-waterdeep/mod_assets/models/monsters/slug.model');
   out.slug = {};
@@ -146,6 +151,10 @@ export function printIssue29(r) {
     );
   }
   console.log(`  --lean   ${r.lean.files} .glb, ${mb(r.lean.bytes)} MB, JSON ${pct(r.lean.jsonShare)}`);
+  if (r.oursDefault)
+    console.log(
+      `  ours without --compact: ${r.oursDefault.files} .glb, ${mb(r.oursDefault.bytes)} MB (${(r.oursDefault.bytes / r.baseline.bytes).toFixed(3)}×), JSON ${pct(r.oursDefault.jsonShare)}`,
+    );
   console.log(
     `  ratios: bytes ${r.ratios.bytes.toFixed(3)} (target ≤ 0.65), time ${r.ratios.time.toFixed(3)} (≤ 0.5), JSON ${pct(r.ours.jsonShare)} (≤ 10 %), --lean ${r.ratios.lean.toFixed(3)}`,
   );
