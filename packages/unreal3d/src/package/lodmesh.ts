@@ -6,7 +6,7 @@
 import type { ByteReader } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
 import { readArrayCount, readLazyArrayHeader, skipLazyArray } from './lazy-array.js';
-import { readName } from './names.js';
+import { type NameLookup, readName } from './names.js';
 import type { PackageObject } from './object.js';
 
 /** One `MESH SEQUENCE` as the package holds it. */
@@ -81,7 +81,7 @@ export const PolyFlags = {
  * const mesh = readLodMesh(r, obj, names);
  * ```
  */
-export function readLodMesh(r: ByteReader, obj: PackageObject, names: readonly string[]): PackageMesh {
+export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup): PackageMesh {
   const { version, end } = obj;
   // UPrimitive
   skipBox(r, 'boundingBox');
@@ -312,7 +312,7 @@ function skipSphere(r: ByteReader, version: number, field: string): void {
   r.skip(version >= 61 ? 16 : 12, field);
 }
 
-function readSequences(r: ByteReader, names: readonly string[], end: number): PackageMeshSequence[] {
+function readSequences(r: ByteReader, names: NameLookup, end: number): PackageMeshSequence[] {
   const n = readArrayCount(r, 14, 'animSeqs', end);
   const out: PackageMeshSequence[] = [];
   for (let i = 0; i < n; i++) {

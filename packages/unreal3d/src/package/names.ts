@@ -21,11 +21,87 @@ const latin1 = new TextDecoder('latin1');
  * ```
  */
 export function readNames(r: ByteReader, header: PackageHeader): string[] {
+  return readNameTable(r, header).all();
+}
+
+/** What a name index is resolved in: a `string[]` or a {@link NameTable}. */
+export interface NameLookup {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
+/**
+ * The name table, each name decoded when first asked for: opening a package to convert one mesh
+ * needs a few dozen of its hundreds of names (issue 28: decoding them all was the largest fixed
+ * cost of a package mesh).
+ *
+ * ```ts
+ * const names = readNameTable(r, header);
+ * names.at(0); // 'None'
+ * ```
+ */
+export class NameTable implements NameLookup {
+  readonly length: number;
+  private readonly cache: string[];
+  private complete: boolean;
+  private readonly lazy: { bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | undefined;
+
+  constructor(names: string[] | { bytes: Uint8Array; starts: Int32Array; ends: Int32Array }) {
+    if (Array.isArray(names)) {
+      this.length = names.length;
+      this.cache = names;
+      this.complete = true;
+      this.lazy = undefined;
+    } else {
+      this.length = names.starts.length;
+      this.cache = new Array<string>(this.length);
+      this.complete = false;
+      this.lazy = names;
+    }
+  }
+
+  /** Name `i` (undefined outside the table). */
+  at(i: number): string | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    let s = this.cache[i];
+    if (s === undefined && this.lazy) {
+      // as the entry-by-entry reader's one-byte-length path: latin1 up to the first NUL
+      const { bytes, starts, ends } = this.lazy;
+      s = '';
+      for (let k = starts[i], e = ends[i]; k < e; k++) {
+        const c = bytes[k];
+        if (c === 0) break;
+        s += String.fromCharCode(c);
+      }
+      this.cache[i] = s;
+    }
+    return s;
+  }
+
+  /** Every name, in table order. */
+  all(): string[] {
+    if (!this.complete) {
+      for (let i = 0; i < this.length; i++) this.at(i);
+      this.complete = true;
+    }
+    return this.cache;
+  }
+}
+
+/**
+ * Reads the name table (see {@link readNames}); the common table is decoded at once as one
+ * string and each name sliced from it when asked for.
+ *
+ * ```ts
+ * const names = readNameTable(r, header);
+ * ```
+ */
+export function readNameTable(r: ByteReader, header: PackageHeader): NameTable {
   r.seek(header.nameOffset, 'header.nameOffset');
   const n = r.count(header.nameCount, 5, 'header.nameCount');
   if (header.version >= 64) {
     const fast = readNamesFast(r, n);
-    if (fast) return fast;
+    if (fast) return new NameTable(fast);
   }
   const names = new Array<string>(n);
   for (let i = 0; i < n; i++) {
@@ -68,41 +144,33 @@ export function readNames(r: ByteReader, header: PackageHeader): string[] {
     }
     r.u32(`${field}.flags`);
   }
-  return names;
+  return new NameTable(names);
 }
 
 /**
- * The common table (version ≥ 64, every length in one byte, every entry inside the file, no byte
- * 0x80–0x9F) decoded at once: one latin1 string of the whole table, each name a slice of it (4×
- * faster than a string per name, the fixed cost of opening a package). Undefined (nothing read)
- * when any entry is not of that kind: the reader above then reads entry by entry.
+ * The common table (version ≥ 64, every length in one byte, every entry inside the file): only
+ * where each name starts and ends, found by hopping from length to length; the names are decoded
+ * when asked for ({@link NameTable}). Undefined (nothing read) when any entry is not of that kind:
+ * the entry-by-entry reader then reads the table.
  */
-function readNamesFast(r: ByteReader, n: number): string[] | undefined {
+function readNamesFast(
+  r: ByteReader,
+  n: number,
+): { bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | undefined {
   const bytes = r.bytes;
-  const start = r.offset;
   const starts = new Int32Array(n);
   const ends = new Int32Array(n);
-  let at = start;
+  let at = r.offset;
   for (let i = 0; i < n; i++) {
     const len = bytes[at];
     const end = at + 1 + len;
     if (len === undefined || len >= 0x40 || end + 4 > bytes.length) return undefined;
-    let e = at + 1;
-    for (; e < end; e++) {
-      const c = bytes[e];
-      if (c === 0) break;
-      // windows-1252 (what TextDecoder('latin1') decodes) differs from latin1 only here
-      if (c >= 0x80 && c < 0xa0) return undefined;
-    }
-    starts[i] = at + 1 - start;
-    ends[i] = e - start;
+    starts[i] = at + 1;
+    ends[i] = end;
     at = end + 4;
   }
-  const all = latin1.decode(bytes.subarray(start, at));
-  const names = new Array<string>(n);
-  for (let i = 0; i < n; i++) names[i] = all.slice(starts[i], ends[i]);
   r.offset = at;
-  return names;
+  return { bytes, starts, ends };
 }
 
 /**
@@ -112,7 +180,18 @@ function readNamesFast(r: ByteReader, n: number): string[] | undefined {
  * const name = readName(r, names, 'exports[3].objectName');
  * ```
  */
-export function readName(r: ByteReader, names: readonly string[], field?: string): string {
+export function readName(r: ByteReader, names: NameLookup, field?: string): string {
+  return names.at(readNameIndex(r, names, field)) as string;
+}
+
+/**
+ * A name index read from the file, checked against the table (`BAD_NAME_INDEX` past its end).
+ *
+ * ```ts
+ * const i = readNameIndex(r, names, 'exports[3].objectName');
+ * ```
+ */
+export function readNameIndex(r: ByteReader, names: NameLookup, field?: string): number {
   const at = r.offset;
   const i = readCompactIndex(r, field);
   if (i < 0 || i >= names.length)
@@ -122,5 +201,5 @@ export function readName(r: ByteReader, names: readonly string[], field?: string
       'BAD_NAME_INDEX',
       at,
     );
-  return names[i];
+  return i;
 }

@@ -4,6 +4,7 @@
  */
 import type { ByteReader } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
+import type { NameLookup } from './names.js';
 import type { PackageExport } from './objects.js';
 import { type PropertyList, readProperties } from './properties.js';
 
@@ -36,7 +37,7 @@ export function openObject(
   exp: PackageExport,
   index: number,
   className: string,
-  names: readonly string[],
+  names: NameLookup,
   version: number,
 ): PackageObject {
   return r.scope(`exports[${index}](${exp.name})`, () => {

@@ -8,7 +8,7 @@
 import { type ByteReader, FormatError } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
 import type { PackageHeader } from './header.js';
-import { readName } from './names.js';
+import { type NameLookup, readNameIndex } from './names.js';
 
 /** One import: an object of another package. */
 export interface PackageImport {
@@ -35,8 +35,75 @@ export interface PackageExport {
   at: number;
 }
 
+/**
+ * An import entry as read: name indices (checked against the table), names decoded when first
+ * read (issue 28: a package mesh's conversion reads a few of them).
+ */
+class ImportEntry implements PackageImport {
+  readonly #names: NameLookup;
+  constructor(
+    readonly classPackageIndex: number,
+    readonly classNameIndex: number,
+    readonly outer: number,
+    readonly nameIndex: number,
+    readonly at: number,
+    names: NameLookup,
+  ) {
+    this.#names = names;
+  }
+  get classPackage(): string {
+    return this.#names.at(this.classPackageIndex) as string;
+  }
+  get className(): string {
+    return this.#names.at(this.classNameIndex) as string;
+  }
+  get name(): string {
+    return this.#names.at(this.nameIndex) as string;
+  }
+  /** The entry with its names, as a plain object (JSON, `toEqual`). */
+  toJSON(): PackageImport {
+    const { classPackage, className, outer, name, at } = this;
+    return { classPackage, className, outer, name, at };
+  }
+}
+
+/** An export entry as read; its name decoded when first read (see {@link ImportEntry}). */
+class ExportEntry implements PackageExport {
+  readonly #names: NameLookup;
+  constructor(
+    readonly classRef: number,
+    readonly superRef: number,
+    readonly outer: number,
+    readonly nameIndex: number,
+    readonly flags: number,
+    readonly serialSize: number,
+    readonly serialOffset: number,
+    readonly at: number,
+    names: NameLookup,
+  ) {
+    this.#names = names;
+  }
+  get name(): string {
+    return this.#names.at(this.nameIndex) as string;
+  }
+  /** The entry with its name, as a plain object (JSON, `toEqual`). */
+  toJSON(): PackageExport {
+    const { classRef, superRef, outer, name, flags, serialSize, serialOffset, at } = this;
+    return {
+      classRef,
+      superRef,
+      outer,
+      name,
+      flags,
+      serialSize,
+      serialOffset,
+      at,
+    };
+  }
+}
+
 /** Reads the import table (each entry at least 4 bytes). */
-export function readImports(r: ByteReader, header: PackageHeader, names: readonly string[]): PackageImport[] {
+export function readImports(r: ByteReader, header: PackageHeader, names: NameLookup): PackageImport[] {
   if (header.importCount === 0) return [];
   r.seek(header.importOffset, 'header.importOffset');
   const n = r.count(header.importCount, 4, 'header.importCount');
@@ -55,11 +122,11 @@ export function readImports(r: ByteReader, header: PackageHeader, names: readonl
       }
     }
     try {
-      const classPackage = readName(r, names, 'classPackage');
-      const className = readName(r, names, 'className');
+      const classPackage = readNameIndex(r, names, 'classPackage');
+      const className = readNameIndex(r, names, 'className');
       const outer = r.i32('outer');
-      const name = readName(r, names, 'objectName');
-      out[i] = { classPackage, className, outer, name, at };
+      const name = readNameIndex(r, names, 'objectName');
+      out[i] = new ImportEntry(classPackage, className, outer, name, at, names);
     } catch (e) {
       throw inEntry(e, `imports[${i}]`);
     }
@@ -79,7 +146,7 @@ function inEntry(e: unknown, entry: string): unknown {
 }
 
 /** Reads the export table (each entry at least 8 bytes); serial ranges must lie inside the file. */
-export function readExports(r: ByteReader, header: PackageHeader, names: readonly string[]): PackageExport[] {
+export function readExports(r: ByteReader, header: PackageHeader, names: NameLookup): PackageExport[] {
   if (header.exportCount === 0) return [];
   r.seek(header.exportOffset, 'header.exportOffset');
   const n = r.count(header.exportCount, 8, 'header.exportCount');
@@ -103,19 +170,29 @@ export function readExports(r: ByteReader, header: PackageHeader, names: readonl
       const classRef = readCompactIndex(r, 'class');
       const superRef = readCompactIndex(r, 'super');
       const outer = r.i32('outer');
-      const name = readName(r, names, 'objectName');
+      const nameIndex = readNameIndex(r, names, 'objectName');
       const flags = r.u32('flags');
       const sizeAt = r.offset;
       const serialSize = readCompactIndex(r, 'serialSize');
       const serialOffset = serialSize ? readCompactIndex(r, 'serialOffset') : 0;
       if (serialSize < 0 || serialOffset < 0 || serialOffset + serialSize > r.length)
         throw r.error(
-          `export ${name}: ${serialSize} bytes at ${serialOffset} run past the end of the file (${r.length} bytes)`,
+          `export ${names.at(nameIndex)}: ${serialSize} bytes at ${serialOffset} run past the end of the file (${r.length} bytes)`,
           'serialSize',
           'BAD_OFFSET',
           sizeAt,
         );
-      out[i] = { classRef, superRef, outer, name, flags, serialSize, serialOffset, at };
+      out[i] = new ExportEntry(
+        classRef,
+        superRef,
+        outer,
+        nameIndex,
+        flags,
+        serialSize,
+        serialOffset,
+        at,
+        names,
+      );
     } catch (e) {
       throw inEntry(e, `exports[${i}]`);
     }
@@ -159,7 +236,7 @@ function fastExport(
   b: Uint8Array,
   dv: DataView,
   at: number,
-  names: readonly string[],
+  names: NameLookup,
   length: number,
 ): PackageExport | undefined {
   cursor = at;
@@ -176,19 +253,14 @@ function fastExport(
   if (!(nameIndex >= 0 && nameIndex < names.length)) return undefined;
   if (!(serialSize >= 0 && serialOffset >= 0 && serialOffset + serialSize <= length)) return undefined;
   if (Number.isNaN(classRef) || Number.isNaN(superRef)) return undefined;
-  return { classRef, superRef, outer, name: names[nameIndex], flags, serialSize, serialOffset, at };
+  return new ExportEntry(classRef, superRef, outer, nameIndex, flags, serialSize, serialOffset, at, names);
 }
 
 /** Longest import entry: 3 compact indices of 5 bytes and the outer's 4. */
 const MAX_IMPORT_ENTRY = 19;
 
 /** One import entry at `at` without per-field checks, or undefined when anything is off. */
-function fastImport(
-  b: Uint8Array,
-  dv: DataView,
-  at: number,
-  names: readonly string[],
-): PackageImport | undefined {
+function fastImport(b: Uint8Array, dv: DataView, at: number, names: NameLookup): PackageImport | undefined {
   cursor = at;
   const classPackage = fastIndex(b);
   const className = fastIndex(b);
@@ -199,7 +271,7 @@ function fastImport(
   // NaN fails every comparison
   if (!(classPackage >= 0 && classPackage < n && className >= 0 && className < n && name >= 0 && name < n))
     return undefined;
-  return { classPackage: names[classPackage], className: names[className], outer, name: names[name], at };
+  return new ImportEntry(classPackage, className, outer, name, at, names);
 }
 
 /** The tables an object reference is resolved in. */

@@ -7,7 +7,7 @@ import { ByteReader } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
 import { type PackageHeader, readPackageHeader } from './header.js';
 import { type PackageMesh, readLodMesh } from './lodmesh.js';
-import { readNames } from './names.js';
+import { type NameTable, readNameTable } from './names.js';
 import { openObject, type PackageObject } from './object.js';
 import {
   outerChain,
@@ -28,7 +28,8 @@ export const VERTEX_MESH_CLASSES = ['Mesh', 'LodMesh'] as const;
 /** A package read into its tables. */
 export class UnrealPackage {
   readonly header: PackageHeader;
-  readonly names: string[];
+  /** The name table, each name decoded when first read. */
+  readonly nameTable: NameTable;
   readonly imports: PackageImport[];
   readonly exports: PackageExport[];
   private readonly r: ByteReader;
@@ -39,9 +40,9 @@ export class UnrealPackage {
   ) {
     const r = (this.r = new ByteReader(bytes, { file }));
     this.header = readPackageHeader(r);
-    this.names = readNames(r, this.header);
-    this.imports = readImports(r, this.header, this.names);
-    this.exports = readExports(r, this.header, this.names);
+    this.nameTable = readNameTable(r, this.header);
+    this.imports = readImports(r, this.header, this.nameTable);
+    this.exports = readExports(r, this.header, this.nameTable);
     // every reference a table holds must resolve, and every outer chain end
     for (let i = 0; i < this.exports.length; i++) {
       const e = this.exports[i];
@@ -106,6 +107,11 @@ export class UnrealPackage {
         outerChain(this.r, this, start < ni ? -start - 1 : start - ni + 1, false); // throws IMPORT_CYCLE
       for (let k = 0; k < n; k++) state[path[k]] = 2;
     }
+  }
+
+  /** Every name of the table (all decoded). */
+  get names(): string[] {
+    return this.nameTable.all();
   }
 
   /** The class name of export `i` (0-based). */
@@ -173,13 +179,13 @@ export class UnrealPackage {
 
   /** Reads export `i`'s header and properties. */
   open(i: number): PackageObject {
-    return openObject(this.r, this.exports[i], i, this.exportClass(i), this.names, this.header.version);
+    return openObject(this.r, this.exports[i], i, this.exportClass(i), this.nameTable, this.header.version);
   }
 
   /** Reads a `Mesh`/`LodMesh` export. */
   readMesh(i: number): PackageMesh {
     const obj = this.open(i);
-    return this.r.scope(`exports[${i}](${obj.name})`, () => readLodMesh(this.r, obj, this.names));
+    return this.r.scope(`exports[${i}](${obj.name})`, () => readLodMesh(this.r, obj, this.nameTable));
   }
 
   /** Reads a `Texture` export (its mips are views into the package). */

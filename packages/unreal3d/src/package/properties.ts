@@ -6,7 +6,7 @@
  */
 import type { ByteReader } from '@gltf-legacy/core';
 import { readCompactIndex } from './compact-index.js';
-import { readName } from './names.js';
+import { type NameLookup, readName } from './names.js';
 
 /** Property type ids of the info byte's low 4 bits. */
 export const PropertyType = {
@@ -93,7 +93,7 @@ export const MAX_PROPERTIES = 1 << 16;
  */
 export function readProperties(
   r: ByteReader,
-  names: readonly string[],
+  names: NameLookup,
   end: number,
   field = 'properties',
 ): PropertyList {
@@ -169,7 +169,7 @@ export function readProperties(
   return new PropertyList(items);
 }
 
-function readValue(r: ByteReader, names: readonly string[], type: number, size: number, structName?: string) {
+function readValue(r: ByteReader, names: NameLookup, type: number, size: number, structName?: string) {
   switch (type) {
     case PropertyType.BYTE:
       return size >= 1 ? r.u8('value') : undefined;
