@@ -17,3 +17,4 @@ export * from './warning-codes.js';
 export * from './naming.js';
 export * from './limits.js';
 export * from './bounds.js';
+export * from './node-builtin.js';

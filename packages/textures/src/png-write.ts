@@ -8,24 +8,15 @@
  * photographic images with per-row adaptive filters (the smallest sum of absolute differences).
  * For truecolour images both are tried on a sample of rows and the better one encodes the image.
  */
+import { nodeBuiltin } from '@gltf-legacy/core';
 import { zlibSync } from 'fflate';
 
 interface NodeZlib {
   deflateSync(data: Uint8Array, options: { level: number; memLevel?: number }): Uint8Array;
 }
 
-let nodeZlib: NodeZlib | null | undefined;
-
 function native(): NodeZlib | null {
-  if (nodeZlib === undefined) {
-    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    try {
-      nodeZlib = (proc?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined) ?? null;
-    } catch {
-      nodeZlib = null;
-    }
-  }
-  return nodeZlib;
+  return nodeBuiltin<NodeZlib>('node:zlib');
 }
 
 /**

@@ -4,6 +4,7 @@
  * pure-JavaScript inflate instead; see `zlib.ts`). The same split as the PNG writer's deflate in
  * `@gltf-legacy/textures`.
  */
+import { nodeBuiltin } from '@gltf-legacy/core';
 
 /** The part of `node:zlib` used here. */
 interface NodeZlib {
@@ -13,24 +14,16 @@ interface NodeZlib {
   ): { buffer: Uint8Array; engine: { bytesWritten: number } };
 }
 
-let nodeZlib: NodeZlib | null | undefined;
+let forcedOff = false;
 
 /** `node:zlib` when the platform has it (Node ≥ 20.16), else `null` (browsers). */
 export function nativeZlib(): NodeZlib | null {
-  if (nodeZlib === undefined) {
-    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    try {
-      nodeZlib = (proc?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined) ?? null;
-    } catch {
-      nodeZlib = null;
-    }
-  }
-  return nodeZlib;
+  return forcedOff ? null : nodeBuiltin<NodeZlib>('node:zlib');
 }
 
 /** For tests and benches: force the pure-JavaScript path (`false`) or the platform's (`true`). */
 export function useNativeZlib(on: boolean): void {
-  nodeZlib = on ? undefined : null;
+  forcedOff = !on;
 }
 
 /** What a native inflate gave, or why it stopped. */
