@@ -22,7 +22,7 @@
  * const blocks = predictBlocks('bc1', rgba, 1024, 1024); // = the DDS's level 0 for most blocks
  * ```
  */
-import { BC_BLOCK_BYTES, type BcFormat, EXPAND5, EXPAND6 } from './bc.js';
+import { alphaValues, BC_BLOCK_BYTES, type BcFormat, EXPAND5, EXPAND6 } from './bc.js';
 import { solveColour } from './bc-solve.js';
 
 /** 5:6:5 code of an RGB that is an exact bit-replicated expansion, else -1. */
@@ -197,18 +197,6 @@ function predictColour(
 function fail(out: Uint8Array, o: number, n: number): false {
   out.fill(0, o, o + n);
   return false;
-}
-
-function alphaValues(a0: number, a1: number, vals: Int32Array): void {
-  vals[0] = a0;
-  vals[1] = a1;
-  if (a0 > a1) {
-    for (let i = 1; i < 7; i++) vals[i + 1] = (((7 - i) * a0 + i * a1 + 3) / 7) | 0;
-  } else {
-    for (let i = 1; i < 5; i++) vals[i + 1] = (((5 - i) * a0 + i * a1 + 2) / 5) | 0;
-    vals[6] = 0;
-    vals[7] = 255;
-  }
 }
 
 /** Predicts an 8-byte alpha-style block from 16 values (-1 absent) into `out` at `o`. */

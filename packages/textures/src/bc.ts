@@ -69,10 +69,16 @@ function colourPalette(src: Uint8Array, o: number, pal: Uint8Array, allowThree: 
   }
 }
 
-/** Writes the 8 values of a BC3/BC4 alpha block at `o` into `vals`. */
-function alphaPalette(src: Uint8Array, o: number, vals: Uint8Array): void {
-  const a0 = src[o]!;
-  const a1 = src[o + 1]!;
+/**
+ * The 8 values of a BC3/BC4 alpha block whose endpoints are `a0`, `a1` (8-value mode when
+ * a0 > a1, else 6 values plus 0 and 255), into `vals`.
+ *
+ * ```ts
+ * const vals = new Uint8Array(8);
+ * alphaValues(255, 0, vals); // 255, 0, 219, 182, 146, 109, 73, 36
+ * ```
+ */
+export function alphaValues(a0: number, a1: number, vals: Uint8Array | Int32Array): void {
   vals[0] = a0;
   vals[1] = a1;
   if (a0 > a1) {
@@ -82,6 +88,11 @@ function alphaPalette(src: Uint8Array, o: number, vals: Uint8Array): void {
     vals[6] = 0;
     vals[7] = 255;
   }
+}
+
+/** Writes the 8 values of a BC3/BC4 alpha block at `o` into `vals`. */
+function alphaPalette(src: Uint8Array, o: number, vals: Uint8Array): void {
+  alphaValues(src[o]!, src[o + 1]!, vals);
 }
 
 /** The 16 3-bit indices of an alpha block at `o` (bytes o+2…o+7) into `idx`. */

@@ -18,7 +18,8 @@ export interface TestImport {
   name: number;
 }
 
-const cat = (parts: (Uint8Array | number[])[]) => {
+/** The parts one after another. */
+export const cat = (parts: (Uint8Array | number[])[]) => {
   const arrays = parts.map((p) => (p instanceof Uint8Array ? p : Uint8Array.from(p)));
   const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
   let o = 0;
@@ -28,7 +29,8 @@ const cat = (parts: (Uint8Array | number[])[]) => {
   }
   return out;
 };
-const i32 = (v: number) => {
+/** A little-endian int32. */
+export const i32 = (v: number) => {
   const b = new Uint8Array(4);
   new DataView(b.buffer).setInt32(0, v, true);
   return b;

@@ -4,7 +4,7 @@
  * whose skin slots and class `Skin` default name textures of other packages.
  */
 import { encodeCompactIndex } from '../src/index.js';
-import { buildPackage, type TestExport, type TestImport } from './package-builder.js';
+import { buildPackage, cat, i32, type TestExport, type TestImport } from './package-builder.js';
 
 /** One texture of a test `.utx`: mip 0 only, as stored (P8 indices, RGBA8 as BGRA, DXT1 blocks). */
 export interface TestTexture {
@@ -21,21 +21,6 @@ export interface TestTexture {
 
 const FORMAT_ID = { P8: 0, DXT1: 3, RGBA8: 5 } as const;
 
-const cat = (parts: (Uint8Array | number[])[]) => {
-  const arrays = parts.map((p) => (p instanceof Uint8Array ? p : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let o = 0;
-  for (const a of arrays) {
-    out.set(a, o);
-    o += a.length;
-  }
-  return out;
-};
-const i32 = (v: number) => {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setInt32(0, v, true);
-  return b;
-};
 const f32 = (v: number) => {
   const b = new Uint8Array(4);
   new DataView(b.buffer).setFloat32(0, v, true);
