@@ -35,10 +35,10 @@ export { looksLikePackage };
 /** The one-line answer for a package without a vertex mesh (code, a map, textures only). */
 export function noMeshMessage(pkg: UnrealPackage, name: string): string {
   const counts = new Map<string, number>();
-  for (let i = 0; i < pkg.exports.length; i++)
+  for (let i = 0; i < pkg.exportCount; i++)
     counts.set(pkg.exportClass(i), (counts.get(pkg.exportClass(i)) ?? 0) + 1);
   const skipped = SKIPPED_MESH_CLASSES.flatMap((c) =>
-    pkg.exportsOf(c).map((i) => `${c} ${pkg.exports[i].name}`),
+    pkg.exportsOf(c).map((i) => `${c} ${pkg.exportName(i)}`),
   );
   const what = ['Class', 'Texture', 'Level', 'Sound', 'Music']
     .filter((c) => counts.has(c))
@@ -46,7 +46,7 @@ export function noMeshMessage(pkg: UnrealPackage, name: string): string {
     .join(', ');
   if (skipped.length)
     return `${name} holds no vertex mesh: ${skipped.join(', ')} (skeletal meshes are not converted yet)${what ? `; also ${what}` : ''}`;
-  return `${name} holds no mesh to convert (${what || `${pkg.exports.length} exports`})`;
+  return `${name} holds no mesh to convert (${what || `${pkg.exportCount} exports`})`;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function importPackage(
 ): Promise<ImportResult> {
   const pkg = readPackage(bytes, name);
   const indices = packageMeshes(pkg);
-  const meshes = indices.map((i) => pkg.exports[i].name);
+  const meshes = indices.map((i) => pkg.exportName(i));
   if (!meshes.length) throw new FormatError(noMeshMessage(pkg, name), { code: 'NO_MESH', file: name });
   const wanted = typeof options.mesh === 'string' ? options.mesh : meshes[0];
   const k = meshes.findIndex((m) => m.toLowerCase() === wanted.toLowerCase());
@@ -108,7 +108,7 @@ export function packageNotes(bytes: Uint8Array, name: string): { warnings: Warni
     for (const i of pkg.exportsOf(c))
       warnings.push({
         code: 'MESH_SKIPPED',
-        message: `${name}: ${c} ${pkg.exports[i].name} was skipped (skeletal meshes are not converted yet)`,
+        message: `${name}: ${c} ${pkg.exportName(i)} was skipped (skeletal meshes are not converted yet)`,
         count: 1,
       });
   return { warnings, empty: packageMeshes(pkg).length ? undefined : noMeshMessage(pkg, name) };
@@ -119,7 +119,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
   const pkg = readPackage(bytes, name);
   const { header } = pkg;
   const counts = new Map<string, number>();
-  for (let i = 0; i < pkg.exports.length; i++)
+  for (let i = 0; i < pkg.exportCount; i++)
     counts.set(pkg.exportClass(i), (counts.get(pkg.exportClass(i)) ?? 0) + 1);
   const sections: InspectSection[] = [
     {
@@ -138,7 +138,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
     },
   ];
   const meshRows: (string | number)[][] = [];
-  for (let i = 0; i < pkg.exports.length; i++) {
+  for (let i = 0; i < pkg.exportCount; i++) {
     const cls = pkg.exportClass(i);
     if ((VERTEX_MESH_CLASSES as readonly string[]).includes(cls)) {
       const m = pkg.readMesh(i);
@@ -157,7 +157,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
       ]);
     } else if ((SKIPPED_MESH_CLASSES as readonly string[]).includes(cls)) {
       meshRows.push([
-        pkg.exports[i].name,
+        pkg.exportName(i),
         cls,
         '',
         '',

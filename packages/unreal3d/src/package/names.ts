@@ -158,8 +158,9 @@ function readNamesFast(
   n: number,
 ): { bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | undefined {
   const bytes = r.bytes;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
+  const both = new Int32Array(2 * n); // one allocation for both columns
+  const starts = both.subarray(0, n);
+  const ends = both.subarray(n);
   let at = r.offset;
   for (let i = 0; i < n; i++) {
     const len = bytes[at];
