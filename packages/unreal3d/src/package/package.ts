@@ -22,6 +22,18 @@ import {
 } from './objects.js';
 import { type PackageTexture, readPalette, readTexture } from './texture.js';
 
+/**
+ * Scratch ints for the checks and lookups of one call (reused: a fresh array per package cost
+ * more than the walks, issue 28); up to 2¹⁸ ints are kept, larger requests get their own array.
+ */
+let scratch = new Int32Array(4096);
+function scratchInts(n: number): Int32Array {
+  if (n <= scratch.length) return scratch;
+  if (n > 1 << 18) return new Int32Array(n);
+  scratch = new Int32Array(Math.max(n, 2 * scratch.length));
+  return scratch;
+}
+
 /** Classes whose exports are vertex meshes this package converts. */
 export const VERTEX_MESH_CLASSES = ['Mesh', 'LodMesh'] as const;
 
@@ -87,7 +99,7 @@ export class UnrealPackage {
    */
   private checkRefs(): Int32Array {
     const { importData, exportData, importCount: ni, exportCount: ne } = this.tables;
-    const outer = new Int32Array(ni + ne);
+    const outer = scratchInts(3 * (ni + ne)).subarray(0, ni + ne);
     for (let i = 0, o = 0; i < ne; i++, o += EXPORT_STRIDE) {
       const c = exportData[o];
       const s = exportData[o + 1];
@@ -127,10 +139,11 @@ export class UnrealPackage {
   private checkOuterChains(outer: Int32Array): void {
     const ni = this.tables.importCount;
     const total = outer.length;
-    // one allocation: 0 not seen, 1 on the path being walked, 2 reaches the top; then the path
-    const work = new Int32Array(2 * total);
-    const state = work.subarray(0, total);
-    const path = work.subarray(total);
+    // after the outer slots in the same scratch: 0 not seen, 1 on the path being walked, 2
+    // reaches the top; then the path
+    const work = scratchInts(3 * total);
+    const state = work.subarray(total, 2 * total).fill(0);
+    const path = work.subarray(2 * total, 3 * total);
     // the order of the earlier walk (imports from the last, then exports), so a cycle is
     // reported at the same entry
     for (let i = 0; i < total; i++) {
@@ -213,7 +226,7 @@ export class UnrealPackage {
     const wanted = classNames.map((c) => c.toLowerCase());
     const ni = t.importCount;
     // per class reference (offset by the import count): 0 not looked at, 1 wanted, 2 not
-    const memo = new Uint8Array(ni + t.exportCount + 1);
+    const memo = scratchInts(ni + t.exportCount + 1).fill(0, 0, ni + t.exportCount + 1);
     const out: number[] = [];
     for (let i = 0; i < t.exportCount; i++) {
       const c = t.exportClassRef(i);
