@@ -79,18 +79,21 @@ export async function importPackage(
     meshes: [indices[k]],
     skins: options.textures !== false,
   });
-  const files: FileSet = new Map(
-    [...entries].filter(([n]) => n === `${mesh}_d.3d` || n === `${mesh}_a.3d` || n === `${mesh}.uc`),
-  );
-  return importFiles(files, {
-    ...options,
-    // the package's own folder tree: where textures of the packages it imports are looked up
-    containerResources: options.containerResources ?? options.resources,
-    containerPath: options.containerResources ? options.containerPath : (options.resourcePath ?? name),
-    main: `${mesh}_d.3d`,
-    resources: new MemoryResources(entries, name),
-    resourcePath: `${mesh}_d.3d`,
-  });
+  const files: FileSet = new Map();
+  for (const n of [`${mesh}_d.3d`, `${mesh}_a.3d`, `${mesh}.uc`]) {
+    const b = entries.get(n);
+    if (b) files.set(n, b);
+  }
+  // the caller's options with these on top (an object inheriting them: copying every option
+  // was a measurable part of a package mesh's fixed cost, issue 28)
+  const inner: ImportOptions = Object.create(options);
+  // the package's own folder tree: where textures of the packages it imports are looked up
+  inner.containerResources = options.containerResources ?? options.resources;
+  inner.containerPath = options.containerResources ? options.containerPath : (options.resourcePath ?? name);
+  inner.main = `${mesh}_d.3d`;
+  inner.resources = new MemoryResources(entries, name);
+  inner.resourcePath = inner.main;
+  return importFiles(files, inner);
 }
 
 /**

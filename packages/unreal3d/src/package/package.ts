@@ -232,7 +232,8 @@ export class UnrealPackage {
       const c = t.exportClassRef(i);
       let m = memo[c + ni];
       if (m === 0) {
-        m = wanted.includes((c === 0 ? 'Class' : t.refName(c)).toLowerCase()) ? 1 : 2;
+        const name = c === 0 ? 'Class' : t.refName(c);
+        m = wanted.some((w) => w.length === name.length && w === name.toLowerCase()) ? 1 : 2;
         memo[c + ni] = m;
       }
       if (m === 1) out.push(i);
