@@ -3,9 +3,9 @@
  * and animations so that export can write the original bytes back, and `gx`, the one reader of
  * them. JSON-safe float encoding for those extras lives in `arrays.ts` (`encodeFloat`).
  */
-import { getKeptBytes } from '@gltf-legacy/core';
+import { getKeptBytes, listKeptBytes, setKeptBytes } from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
-import type { Layout, NonFinitePatch } from './arrays.js';
+import { decodeFloats, type Layout, type NonFinitePatch } from './arrays.js';
 import type { Segment } from './model.js';
 
 /** `extras.grimrock` of the scene. */
@@ -31,6 +31,10 @@ export interface MeshExtras {
   bounds?: { center: unknown; radius: unknown; min: unknown; max: unknown };
   vertexMin?: unknown;
   vertexMax?: unknown;
+  /**
+   * Files written before kept bytes: the non-finite bit patterns of raw arrays, by array name.
+   * Now kept as bytes on the mesh (`nonFinite:<array name>`, see {@link keepNonFinite}).
+   */
   nonFinite?: Record<string, NonFinitePatch[]>;
 }
 
@@ -53,14 +57,21 @@ export interface AnimExtras {
   unmatchedItems?: UnmatchedItemExtras[];
 }
 
-/** An animation item import could not attach to a node, in file units (JSON-safe floats). */
+/**
+ * An animation item import could not attach to a node. Its keys (file units) are kept bytes
+ * `unmatched:<k>` of the animation (k: its place in `unmatchedItems`): float32 little-endian
+ * positions, then rotations, then scales, `counts` floats each.
+ */
 export interface UnmatchedItemExtras {
   /** Its position in the file's item list. */
   index: number;
   nodeName: string;
-  positions: unknown[];
-  rotations: unknown[];
-  scales: unknown[];
+  /** How many floats of positions, rotations and scales the kept bytes hold. */
+  counts?: [number, number, number];
+  /** Files written before kept bytes: the keys as JSON-safe floats (`encodeFloats`). */
+  positions?: unknown[];
+  rotations?: unknown[];
+  scales?: unknown[];
 }
 
 /**
@@ -91,4 +102,113 @@ export function keptBytes(a: unknown, holder?: ExtensibleProperty): Uint8Array |
   if (!Array.isArray(a) || !a.length || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
     return undefined;
   return Uint8Array.from(a as number[]);
+}
+
+/** Key prefix of the non-finite patches kept as bytes on a mesh (`nonFinite:tangent`, …). */
+const NON_FINITE_KEY = 'nonFinite:';
+
+/**
+ * Keeps the non-finite bit patterns of a mesh's raw arrays as bytes (`GLTF_LEGACY_kept_bytes`
+ * key `nonFinite:<array name>` of the mesh: u32 little-endian pairs [value index, float32 bits]),
+ * not as JSON number arrays in extras.
+ *
+ * ```ts
+ * keepNonFinite(mesh, { tangent: [[0, 0x7fc00000]] });
+ * ```
+ */
+export function keepNonFinite(mesh: ExtensibleProperty, nonFinite: Record<string, NonFinitePatch[]>): void {
+  for (const [name, patches] of Object.entries(nonFinite)) {
+    if (!patches.length) continue;
+    const bytes = new Uint8Array(patches.length * 8);
+    const view = new DataView(bytes.buffer);
+    patches.forEach(([i, bits], k) => {
+      view.setUint32(k * 8, i >>> 0, true);
+      view.setUint32(k * 8 + 4, bits >>> 0, true);
+    });
+    setKeptBytes(mesh, `${NON_FINITE_KEY}${name}`, bytes);
+  }
+}
+
+/**
+ * The non-finite patches of a mesh: those kept as bytes ({@link keepNonFinite}), else the JSON
+ * of files written before (`legacy`: `extras.grimrock.nonFinite`), else none.
+ *
+ * ```ts
+ * const patches = keptNonFinite(mesh, gx<MeshExtras>(mesh)?.nonFinite);
+ * ```
+ */
+export function keptNonFinite(mesh: ExtensibleProperty, legacy: unknown): Record<string, NonFinitePatch[]> {
+  const out: Record<string, NonFinitePatch[]> = {};
+  for (const key of listKeptBytes(mesh)) {
+    if (!key.startsWith(NON_FINITE_KEY)) continue;
+    const b = getKeptBytes(mesh, key)!;
+    if (b.byteLength % 8 !== 0) continue;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    out[key.slice(NON_FINITE_KEY.length)] = Array.from({ length: b.byteLength / 8 }, (_, k) => [
+      view.getUint32(k * 8, true),
+      view.getUint32(k * 8 + 4, true),
+    ]);
+  }
+  if (Object.keys(out).length || !legacy || typeof legacy !== 'object') return out;
+  return legacy as Record<string, NonFinitePatch[]>;
+}
+
+/**
+ * Keeps the keys of the animation items no node takes as bytes on `animation`
+ * (`unmatched:<k>`: float32 LE positions ‖ rotations ‖ scales, see {@link UnmatchedItemExtras}).
+ *
+ * ```ts
+ * keepUnmatchedKeys(animation, [item]);
+ * ```
+ */
+export function keepUnmatchedKeys(
+  animation: ExtensibleProperty,
+  items: { positions: Float32Array; rotations: Float32Array; scales: Float32Array }[],
+): void {
+  items.forEach((it, k) => {
+    const n = it.positions.length + it.rotations.length + it.scales.length;
+    const bytes = new Uint8Array(n * 4);
+    const view = new DataView(bytes.buffer);
+    let at = 0;
+    for (const a of [it.positions, it.rotations, it.scales])
+      for (let i = 0; i < a.length; i++, at += 4) view.setFloat32(at, a[i], true);
+    setKeptBytes(animation, `unmatched:${k}`, bytes);
+  });
+}
+
+/**
+ * The keys of the `k`-th unmatched item: from the kept bytes (split by `counts`), else the JSON
+ * of files written before; undefined when neither holds them.
+ *
+ * ```ts
+ * const keys = keptUnmatchedKeys(animation, 0, ex.unmatchedItems[0]);
+ * ```
+ */
+export function keptUnmatchedKeys(
+  animation: ExtensibleProperty,
+  k: number,
+  item: UnmatchedItemExtras | undefined,
+): { positions: Float32Array; rotations: Float32Array; scales: Float32Array } | undefined {
+  const b = getKeptBytes(animation, `unmatched:${k}`);
+  const c = item?.counts;
+  if (b && Array.isArray(c) && c.length === 3 && c.every((x) => Number.isInteger(x) && x >= 0)) {
+    if (b.byteLength !== (c[0] + c[1] + c[2]) * 4) return undefined;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    let at = 0;
+    const take = (n: number) => {
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++, at += 4) out[i] = view.getFloat32(at, true);
+      return out;
+    };
+    return { positions: take(c[0]), rotations: take(c[1]), scales: take(c[2]) };
+  }
+  const positions = decodeFloats(item?.positions, item?.positions?.length ?? -1);
+  const rotations = decodeFloats(item?.rotations, item?.rotations?.length ?? -1);
+  const scales = decodeFloats(item?.scales, item?.scales?.length ?? -1);
+  if (!positions || !rotations || !scales) return undefined;
+  return {
+    positions: Float32Array.from(positions),
+    rotations: Float32Array.from(rotations),
+    scales: Float32Array.from(scales),
+  };
 }
