@@ -11,6 +11,7 @@ import {
   type FileSet,
   FormatError,
   type ImportOptions,
+  type ImportResult,
   type InspectSection,
   type LegacyFormat,
   mainFile,
@@ -33,6 +34,7 @@ import {
   isPackageName,
   looksLikePackage,
   packageNotes,
+  type UnpackedMeshPlace,
 } from './package/format.js';
 import { packageTextureEntries } from './package/entries.js';
 import { GameTextureLookup, packageGameDir } from './package/game-lookup.js';
@@ -66,20 +68,31 @@ export * from './package/format.js';
  * ```
  */
 export async function importUnrealFiles(files: FileSet, options: ImportOptions & UnrealImportOptions = {}) {
-  const [main, mainBytes] = mainFile(files, options);
+  return importMeshFiles(files, options);
+}
+
+/** {@link importUnrealFiles}; `place`: a package's mesh unpacked by `importPackage`. */
+async function importMeshFiles(
+  files: FileSet,
+  options: ImportOptions & UnrealImportOptions,
+  place?: UnpackedMeshPlace,
+): Promise<ImportResult> {
+  const [main, mainBytes] = mainFile(files, place ? { main: place.main } : options);
   // A package (.u, .utx): one of its meshes, through the sources it is built from.
-  if (looksLikePackage(mainBytes)) return importPackage(mainBytes, main, options, importUnrealFiles);
+  if (looksLikePackage(mainBytes)) return importPackage(mainBytes, main, options, importMeshFiles);
   const warnings = new WarningCollector();
+  const givenResources = place ? place.resources : options.resources;
   // Without a resource reader the FileSet itself is the folder (keys may be `Textures/X.pcx`).
-  const resources = options.resources ?? new MemoryResources(files, 'the given files');
-  const resourcePath = (options.resourcePath ?? main).replace(/\\/g, '/');
-  if (/\.uc$/i.test(main) && options.resources) {
+  const resources = givenResources ?? new MemoryResources(files, 'the given files');
+  const resourcePath = ((place ? place.resourcePath : options.resourcePath) ?? main).replace(/\\/g, '/');
+  if (/\.uc$/i.test(main) && givenResources) {
     // A class file as main: its MESH IMPORT names the data files, relative to the package folder.
     const more = await classMeshFiles(resources, resourcePath, parseUc(decodeText(mainBytes)), files);
     if (more.size) files = new Map([...files, ...more]);
   }
   const dataGuess = /\.uc$/i.test(main) ? undefined : `${meshBase(main)}_d.3d`;
-  const found = dataGuess ? await findClassFiles(resources, resourcePath, dataGuess, warnings) : [];
+  // a package's unpacked mesh has no other class file to find (see UnpackedMeshPlace)
+  const found = dataGuess && !place ? await findClassFiles(resources, resourcePath, dataGuess, warnings) : [];
   const modelDir = dirOf(resourcePath);
   const extra = found
     .filter((f) => !(dirOf(f.path).toLowerCase() === modelDir.toLowerCase() && files.has(baseName(f.path))))
@@ -113,10 +126,14 @@ export async function importUnrealFiles(files: FileSet, options: ImportOptions &
     }));
     // another package's textures: that package in the game folder (a package's own folder tree
     // when converted from one: the CLI passes it as containerResources)
-    const containerResources = options.containerResources as ResourceReader | undefined;
+    const containerResources = (place ? place.containerResources : options.containerResources) as
+      | ResourceReader
+      | undefined;
     const game = new GameTextureLookup(
       containerResources ?? resources,
-      containerResources ? (options.containerPath as string | undefined) : resourcePath,
+      containerResources
+        ? ((place ? place.containerPath : options.containerPath) as string | undefined)
+        : resourcePath,
     );
     await attachSkins(document, { resources, packageDir, sources, game }, warnings);
   }

@@ -10,12 +10,30 @@ import {
   type ImportResult,
   type InspectSection,
   MemoryResources,
+  type ResourceReader,
   type Warning,
 } from '@gltf-legacy/core';
 import { looksLikePackage } from './header.js';
 import { readPackage, type UnrealPackage, VERTEX_MESH_CLASSES } from './package.js';
 import { textureFormatName } from './texture.js';
 import { packageMeshes, unpackPackage } from './unpack.js';
+
+/**
+ * Where {@link importPackage} puts the mesh it unpacked, over the caller's options (passed beside
+ * them, not merged into a copy: copying every option was a measurable part of a package mesh's
+ * fixed cost, issue 28). Its `resources` hold the mesh's `.uc` (the classes' Skin/MultiSkins
+ * defaults already in it) and skins, no other class file: the importer does not look for one.
+ */
+export interface UnpackedMeshPlace {
+  /** `MESH_d.3d`. */
+  main: string;
+  /** The unpacked files. */
+  resources: ResourceReader;
+  resourcePath: string;
+  /** The package's own folder tree: where textures of the packages it imports are looked up. */
+  containerResources: unknown;
+  containerPath: unknown;
+}
 
 /** Classes of meshes this reader names but does not convert. */
 export const SKIPPED_MESH_CLASSES = ['SkeletalMesh'] as const;
@@ -53,14 +71,14 @@ export function noMeshMessage(pkg: UnrealPackage, name: string): string {
  * Imports one mesh of a package through its sources (`options.mesh`, any case; default the first).
  *
  * ```ts
- * const { document } = await importPackage(bytes, 'HeadHunter.u', { mesh: 'Skull' }, importFiles);
+ * const { document } = await importPackage(bytes, 'HeadHunter.u', { mesh: 'Skull' }, importMeshFiles);
  * ```
  */
 export async function importPackage(
   bytes: Uint8Array,
   name: string,
   options: ImportOptions,
-  importFiles: (files: FileSet, options: ImportOptions) => Promise<ImportResult>,
+  importFiles: (files: FileSet, options: ImportOptions, place: UnpackedMeshPlace) => Promise<ImportResult>,
 ): Promise<ImportResult> {
   const pkg = readPackage(bytes, name);
   const indices = packageMeshes(pkg);
@@ -84,16 +102,14 @@ export async function importPackage(
     const b = entries.get(n);
     if (b) files.set(n, b);
   }
-  // the caller's options with these on top (an object inheriting them: copying every option
-  // was a measurable part of a package mesh's fixed cost, issue 28)
-  const inner: ImportOptions = Object.create(options);
-  // the package's own folder tree: where textures of the packages it imports are looked up
-  inner.containerResources = options.containerResources ?? options.resources;
-  inner.containerPath = options.containerResources ? options.containerPath : (options.resourcePath ?? name);
-  inner.main = `${mesh}_d.3d`;
-  inner.resources = new MemoryResources(entries, name);
-  inner.resourcePath = inner.main;
-  return importFiles(files, inner);
+  const main = `${mesh}_d.3d`;
+  return importFiles(files, options, {
+    main,
+    resources: new MemoryResources(entries, name),
+    resourcePath: main,
+    containerResources: options.containerResources ?? options.resources,
+    containerPath: options.containerResources ? options.containerPath : (options.resourcePath ?? name),
+  });
 }
 
 /**
