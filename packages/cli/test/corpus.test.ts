@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { corpusFiles, corpusRoot, hasCorpus, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BatchReport, FORMATS, main, mainFormatOf, validateFile } from '../src/index.js';
+import { extrasFindings } from './extras-audit.js';
 import { bundleWorker } from './worker-bundle.js';
 
 /** Corpus folder of each format package (folder names differ from ids for urho3d). */
@@ -87,6 +88,9 @@ describe.skipIf(!hasCorpus('gltf'))(
               const bytes = readFileSync(o);
               const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8'));
               expect(json.extensionsRequired ?? [], o).toEqual([]);
+              // issue 29: kept bytes travel as bytes — no number arrays or base64 in any extras
+              // (extras-audit.ts; a glTF input's own extras are the user's data, passed through)
+              expect(extrasFindings(json), o).toEqual([]);
               legacyOutputs++;
             }
           }

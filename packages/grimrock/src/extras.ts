@@ -3,7 +3,7 @@
  * and animations so that export can write the original bytes back, and `gx`, the one reader of
  * them. JSON-safe float encoding for those extras lives in `arrays.ts` (`encodeFloat`).
  */
-import { getKeptBytes } from '@gltf-legacy/core';
+import { getKeptBytes, listKeptBytes, setKeptBytes } from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
 import type { Layout, NonFinitePatch } from './arrays.js';
 import type { Segment } from './model.js';
@@ -31,6 +31,10 @@ export interface MeshExtras {
   bounds?: { center: unknown; radius: unknown; min: unknown; max: unknown };
   vertexMin?: unknown;
   vertexMax?: unknown;
+  /**
+   * Files written before kept bytes: the non-finite bit patterns of raw arrays, by array name.
+   * Now kept as bytes on the mesh (`nonFinite:<array name>`, see {@link keepNonFinite}).
+   */
   nonFinite?: Record<string, NonFinitePatch[]>;
 }
 
@@ -91,4 +95,53 @@ export function keptBytes(a: unknown, holder?: ExtensibleProperty): Uint8Array |
   if (!Array.isArray(a) || !a.length || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
     return undefined;
   return Uint8Array.from(a as number[]);
+}
+
+/** Key prefix of the non-finite patches kept as bytes on a mesh (`nonFinite:tangent`, …). */
+const NON_FINITE_KEY = 'nonFinite:';
+
+/**
+ * Keeps the non-finite bit patterns of a mesh's raw arrays as bytes (`GLTF_LEGACY_kept_bytes`
+ * key `nonFinite:<array name>` of the mesh: u32 little-endian pairs [value index, float32 bits]),
+ * not as JSON number arrays in extras.
+ *
+ * ```ts
+ * keepNonFinite(mesh, { tangent: [[0, 0x7fc00000]] });
+ * ```
+ */
+export function keepNonFinite(mesh: ExtensibleProperty, nonFinite: Record<string, NonFinitePatch[]>): void {
+  for (const [name, patches] of Object.entries(nonFinite)) {
+    if (!patches.length) continue;
+    const bytes = new Uint8Array(patches.length * 8);
+    const view = new DataView(bytes.buffer);
+    patches.forEach(([i, bits], k) => {
+      view.setUint32(k * 8, i >>> 0, true);
+      view.setUint32(k * 8 + 4, bits >>> 0, true);
+    });
+    setKeptBytes(mesh, `${NON_FINITE_KEY}${name}`, bytes);
+  }
+}
+
+/**
+ * The non-finite patches of a mesh: those kept as bytes ({@link keepNonFinite}), else the JSON
+ * of files written before (`legacy`: `extras.grimrock.nonFinite`), else none.
+ *
+ * ```ts
+ * const patches = keptNonFinite(mesh, gx<MeshExtras>(mesh)?.nonFinite);
+ * ```
+ */
+export function keptNonFinite(mesh: ExtensibleProperty, legacy: unknown): Record<string, NonFinitePatch[]> {
+  const out: Record<string, NonFinitePatch[]> = {};
+  for (const key of listKeptBytes(mesh)) {
+    if (!key.startsWith(NON_FINITE_KEY)) continue;
+    const b = getKeptBytes(mesh, key)!;
+    if (b.byteLength % 8 !== 0) continue;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    out[key.slice(NON_FINITE_KEY.length)] = Array.from({ length: b.byteLength / 8 }, (_, k) => [
+      view.getUint32(k * 8, true),
+      view.getUint32(k * 8 + 4, true),
+    ]);
+  }
+  if (Object.keys(out).length || !legacy || typeof legacy !== 'object') return out;
+  return legacy as Record<string, NonFinitePatch[]>;
 }

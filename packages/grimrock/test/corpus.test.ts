@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import {
@@ -59,7 +60,7 @@ describe('corpus: file model', () => {
 
 describe('corpus: import → glb validates, → glb on disk → export is byte-identical', () => {
   const dir = mkdtempSync(join(tmpdir(), 'grimrock-'));
-  const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+  const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
   for (const path of models) {
     const name = basename(path);
     it(`${name}`, async () => {

@@ -25,6 +25,7 @@ import { exportSkeleton } from './export/skeleton.js';
 import { tsoAnimationFps, tsoLimits } from './limits.js';
 import { type TsoMesh, writeMesh } from './mesh.js';
 import { writeSkeleton } from './skel.js';
+import { keptRun } from './kept.js';
 
 export { TSO_EXPORT_DEFAULTS, type TsoExportOptions } from './export/options.js';
 export { MAX_FRAMES } from './export/animation.js';
@@ -138,10 +139,17 @@ export function mapTso(doc: Document, options: TsoExportOptions = {}): TsoExport
 
   // ---- skeleton
   if (writeSkel) {
-    const info =
-      skins.map((s) => tsoOf(s)?.skeleton).find((x) => x) ??
-      bones.map((b) => tsoOf(b.node)?.skeleton).find((x) => x);
-    files.set(`${o.name}.skel`, writeSkeleton(exportSkeleton(bones, order, info, o.name, warnings)));
+    const skin = skins.find((s) => tsoOf(s)?.skeleton);
+    const bone = skin ? undefined : bones.find((b) => tsoOf(b.node)?.skeleton)?.node;
+    const holder = skin ?? bone;
+    const info = holder && tsoOf(holder)?.skeleton;
+    const trailing = skin
+      ? keptRun(skin, 'trailing', info?.trailing)
+      : keptRun(bone, 'skeletonTrailing', info?.trailing);
+    files.set(
+      `${o.name}.skel`,
+      writeSkeleton(exportSkeleton(bones, order, info, trailing, o.name, warnings)),
+    );
   }
 
   // ---- animations

@@ -21,19 +21,29 @@ export const BLEND_ATTRIBUTES = {
   realPosition: '_TSO_REAL_POSITION',
 } as const;
 
-/** `extras.tso` of a mesh made by import: what export needs to give the original bytes back. */
+/**
+ * `extras.tso` of a mesh made by import: what export needs to give the original bytes back,
+ * beside the bytes kept on the glTF mesh (`GLTF_LEGACY_kept_bytes`, see `kept.ts`): `trailing`,
+ * `rawPositions` (u32 words [vertex, x, y, z bits]… of the real positions the bone-space → glTF →
+ * bone-space trip does not give back) and `blend` (raw blend records no attribute can carry).
+ */
 export interface MeshExtras {
   version: number;
   vertexCount2: number;
   boneNames: string[];
   bindings: number[][];
-  /** Raw blend records: JSON arrays, or (`attributes: true`) the `_TSO_BLEND*` vertex attributes. */
+  /**
+   * Raw blend records: `count` of them in the `_TSO_BLEND*` vertex attributes (`attributes: true`)
+   * or in the kept bytes `blend`; files written before kept bytes: JSON arrays of bit patterns.
+   */
   blend:
-    | { attributes?: undefined; data: number[]; vertices: number[]; realPositions: number[] }
-    | { attributes: true; count: number };
-  /** Real positions the bone-space → glTF → bone-space trip does not give back: [vertex, x, y, z bits]… */
+    | { attributes: true; count: number }
+    | { attributes?: undefined; count: number }
+    | { attributes?: undefined; data: number[]; vertices: number[]; realPositions: number[] };
+  /** Files written before kept bytes: the sparse raw positions, [vertex, x, y, z bits]…. */
   rawPositions?: number[];
   /** Every raw real position is in the `_TSO_RAW_POSITION` attribute instead. */
   rawPositionAttribute?: boolean;
-  trailing: number[];
+  /** Files written before kept bytes: the trailing bytes (0…255 each). */
+  trailing?: number[];
 }

@@ -8,6 +8,7 @@ import type { TsoAnimation } from './anim.js';
 import type { TsoMesh } from './mesh.js';
 import type { TsoSkeleton } from './skel.js';
 import { mat } from './space.js';
+import { keepRun } from './kept.js';
 import { buildMesh } from './import/mesh.js';
 import type { TsoImportOptions } from './import/options.js';
 import { BONE_GROUP_NAME, boneTable, importSkeleton } from './import/skeleton.js';
@@ -121,15 +122,18 @@ export function importTso(
 
   // ---- skin extras for the skeleton itself
   if (skeleton) {
-    const skinExtras = {
-      version: skeleton.version,
-      name: skeleton.name,
-      trailing: Array.from(skeleton.trailing),
-    };
+    const skinExtras = { version: skeleton.version, name: skeleton.name };
     const skins = meshNodes.map((n) => n.getSkin()).filter((x) => !!x);
-    for (const skin of skins) skin.setExtras({ tso: { skeleton: skinExtras } });
-    if (!skins.length && rootNode)
+    // The skeleton's trailing bytes as bytes (kept.ts): `trailing` of each skin, else
+    // `skeletonTrailing` of the root bone node.
+    for (const skin of skins) {
+      skin.setExtras({ tso: { skeleton: skinExtras } });
+      keepRun(skin, 'trailing', skeleton.trailing);
+    }
+    if (!skins.length && rootNode) {
       rootNode.setExtras({ tso: { ...(rootNode.getExtras().tso as object), skeleton: skinExtras } });
+      keepRun(rootNode, 'skeletonTrailing', skeleton.trailing);
+    }
   } else {
     for (const n of meshNodes) n.getSkin()?.setExtras({ tso: { noSkeleton: true } });
   }

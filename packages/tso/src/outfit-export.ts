@@ -31,6 +31,7 @@ import {
   type BindingRecord,
 } from './outfit-import.js';
 import { OUTFIT_FOLDERS } from './outfit-resolve.js';
+import { keptRun } from './kept.js';
 
 /** Options of {@link exportOutfit} (on top of {@link TsoExportOptions}). */
 export interface TsoOutfitExportOptions extends TsoExportOptions {
@@ -90,8 +91,11 @@ function refOf(v: unknown): TsoFileRef | undefined {
   return { kind: r.kind, group: r.group, file: r.file, type: r.type };
 }
 
-/** The binding record of a mesh node, checked field by field (extras come from any glTF). */
-function bindingOf(n: Node): BindingRecord | undefined {
+/**
+ * The binding record of a mesh node, checked field by field (extras come from any glTF), with the
+ * `.bnd`'s trailing bytes (kept bytes `bndTrailing`, else the JSON of files written before).
+ */
+function bindingOf(n: Node): (BindingRecord & { trailingBytes: Uint8Array }) | undefined {
   const r = (n.getExtras() as Record<string, unknown>)[BINDING_EXTRAS_KEY] as
     | Record<string, unknown>
     | undefined;
@@ -107,13 +111,14 @@ function bindingOf(n: Node): BindingRecord | undefined {
     boneName: bone,
     mesh,
     texture,
-    trailing: Array.isArray(r.trailing) ? r.trailing.filter(u8).slice(0, 1 << 16) : [],
+    trailingBytes: keptRun(n, 'bndTrailing', r.trailing),
     meshFile: safeFile(r.meshFile),
     textureFile: safeFile(r.textureFile),
   };
 }
 
-function appearanceOf(doc: Document): AppearanceRecord | undefined {
+/** The scene's appearance record, with the `.apr`'s trailing bytes (like {@link bindingOf}). */
+function appearanceOf(doc: Document): (AppearanceRecord & { trailingBytes: Uint8Array }) | undefined {
   const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
   const r = scene?.getExtras()?.[APPEARANCE_EXTRAS_KEY] as Record<string, unknown> | undefined;
   if (!r || typeof r !== 'object' || !Array.isArray(r.bindings)) return undefined;
@@ -130,7 +135,7 @@ function appearanceOf(doc: Document): AppearanceRecord | undefined {
     thumbnailFileId: u32(r.thumbnailFileId) ? r.thumbnailFileId : 0,
     thumbnailTypeId: u32(r.thumbnailTypeId) ? r.thumbnailTypeId : 0,
     bindings,
-    trailing: Array.isArray(r.trailing) ? r.trailing.filter(u8).slice(0, 1 << 16) : [],
+    trailingBytes: keptRun(scene, 'aprTrailing', r.trailing),
     parts: Array.isArray(r.parts)
       ? (r.parts as unknown[])
           .slice(0, 1 << 20)
@@ -377,7 +382,7 @@ export async function exportOutfit(
         : record && record.texture.kind !== TSO_REF_WITH_IDS && u32(record.texture.kind)
           ? { kind: record.texture.kind }
           : { kind: 0 },
-      trailing: Uint8Array.from(Array.isArray(record?.trailing) ? record.trailing.filter(u8) : []),
+      trailing: record?.trailingBytes ?? new Uint8Array(0),
     };
     const bndParsed = record?.file ? parseContentName(record.file) : undefined;
     const bndKept = bndParsed && claim('binding', bndParsed.fileId) ? bndParsed : undefined;
@@ -394,7 +399,7 @@ export async function exportOutfit(
     thumbnailFileId: appearance && u32(appearance.thumbnailFileId) ? appearance.thumbnailFileId : 0,
     thumbnailTypeId: appearance && u32(appearance.thumbnailTypeId) ? appearance.thumbnailTypeId : 0,
     bindings: [],
-    trailing: Uint8Array.from(Array.isArray(appearance?.trailing) ? appearance.trailing.filter(u8) : []),
+    trailing: appearance?.trailingBytes ?? new Uint8Array(0),
   };
   const pending = [...entries];
   const written = new Set(entries.map((e) => `${e.fileId}/${e.typeId}`));
@@ -430,5 +435,3 @@ export async function exportOutfit(
     warnings.warn('IDS_CHOSEN', `info: fresh file ids chosen: ${pool.chosen.join(', ')}`);
   return { files, warnings: warnings.list() };
 }
-
-const u8 = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;

@@ -12,6 +12,7 @@ import { rejectNonFinite } from './finite.js';
 import { type TsoImportOptions, importTso } from './import.js';
 import { type TsoMesh, readMesh } from './mesh.js';
 import { noteTrailingBytes } from './quirks.js';
+import { keepRun } from './kept.js';
 import {
   TSO_REF_WITH_IDS,
   type TsoAppearance,
@@ -47,7 +48,8 @@ export interface BindingRecord {
   boneName: string;
   mesh: { kind: number; group?: number; file?: number; type?: number };
   texture: { kind: number; group?: number; file?: number; type?: number };
-  trailing: number[];
+  /** Files written before kept bytes: the `.bnd`'s trailing bytes (now kept bytes `bndTrailing` of the node). */
+  trailing?: number[];
   /** Root-relative paths of the mesh and texture files read. */
   meshFile?: string;
   textureFile?: string;
@@ -60,7 +62,8 @@ export interface AppearanceRecord {
   thumbnailFileId: number;
   thumbnailTypeId: number;
   bindings: { fileId: number; typeId: number }[];
-  trailing: number[];
+  /** Files written before kept bytes: the `.apr`'s trailing bytes (now kept bytes `aprTrailing` of the scene). */
+  trailing?: number[];
   /**
    * The entries (file id, type id) that became mesh nodes: export drops those whose node is gone;
    * the others (missing at import) are written back as they were.
@@ -73,6 +76,8 @@ interface Part {
   mesh: TsoMesh;
   name: string;
   record: BindingRecord;
+  /** The `.bnd`'s trailing bytes (kept as bytes, not in the record). */
+  trailing: Uint8Array;
   texture?: { path: string; bytes: Uint8Array };
 }
 
@@ -83,7 +88,6 @@ function bindingRecord(b: TsoBindingFile, file?: string): BindingRecord {
     boneName: b.boneName,
     mesh: { ...b.mesh },
     texture: { ...b.texture },
-    trailing: Array.from(b.trailing),
   };
 }
 
@@ -135,7 +139,12 @@ async function resolvePart(
   }
   noteTrailingBytes(mesh.trailing, meshFile.bytes.length, meshFile.path, { strict }, warnings);
   record.meshFile = meshFile.path;
-  const part: Part = { mesh, name: parseContentName(meshFile.path)?.name ?? baseName(meshFile.path), record };
+  const part: Part = {
+    mesh,
+    name: parseContentName(meshFile.path)?.name ?? baseName(meshFile.path),
+    record,
+    trailing: binding.trailing,
+  };
   const t = binding.texture;
   if (t.kind === TSO_REF_WITH_IDS) {
     const texFolders = searchFolders(from, OUTFIT_FOLDERS.textures);
@@ -158,7 +167,8 @@ async function resolvePart(
  * after the texture file (PNG/JPEG pass through, BMP/TGA… become PNG with the original bytes
  * kept), alpha mode from the image's alpha, and the binding record in the node's extras. With
  * `shared`, bindings that name the same texture file share one material and texture (so export
- * writes that file once, under its id, as the outfit had it).
+ * writes that file once, under its id, as the outfit had it). The `.bnd`'s `trailing` bytes are
+ * kept as bytes on the node (`bndTrailing`, see kept.ts).
  */
 export async function applyBinding(
   doc: Document,
@@ -167,8 +177,10 @@ export async function applyBinding(
   texture: { path: string; bytes: Uint8Array } | undefined,
   warnings: WarningCollector,
   shared?: Map<string, Material | null>,
+  trailing: Uint8Array = new Uint8Array(0),
 ): Promise<void> {
   node.setExtras({ ...node.getExtras(), [BINDING_EXTRAS_KEY]: record });
+  keepRun(node, 'bndTrailing', trailing);
   if (!texture) return;
   const key = texture.path.toLowerCase();
   const known = shared?.get(key);
@@ -333,7 +345,15 @@ export async function importOutfit(
     .filter((n) => n.getMesh());
   const shared = new Map<string, Material | null>();
   for (let i = 0; i < parts.length; i++)
-    await applyBinding(doc, meshNodes[i], parts[i].record, parts[i].texture, warnings, shared);
+    await applyBinding(
+      doc,
+      meshNodes[i],
+      parts[i].record,
+      parts[i].texture,
+      warnings,
+      shared,
+      parts[i].trailing,
+    );
   if (appearance) {
     const record: AppearanceRecord = {
       file: from,
@@ -341,11 +361,11 @@ export async function importOutfit(
       thumbnailFileId: appearance.thumbnailFileId,
       thumbnailTypeId: appearance.thumbnailTypeId,
       bindings: appearance.bindings.map((b) => ({ ...b })),
-      trailing: Array.from(appearance.trailing),
       parts: imported,
     };
     const scene = doc.getRoot().getDefaultScene()!;
     scene.setExtras({ ...scene.getExtras(), [APPEARANCE_EXTRAS_KEY]: record });
+    keepRun(scene, 'aprTrailing', appearance.trailing);
   }
   return doc;
 }
@@ -382,5 +402,5 @@ export async function applyMeshBinding(
       );
     else record.textureFile = texture.path;
   }
-  await applyBinding(doc, node, record, texture, warnings);
+  await applyBinding(doc, node, record, texture, warnings, undefined, found.binding.trailing);
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
+import { KeptBytesExtension, getKeptBytes } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../src/index.js';
 import { syntheticAdultSkeleton, twoBoneMesh } from './fixtures.js';
 
-const io = new NodeIO();
+const io = new NodeIO().registerExtensions([KeptBytesExtension]);
 
 /** import → .glb on disk → NodeIO → export: the .mesh bytes and the imported primitive. */
 async function throughGlb(name: string, bytes: Uint8Array) {
@@ -54,7 +55,7 @@ describe('blend records as vertex attributes', () => {
     },
   );
 
-  it('two blend records on one real vertex stay in JSON extras and still round-trip exactly', async () => {
+  it('two blend records on one real vertex are kept as bytes (no JSON arrays) and still round-trip exactly', async () => {
     const m = twoBoneMesh();
     // A second blend record (bone ROOT's binding) pulling on vertex 1 too.
     m.bindings[0].firstBlendVertex = 1;
@@ -65,8 +66,11 @@ describe('blend records as vertex attributes', () => {
     const { document, mesh } = await throughGlb('two.mesh', bytes);
     const blend = (document.getRoot().listMeshes()[0].getExtras().tso as { blend: Record<string, unknown> })
       .blend;
-    expect(blend.attributes).toBeUndefined();
-    expect(blend.data).toEqual([0x4000, 1, 0x1000, 1]);
+    expect(blend).toEqual({ count: 2 });
+    // GLTF_LEGACY_kept_bytes `blend`: u32 words, data ‖ vertices ‖ real positions (11 per record)
+    const kept = getKeptBytes(document.getRoot().listMeshes()[0], 'blend')!;
+    expect(kept.byteLength).toBe(2 * 11 * 4);
+    expect(Array.from(new Uint32Array(kept.slice(0, 16).buffer))).toEqual([0x4000, 1, 0x1000, 1]);
     const prim = document.getRoot().listMeshes()[0].listPrimitives()[0];
     expect(prim.getAttribute(BLEND_ATTRIBUTES.record)).toBeNull();
     expect(firstByteDiff(mesh, bytes)).toBe(-1);
@@ -102,7 +106,7 @@ describe('raw positions as a vertex attribute', () => {
       const x = document.getRoot().listMeshes()[0].getExtras().tso as { rawPositionAttribute?: boolean };
       modes.push(x.rawPositionAttribute ? 'attribute' : 'json');
     }
-    // 13 of 14 (FSONPC-Grim-Hood needs 12 of 124 vertices: a sparse JSON list).
+    // 13 of 14 (FSONPC-Grim-Hood needs 12 of 124 vertices: a sparse list, kept as bytes).
     expect(modes.filter((m) => m === 'attribute').length).toBe(13);
   });
 
@@ -119,10 +123,14 @@ describe('raw positions as a vertex attribute', () => {
       const x = gltfMesh.getExtras().tso as { rawPositionAttribute?: boolean; rawPositions?: number[] };
       const prim = gltfMesh.listPrimitives()[0];
       // Most vertices lose a bit through the rotated bones: one attribute instead of a JSON list.
+      expect(x.rawPositions).toBeUndefined(); // never a JSON list: an attribute or kept bytes
       if (x.rawPositionAttribute) {
-        expect(x.rawPositions).toBeUndefined();
         expect(prim.getAttribute(RAW_POSITION_ATTRIBUTE)!.getCount()).toBe(readMesh(bytes).uvs.length / 2);
-      } else expect(prim.getAttribute(RAW_POSITION_ATTRIBUTE)).toBeNull();
+        expect(getKeptBytes(gltfMesh, 'rawPositions')).toBeUndefined();
+      } else {
+        expect(prim.getAttribute(RAW_POSITION_ATTRIBUTE)).toBeNull();
+        expect(getKeptBytes(gltfMesh, 'rawPositions')!.byteLength % 16).toBe(0);
+      }
       const file = join(mkdtempSync(join(tmpdir(), 'tso-raw-')), 'm.glb');
       writeFileSync(file, await io.writeBinary(document));
       const back = await io.readBinary(new Uint8Array(readFileSync(file)));

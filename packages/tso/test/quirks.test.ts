@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FormatError } from '@gltf-legacy/core';
+import { FormatError, KeptBytesExtension } from '@gltf-legacy/core';
 import { TEST_ASSETS, firstByteDiff, folderResources } from '@gltf-legacy/test-utils';
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { detectTsoKind, legacyFormat } from '../src/index.js';
 
 const DIR = join(TEST_ASSETS, 'tso');
 const file = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
-const io = new NodeIO();
+const io = new NodeIO().registerExtensions([KeptBytesExtension]);
 
 /** The twobone set with `name` (a quirk sample) standing in for the clean file `clean`. */
 function set(clean: string, name?: string): Map<string, Uint8Array> {

@@ -3,7 +3,7 @@
  * layouts, buffer sharing, LOD levels, bone mappings, raw file values), written by import on the
  * model's top node and read back by export.
  */
-import { getKeptBytes } from '@gltf-legacy/core';
+import { getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
 import type { Document, ExtensibleProperty, Node } from '@gltf-transform/core';
 import type { MdlModel } from './mdl.js';
 import { floatsToJson, floatToJson, uniformZeroSigns } from './space.js';
@@ -22,6 +22,12 @@ export interface UrhoModelExtras {
   }[];
   indexBuffers: { indexCount: number; indexSize: number }[];
   geometries: {
+    /**
+     * The geometry's bone indices. In the JSON only while it has at most
+     * {@link BONE_MAPPING_JSON_MAX} entries; a longer one is kept as bytes (u32 little-endian,
+     * `GLTF_LEGACY_kept_bytes` key `boneMapping:<geometry>` of the top node) and
+     * {@link modelExtrasOf} puts it back here.
+     */
     boneMapping: number[];
     lods: {
       distance: number | string;
@@ -52,19 +58,72 @@ export interface UrhoModelExtras {
   trailing?: number[];
 }
 
-/** The top node carrying `extras.urho3d.model` and those extras, or null (a foreign document). */
+/** `extras.urho3d.model` as written: a geometry's `boneMapping` is absent when it is kept as bytes. */
+export type UrhoModelExtrasJson = Omit<UrhoModelExtras, 'geometries'> & {
+  geometries: (Omit<UrhoModelExtras['geometries'][number], 'boneMapping'> & { boneMapping?: number[] })[];
+};
+
+/** Longest bone mapping written as a JSON array; longer ones are kept as bytes (no number tables in extras). */
+export const BONE_MAPPING_JSON_MAX = 16;
+
+/**
+ * The top node carrying `extras.urho3d.model` and those extras (a copy whose geometries all have
+ * their `boneMapping`, from the kept bytes when it is not in the JSON), or null (a foreign
+ * document).
+ *
+ * ```ts
+ * const hint = modelExtrasOf(doc); // hint?.extras.geometries[0].boneMapping: number[]
+ * ```
+ */
 export function modelExtrasOf(doc: Document): { top: Node; extras: UrhoModelExtras } | null {
   for (const n of doc.getRoot().listNodes()) {
     const e = (n.getExtras() as any)?.urho3d?.model;
-    if (e && Array.isArray(e.vertexBuffers) && Array.isArray(e.geometries))
-      return { top: n, extras: e as UrhoModelExtras };
+    if (e && Array.isArray(e.vertexBuffers) && Array.isArray(e.geometries)) {
+      const geometries = (e.geometries as unknown[]).map((g, i) =>
+        g && typeof g === 'object' && !Array.isArray((g as { boneMapping?: unknown }).boneMapping)
+          ? { ...g, boneMapping: keptBoneMapping(n, i) }
+          : g,
+      );
+      return { top: n, extras: { ...e, geometries } as UrhoModelExtras };
+    }
   }
   return null;
 }
 
+/** The bone mapping of geometry `g` kept as bytes on `top` (u32 little-endian), else empty. */
+function keptBoneMapping(top: Node, g: number): number[] {
+  const b = getKeptBytes(top, `boneMapping:${g}`);
+  if (!b || b.byteLength % 4 !== 0) return [];
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return Array.from({ length: b.byteLength / 4 }, (_, i) => view.getUint32(i * 4, true));
+}
+
+/**
+ * Keeps the bone mappings longer than {@link BONE_MAPPING_JSON_MAX} as bytes on `top` (those
+ * {@link modelExtrasFromMdl} leaves out of the JSON).
+ *
+ * ```ts
+ * keepBoneMappings(top, model);
+ * ```
+ */
+export function keepBoneMappings(top: Node, model: MdlModel): void {
+  model.geometries.forEach((g, i) => {
+    if (g.boneMapping.length <= BONE_MAPPING_JSON_MAX) return;
+    const bytes = new Uint8Array(g.boneMapping.length * 4);
+    const view = new DataView(bytes.buffer);
+    g.boneMapping.forEach((v, k) => {
+      view.setUint32(k * 4, v, true);
+    });
+    setKeptBytes(top, `boneMapping:${i}`, bytes);
+  });
+}
+
 /** What import records of `model` (`rawBackups`: raw accessor names per vertex buffer). */
-export function modelExtrasFromMdl(model: MdlModel, rawBackups: Record<string, string>[]): UrhoModelExtras {
-  const extras: UrhoModelExtras = {
+export function modelExtrasFromMdl(
+  model: MdlModel,
+  rawBackups: Record<string, string>[],
+): UrhoModelExtrasJson {
+  const extras: UrhoModelExtrasJson = {
     magic: model.magic,
     vertexBuffers: model.vertexBuffers.map((vb, v) => ({
       vertexCount: vb.vertexCount,
@@ -76,7 +135,8 @@ export function modelExtrasFromMdl(model: MdlModel, rawBackups: Record<string, s
     })),
     indexBuffers: model.indexBuffers.map((ib) => ({ indexCount: ib.indexCount, indexSize: ib.indexSize })),
     geometries: model.geometries.map((g) => ({
-      boneMapping: Array.from(g.boneMapping),
+      // a long mapping goes to the kept bytes (keepBoneMappings); modelExtrasOf reads it back
+      ...(g.boneMapping.length <= BONE_MAPPING_JSON_MAX ? { boneMapping: Array.from(g.boneMapping) } : {}),
       lods: g.lods.map((l) => ({ ...l, distance: floatToJson(l.distance) })),
     })),
     morphs: model.morphs.map((m) => ({

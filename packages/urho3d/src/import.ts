@@ -5,7 +5,7 @@
  */
 import { type AxisMap, FormatError, setKeptBytes, type Warning, WarningCollector } from '@gltf-legacy/core';
 import { Document, type Node } from '@gltf-transform/core';
-import { modelExtrasFromMdl } from './extras.js';
+import { keepBoneMappings, modelExtrasFromMdl } from './extras.js';
 import { importAnimation } from './import/animation.js';
 import { importGeometries } from './import/geometries.js';
 import { placeMeshes } from './import/lods.js';
@@ -113,6 +113,7 @@ function importModel(
   const { meshes, anyJoints } = importGeometries(doc, model, name, vb, morphTargets, skin, warnings);
   placeMeshes(doc, model, name, top, meshes, skin, anyJoints);
   top.setExtras({ urho3d: { model: modelExtrasFromMdl(model, vb.rawBackups) } });
+  keepBoneMappings(top, model);
   // bytes after the model, as bytes (a buffer view of the .glb), for a byte-exact export
   if (model.trailing.length) setKeptBytes(top, 'trailing', model.trailing);
 }

@@ -4,13 +4,14 @@
 // (Bip01_HeadNub) lies above the pelvis. A character facing +Z with +Y up in right-handed glTF
 // has its left side on +X, so the left foot must also be at a larger x than the right one
 // (a mirror on the wrong axis would turn the character round or swap its sides).
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
 import { legacyFormat, MSFTLod, recordedAxes } from '../src/index.js';
 
-const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod, KeptBytesExtension]);
 const jackPath = corpusFiles('urho', ['.mdl']).find((f) => f.endsWith('/Jack.mdl'))!;
 const jack = readBytes(jackPath);
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import {
   corpusFiles,
   expectClose,
@@ -17,7 +18,7 @@ import { legacyFormat, MSFTLod, readMdl } from '../src/index.js';
 const mdls = corpusFiles('urho', ['.mdl']);
 const anis = corpusFiles('urho', ['.ani']);
 const dir = mkdtempSync(join(tmpdir(), 'urho3d-rt-'));
-const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod]);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, MSFTLod, KeptBytesExtension]);
 
 describe('corpus models: import → .glb (0 validator errors, bounds as stored) → disk → export is byte-identical', () => {
   for (const f of mdls) {

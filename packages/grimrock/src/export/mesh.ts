@@ -13,7 +13,13 @@ import {
   packArrays,
   type PackStats,
 } from '../arrays.js';
-import { type EmptyMeshExtras, type GrimrockNodeExtras, gx, type MeshExtras } from '../extras.js';
+import {
+  type EmptyMeshExtras,
+  type GrimrockNodeExtras,
+  gx,
+  keptNonFinite,
+  type MeshExtras,
+} from '../extras.js';
 import { gltfToMat4x3 } from '../mat.js';
 import {
   type Bone,
@@ -226,6 +232,7 @@ function packVertices(
     return sa.length === sb.length && sa.every((s) => a.getAttribute(s) === b.getAttribute(s));
   };
   const stats: PackStats = { renormalized: 0 };
+  const nonFinite = keptNonFinite(mesh, ex?.nonFinite);
   const sets: { prim: Primitive; base: number; arrays: VertexArray[] }[] = [];
   const base = new Map<Primitive, number>();
   let numVertices = 0;
@@ -235,7 +242,7 @@ function packVertices(
       base.set(p, shared.base);
       continue;
     }
-    const arrays = packArrays(p, layouts, skinned, ex?.nonFinite ?? {}, stats);
+    const arrays = packArrays(p, layouts, skinned, nonFinite, stats);
     sets.push({ prim: p, base: numVertices, arrays });
     base.set(p, numVertices);
     numVertices += elementCount(p.getAttribute('POSITION'));

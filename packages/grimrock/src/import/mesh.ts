@@ -16,6 +16,7 @@ import {
   rawAttributeName,
   sameBytes,
 } from '../arrays.js';
+import { keepNonFinite } from '../extras.js';
 import { mat4x3ToGltf } from '../mat.js';
 import {
   hasVertexValues,
@@ -121,8 +122,8 @@ export function importMeshEntity(
       );
     }
   }
-  const nonFinite = keepRawArrays(src, prims, vertices.exact, vertices.skinned);
-  if (Object.keys(nonFinite).length) meshExtras.nonFinite = nonFinite;
+  // non-finite bit patterns of the raw arrays: bytes in the .glb (kept bytes), not JSON
+  keepNonFinite(mesh, keepRawArrays(src, prims, vertices.exact, vertices.skinned));
   // Bounds: remember the vertex extent when the stored bounds are something else, so export
   // can tell whether the geometry changed.
   const { vmin, vmax } = vertices;

@@ -6,6 +6,7 @@ import { ExportError, type WarningCollector, objectName, readSampler } from '@gl
 import type { Animation, Node } from '@gltf-transform/core';
 import type { TsoAnimation, TsoMotion } from '../anim.js';
 import { bitsToFloats, convertRotations, convertVectors } from '../space.js';
+import { keptRun, keptWords, wordFloats } from '../kept.js';
 
 import { tsoAnimationFps } from '../limits.js';
 import { type BoneInfo, num } from './common.js';
@@ -49,7 +50,7 @@ export function exportAnimation(
     });
   }
   if (x && Array.isArray(x.motions)) {
-    const exact = restoreAnimation(x, channels);
+    const exact = restoreAnimation(x, a, channels);
     if (exact) return { anim: exact, file: typeof x.file === 'string' ? x.file : undefined };
     warnings.warn(
       'EXTRAS_STALE',
@@ -133,6 +134,7 @@ function frameKeys(ch: { values: Float32Array; count: number }, frames: number, 
 
 export function restoreAnimation(
   x: Record<string, any>,
+  a: Animation,
   channels: Map<string, { values: Float32Array; count: number }>,
 ): TsoAnimation | null {
   const tCount = num(x.translationCount);
@@ -162,9 +164,19 @@ export function restoreAnimation(
       pool.set(vals, first * size);
     }
   }
-  for (const e of (x.rawT ?? []) as number[][])
+  // Raw pool entries no channel carries: kept bytes (u32 words [index, bits…]…), else the JSON
+  // lists of files written before kept bytes.
+  const keptT = keptWords(a, 'rawTranslations', 4);
+  const keptR = keptWords(a, 'rawRotations', 5);
+  if (keptT)
+    for (let i = 0; i < keptT.length; i += 4)
+      if (keptT[i] < tCount) translations.set(wordFloats(keptT.subarray(i + 1, i + 4)), keptT[i] * 3);
+  for (const e of keptT ? [] : legacyRaw(x.rawT, 4))
     if (e[0] < tCount) translations.set(bitsToFloats(e.slice(1, 4)), e[0] * 3);
-  for (const e of (x.rawR ?? []) as number[][])
+  if (keptR)
+    for (let i = 0; i < keptR.length; i += 5)
+      if (keptR[i] < rCount) rotations.set(wordFloats(keptR.subarray(i + 1, i + 5)), keptR[i] * 4);
+  for (const e of keptR ? [] : legacyRaw(x.rawR, 5))
     if (e[0] < rCount) rotations.set(bitsToFloats(e.slice(1, 5)), e[0] * 4);
   return {
     version: num(x.version, 2),
@@ -180,6 +192,19 @@ export function restoreAnimation(
       props: m.props ?? [],
       timeProps: m.timeProps ?? [],
     })),
-    trailing: Uint8Array.from(x.trailing ?? []),
+    trailing: keptRun(a, 'trailing', x.trailing),
   };
+}
+
+/** The raw pool entries of a file written before kept bytes: `[index, bits…]` lists of `size` numbers. */
+function legacyRaw(list: unknown, size: number): number[][] {
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (e): e is number[] =>
+      Array.isArray(e) &&
+      e.length === size &&
+      Number.isInteger(e[0]) &&
+      e[0] >= 0 &&
+      e.every((v) => typeof v === 'number'),
+  );
 }

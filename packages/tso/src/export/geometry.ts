@@ -141,7 +141,7 @@ export function exportMesh(
   );
 
   const extras = prims.length === 1 ? (prims[0].mesh.getExtras()?.tso as MeshExtras | undefined) : undefined;
-  const fromExtras = extras && restoreFromExtras(extras, prims[0].prim, vs, bones, rawNormals);
+  const fromExtras = extras && restoreFromExtras(extras, prims[0].mesh, prims[0].prim, vs, bones, rawNormals);
   if (extras && !fromExtras)
     warnings.warn(
       'EXTRAS_STALE',

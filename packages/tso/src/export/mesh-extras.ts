@@ -1,5 +1,6 @@
-import type { Primitive } from '@gltf-transform/core';
+import type { Mesh, Primitive } from '@gltf-transform/core';
 import { BLEND_ATTRIBUTES, type MeshExtras, RAW_POSITION_ATTRIBUTE } from '../extras.js';
+import { keptRun, keptWords, wordFloats } from '../kept.js';
 import type { TsoBinding, TsoMesh } from '../mesh.js';
 import { bitsToFloats } from '../space.js';
 
@@ -12,7 +13,28 @@ interface RawBlend {
   realPositions: Float32Array;
 }
 
-/** Blend records kept as JSON arrays (float32 bit patterns) in extras. */
+/**
+ * Blend records kept as bytes (`blend`: u32 words, data ‖ vertices ‖ real positions), or none
+ * when `count` is 0; null when they do not describe `count` records.
+ */
+function blendFromKept(mesh: Mesh | undefined, count: unknown): RawBlend | null {
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return null;
+  if (count === 0)
+    return {
+      blendData: new Uint32Array(0),
+      blendVertices: new Float32Array(0),
+      realPositions: new Float32Array(0),
+    };
+  const words = keptWords(mesh, 'blend', 11);
+  if (!words || words.length !== count * 11) return null;
+  return {
+    blendData: words.slice(0, count * 2),
+    blendVertices: wordFloats(words.subarray(count * 2, count * 8)),
+    realPositions: wordFloats(words.subarray(count * 8)),
+  };
+}
+
+/** Blend records kept as JSON arrays (float32 bit patterns) in extras: files written before kept bytes. */
 function blendFromJson(b: { data?: unknown; vertices?: unknown; realPositions?: unknown }): RawBlend | null {
   if (!Array.isArray(b.data) || !Array.isArray(b.vertices) || !Array.isArray(b.realPositions)) return null;
   const blendData = Uint32Array.from(b.data);
@@ -62,9 +84,13 @@ function blendFromAttributes(prim: Primitive, n: number, count: unknown): RawBle
   return found === count ? { blendData, blendVertices, realPositions } : null;
 }
 
-/** Rebuilds the mesh exactly from extras.tso when they still describe these vertices. */
+/**
+ * Rebuilds the mesh exactly from extras.tso (and the bytes kept on `mesh`) when they still
+ * describe these vertices.
+ */
 export function restoreFromExtras(
   x: MeshExtras,
+  mesh: Mesh | undefined,
   prim: Primitive,
   vs: Verts,
   bones: BoneInfo[],
@@ -73,7 +99,11 @@ export function restoreFromExtras(
   if (!x || !Array.isArray(x.boneNames) || !Array.isArray(x.bindings) || !x.blend) return null;
   const n = vs.count;
   const blend =
-    x.blend.attributes === true ? blendFromAttributes(prim, n, x.blend.count) : blendFromJson(x.blend);
+    x.blend.attributes === true
+      ? blendFromAttributes(prim, n, x.blend.count)
+      : 'data' in x.blend
+        ? blendFromJson(x.blend)
+        : blendFromKept(mesh, x.blend.count);
   if (!blend) return null;
   const { blendData, blendVertices, realPositions } = blend;
   const bindings: TsoBinding[] = x.bindings.map((b) => ({
@@ -136,11 +166,13 @@ export function restoreFromExtras(
       restore(v);
     }
   }
-  const rawPositions = Array.isArray(x.rawPositions) ? x.rawPositions : [];
+  const keptRaw = keptWords(mesh, 'rawPositions', 4);
+  const rawPositions: ArrayLike<unknown> = keptRaw ?? (Array.isArray(x.rawPositions) ? x.rawPositions : []);
   for (let i = 0; i + 3 < rawPositions.length; i += 4) {
     const v = rawPositions[i];
-    if (!Number.isInteger(v) || v < 0 || v >= n) continue;
-    raw.set(bitsToFloats(rawPositions.slice(i + 1, i + 4)));
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= n) continue;
+    if (keptRaw) raw.set(wordFloats(keptRaw.subarray(i + 1, i + 4)));
+    else raw.set(bitsToFloats((x.rawPositions as unknown[]).slice(i + 1, i + 4)));
     restore(v);
   }
   for (let j = 0; j < blendCount; j++) {
@@ -162,6 +194,6 @@ export function restoreFromExtras(
     vertexCount2: num(x.vertexCount2, n),
     realVertices: real,
     blendVertices,
-    trailing: Uint8Array.from(Array.isArray(x.trailing) ? x.trailing : []),
+    trailing: keptRun(mesh, 'trailing', x.trailing),
   };
 }

@@ -10,6 +10,7 @@ export function exportSkeleton(
   bones: BoneInfo[],
   order: number[],
   info: any,
+  trailing: Uint8Array,
   name: string,
   warnings: WarningCollector,
 ): TsoSkeleton {
@@ -38,7 +39,7 @@ export function exportSkeleton(
     version: typeof info?.version === 'number' ? info.version : 1,
     name: typeof info?.name === 'string' ? info.name : name,
     bones: out,
-    trailing: Uint8Array.from(Array.isArray(info?.trailing) ? info.trailing : []),
+    trailing,
   };
 }
 

@@ -2,7 +2,8 @@
 import { type WarningCollector, clipNameFromFile } from '@gltf-legacy/core';
 import type { Accessor, Document, Node } from '@gltf-transform/core';
 import type { TsoAnimation } from '../anim.js';
-import { convertRotations, convertVectors, floatJson, floatsToBits } from '../space.js';
+import { convertRotations, convertVectors, floatJson } from '../space.js';
+import { floatWords, keepRun, keepWords } from '../kept.js';
 import { TSO_IMPORT_DEFAULTS, type TsoImportOptions } from './options.js';
 
 /**
@@ -78,7 +79,8 @@ export function importAnimation(
   const rCount = anim.rotations.length / 4;
   const coveredT = new Uint8Array(tCount);
   const coveredR = new Uint8Array(rCount);
-  const rawR: number[][] = [];
+  // Raw pool entries kept as bytes (kept.ts): u32 words [index, x, y, z (, w) bits]….
+  const rawR: number[] = [];
   let missing = 0;
   let duplicate = 0;
   const animated = new Set<string>();
@@ -118,7 +120,7 @@ export function importAnimation(
         const len = Math.hypot(values[k * 4], values[k * 4 + 1], values[k * 4 + 2], values[k * 4 + 3]);
         if (Math.abs(len - 1) > 1e-6) {
           const at = m.firstRotation + k;
-          rawR.push([at, ...floatsToBits(anim.rotations.subarray(at * 4, at * 4 + 4))]);
+          rawR.push(at, ...floatWords(anim.rotations.subarray(at * 4, at * 4 + 4)));
           for (let c = 0; c < 4; c++) values[k * 4 + c] = len > 0 ? values[k * 4 + c] / len : c === 3 ? 1 : 0;
           warnings.warn(
             'VALUE_NORMALIZED',
@@ -142,11 +144,11 @@ export function importAnimation(
     missing,
   );
   // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
-  const rawT: number[][] = [];
+  const rawT: number[] = [];
   for (let k = 0; k < tCount; k++)
-    if (!coveredT[k]) rawT.push([k, ...floatsToBits(anim.translations.subarray(k * 3, k * 3 + 3))]);
+    if (!coveredT[k]) rawT.push(k, ...floatWords(anim.translations.subarray(k * 3, k * 3 + 3)));
   for (let k = 0; k < rCount; k++)
-    if (!coveredR[k]) rawR.push([k, ...floatsToBits(anim.rotations.subarray(k * 4, k * 4 + 4))]);
+    if (!coveredR[k]) rawR.push(k, ...floatWords(anim.rotations.subarray(k * 4, k * 4 + 4)));
   gAnim.setExtras({
     tso: {
       file: fileName,
@@ -159,10 +161,13 @@ export function importAnimation(
       rotationCount: rCount,
       fps,
       motions: anim.motions.map((m) => ({ ...m, duration: floatJson(m.duration) })),
-      rawT,
-      rawR,
-      trailing: Array.from(anim.trailing),
     },
   });
-  if (!gAnim.listChannels().length) gAnim.dispose();
+  if (!gAnim.listChannels().length) {
+    gAnim.dispose();
+    return;
+  }
+  keepWords(gAnim, 'rawTranslations', rawT);
+  keepWords(gAnim, 'rawRotations', rawR);
+  keepRun(gAnim, 'trailing', anim.trailing);
 }

@@ -6,8 +6,9 @@ import { FormatError, type WarningCollector } from '@gltf-legacy/core';
 import { decodeQ15 } from '@gltf-legacy/quantize';
 import type { Accessor, Document, Node } from '@gltf-transform/core';
 import type { TsoMesh } from '../mesh.js';
-import { f32Bits, floatsToBits, inv, isIdentity, mat, transformPoint } from '../space.js';
+import { inv, isIdentity, mat, transformPoint } from '../space.js';
 import { BLEND_ATTRIBUTES, RAW_POSITION_ATTRIBUTE } from '../extras.js';
+import { floatWords, keepRun, keepWords } from '../kept.js';
 
 export function buildMesh(
   doc: Document,
@@ -52,14 +53,16 @@ export function buildMesh(
   // Real positions that export (glTF position through the bone's inverse world, in float32)
   // would not give back bit for bit: keep their raw values so import → export is exact.
   const listed = unfaithfulPositions(raw, vBone, worlds, boneIdentity, position, mesh.blendData);
-  // Few: a sparse JSON list [vertex, x, y, z bits]…; many (rotated bones lose a bit on most
-  // vertices): a float32 attribute with every raw position, which costs far less than JSON.
+  // Few: sparse kept bytes, u32 words [vertex, x, y, z bits]…; many (rotated bones lose a bit
+  // on most vertices): a float32 attribute with every raw position.
   const rawAttribute = listed.length > 0 && listed.length > n / 8;
-  const rawPositions: number[] = [];
-  if (!rawAttribute)
-    for (const v of listed) {
-      rawPositions.push(v, f32Bits(raw[v * 6]), f32Bits(raw[v * 6 + 1]), f32Bits(raw[v * 6 + 2]));
-    }
+  const rawPositions = new Uint32Array(rawAttribute ? 0 : listed.length * 4);
+  if (!rawAttribute) {
+    const bits = floatWords(raw);
+    listed.forEach((v, i) => {
+      rawPositions.set([v, bits[v * 6], bits[v * 6 + 1], bits[v * 6 + 2]], i * 4);
+    });
+  }
 
   // Skin influences: the real bone, then blend bones pulling on the vertex.
   const joints = new Uint16Array(n * 4);
@@ -112,17 +115,22 @@ export function buildMesh(
         b.firstBlendVertex,
         b.blendVertexCount,
       ]),
-      blend: blendAttributes(prim, acc, mesh, blendedReal) ?? {
-        data: Array.from(mesh.blendData),
-        // Float32 bit patterns (exact through JSON, including −0).
-        vertices: floatsToBits(mesh.blendVertices),
-        realPositions: floatsToBits(blendedReal),
-      },
-      ...(rawPositions.length ? { rawPositions } : {}),
+      blend: blendAttributes(prim, acc, mesh, blendedReal) ?? { count: mesh.blendData.length / 2 },
       ...(rawAttribute ? { rawPositionAttribute: true } : {}),
-      trailing: Array.from(mesh.trailing),
     },
   });
+  // Bytes glTF has no place for, as bytes (GLTF_LEGACY_kept_bytes; see kept.ts).
+  if (!prim.getAttribute(BLEND_ATTRIBUTES.record) && mesh.blendData.length) {
+    // Raw blend records no attribute can carry: u32 words, data ‖ vertices ‖ real positions
+    // (float32 bit patterns, −0 included).
+    const words = new Uint32Array((mesh.blendData.length * 11) / 2);
+    words.set(mesh.blendData);
+    words.set(floatWords(mesh.blendVertices), mesh.blendData.length);
+    words.set(floatWords(blendedReal), mesh.blendData.length * 4);
+    keepWords(gltfMesh, 'blend', words);
+  }
+  keepWords(gltfMesh, 'rawPositions', rawPositions);
+  keepRun(gltfMesh, 'trailing', mesh.trailing);
   const node = doc.createNode(name).setMesh(gltfMesh);
   if (meshBone.length) {
     prim.setAttribute('JOINTS_0', acc(joints, 'VEC4')).setAttribute('WEIGHTS_0', acc(weights, 'VEC4'));
