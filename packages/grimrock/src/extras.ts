@@ -5,7 +5,7 @@
  */
 import { getKeptBytes, listKeptBytes, setKeptBytes } from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
-import type { Layout, NonFinitePatch } from './arrays.js';
+import { decodeFloats, type Layout, type NonFinitePatch } from './arrays.js';
 import type { Segment } from './model.js';
 
 /** `extras.grimrock` of the scene. */
@@ -57,14 +57,21 @@ export interface AnimExtras {
   unmatchedItems?: UnmatchedItemExtras[];
 }
 
-/** An animation item import could not attach to a node, in file units (JSON-safe floats). */
+/**
+ * An animation item import could not attach to a node. Its keys (file units) are kept bytes
+ * `unmatched:<k>` of the animation (k: its place in `unmatchedItems`): float32 little-endian
+ * positions, then rotations, then scales, `counts` floats each.
+ */
 export interface UnmatchedItemExtras {
   /** Its position in the file's item list. */
   index: number;
   nodeName: string;
-  positions: unknown[];
-  rotations: unknown[];
-  scales: unknown[];
+  /** How many floats of positions, rotations and scales the kept bytes hold. */
+  counts?: [number, number, number];
+  /** Files written before kept bytes: the keys as JSON-safe floats (`encodeFloats`). */
+  positions?: unknown[];
+  rotations?: unknown[];
+  scales?: unknown[];
 }
 
 /**
@@ -144,4 +151,64 @@ export function keptNonFinite(mesh: ExtensibleProperty, legacy: unknown): Record
   }
   if (Object.keys(out).length || !legacy || typeof legacy !== 'object') return out;
   return legacy as Record<string, NonFinitePatch[]>;
+}
+
+/**
+ * Keeps the keys of the animation items no node takes as bytes on `animation`
+ * (`unmatched:<k>`: float32 LE positions ‖ rotations ‖ scales, see {@link UnmatchedItemExtras}).
+ *
+ * ```ts
+ * keepUnmatchedKeys(animation, [item]);
+ * ```
+ */
+export function keepUnmatchedKeys(
+  animation: ExtensibleProperty,
+  items: { positions: Float32Array; rotations: Float32Array; scales: Float32Array }[],
+): void {
+  items.forEach((it, k) => {
+    const n = it.positions.length + it.rotations.length + it.scales.length;
+    const bytes = new Uint8Array(n * 4);
+    const view = new DataView(bytes.buffer);
+    let at = 0;
+    for (const a of [it.positions, it.rotations, it.scales])
+      for (let i = 0; i < a.length; i++, at += 4) view.setFloat32(at, a[i], true);
+    setKeptBytes(animation, `unmatched:${k}`, bytes);
+  });
+}
+
+/**
+ * The keys of the `k`-th unmatched item: from the kept bytes (split by `counts`), else the JSON
+ * of files written before; undefined when neither holds them.
+ *
+ * ```ts
+ * const keys = keptUnmatchedKeys(animation, 0, ex.unmatchedItems[0]);
+ * ```
+ */
+export function keptUnmatchedKeys(
+  animation: ExtensibleProperty,
+  k: number,
+  item: UnmatchedItemExtras | undefined,
+): { positions: Float32Array; rotations: Float32Array; scales: Float32Array } | undefined {
+  const b = getKeptBytes(animation, `unmatched:${k}`);
+  const c = item?.counts;
+  if (b && Array.isArray(c) && c.length === 3 && c.every((x) => Number.isInteger(x) && x >= 0)) {
+    if (b.byteLength !== (c[0] + c[1] + c[2]) * 4) return undefined;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    let at = 0;
+    const take = (n: number) => {
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++, at += 4) out[i] = view.getFloat32(at, true);
+      return out;
+    };
+    return { positions: take(c[0]), rotations: take(c[1]), scales: take(c[2]) };
+  }
+  const positions = decodeFloats(item?.positions, item?.positions?.length ?? -1);
+  const rotations = decodeFloats(item?.rotations, item?.rotations?.length ?? -1);
+  const scales = decodeFloats(item?.scales, item?.scales?.length ?? -1);
+  if (!positions || !rotations || !scales) return undefined;
+  return {
+    positions: Float32Array.from(positions),
+    rotations: Float32Array.from(rotations),
+    scales: Float32Array.from(scales),
+  };
 }

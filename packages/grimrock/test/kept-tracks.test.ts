@@ -4,9 +4,12 @@
  * them back at their places, so model + animation → .glb → model + animation is byte-exact.
  */
 import { basename } from 'node:path';
+import { KEPT_BYTES, KeptBytesExtension, removeKeptBytes } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { corpusFiles, firstByteDiff, readBytes } from '@gltf-legacy/test-utils';
 import { describe, expect, it } from 'vitest';
+import { encodeFloats } from '../src/arrays.js';
+import { keptUnmatchedKeys } from '../src/extras.js';
 import {
   exportGrimrock,
   importGrimrock,
@@ -19,11 +22,35 @@ import {
 const corpus = [...corpusFiles('grimrock', ['.model']), ...corpusFiles('grimrock', ['.animation'])];
 const bytesOf = (name: string) => readBytes(corpus.find((p) => basename(p) === name)!);
 
-/** Through a .glb, as the CLI does. */
+/** Through a .glb, as the CLI does (`json`: the .glb's JSON text). */
 async function viaGlb(files: Map<string, Uint8Array>, main: string) {
   const { document, warnings } = importGrimrock(files, { main });
-  const io = new NodeIO();
-  return { document: await io.readBinary(await io.writeBinary(document)), warnings };
+  const io = new NodeIO().registerExtensions([KeptBytesExtension]);
+  const glb = await io.writeBinary(document);
+  const json = new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer).getUint32(12, true)));
+  return { document: await io.readBinary(glb), warnings, json };
+}
+
+/**
+ * The .glb a writer before kept bytes made (issue 29): the unmatched items' keys as JSON-safe
+ * floats in `extras.grimrock.unmatchedItems`, no extension.
+ */
+async function oldGlb(files: Map<string, Uint8Array>, main: string) {
+  const { document } = importGrimrock(files, { main });
+  for (const a of document.getRoot().listAnimations()) {
+    const ex = a.getExtras().grimrock as { unmatchedItems?: Record<string, unknown>[] };
+    ex.unmatchedItems?.forEach((item, k) => {
+      const keys = keptUnmatchedKeys(a, k, item as never)!;
+      item.positions = encodeFloats(keys.positions);
+      item.rotations = encodeFloats(keys.rotations);
+      item.scales = encodeFloats(keys.scales);
+      delete item.counts;
+      removeKeptBytes(a, `unmatched:${k}`);
+    });
+  }
+  const glb = await new NodeIO().writeBinary(document);
+  expect(new TextDecoder().decode(glb)).not.toContain(KEPT_BYTES);
+  return new NodeIO().registerExtensions([KeptBytesExtension]).readBinary(glb);
 }
 
 describe('animation items for nodes the model lacks', () => {
@@ -33,7 +60,10 @@ describe('animation items for nodes the model lacks', () => {
       ['snail_red.model', bytesOf('snail_red.model')],
       ['snail_red_walk.animation', walk],
     ]);
-    const { document, warnings } = await viaGlb(files, 'snail_red.model');
+    const { document, warnings, json } = await viaGlb(files, 'snail_red.model');
+    // issue 29: the 26 items' keys are bytes (kept bytes `unmatched:<k>`), not JSON number arrays
+    expect(json).toContain('"unmatched:25"');
+    expect(json).not.toMatch(/"positions":\[/);
     const missing = warnings.find((w) => w.code === 'ANIMATION_TARGET_MISSING')!;
     expect(missing.count).toBe(readAnimation(walk).items.length - 2);
     // the glTF animates only the snail's own nodes
@@ -47,6 +77,10 @@ describe('animation items for nodes the model lacks', () => {
     expect(exportWarnings.map((w) => w.code)).not.toContain('ANIMATION_CHANNEL_DROPPED');
     expect(firstByteDiff(out.get('snail_red_walk.animation')!, walk)).toBe(-1);
     expect(firstByteDiff(out.get('snail_red.model')!, bytesOf('snail_red.model'))).toBe(-1);
+    // a .glb written before kept bytes (the keys as JSON) still exports byte for byte
+    const old = await exportGrimrock(await oldGlb(files, 'snail_red.model'), { name: 'snail_red' });
+    expect(old.warnings.map((w) => w.code)).not.toContain('ANIMATION_CHANNEL_DROPPED');
+    expect(firstByteDiff(old.files.get('snail_red_walk.animation')!, walk)).toBe(-1);
   });
 
   it('hand-made LoG2 clip with an Armature helper track first and last: byte-exact; dropped with a warning at another fps', async () => {

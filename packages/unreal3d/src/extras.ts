@@ -25,7 +25,13 @@ export interface UnrealMeshExtras {
     texture: number;
     flags: number;
   }[];
-  /** Vertices no rendered triangle uses: indices and their raw X, Y, Z per frame. */
+  /**
+   * How many vertices no rendered triangle uses. Their indices and raw X, Y, Z per frame are kept
+   * bytes of the mesh: `orphanIndices` (u32 LE) and `orphanFrames` (float32 LE, frame by frame,
+   * X Y Z per orphan); {@link withKeptOrphans} gives them back as `orphans`.
+   */
+  orphanCount?: number;
+  /** Vertices no rendered triangle uses: indices and their raw X, Y, Z per frame (files written before kept bytes held them here as JSON). */
   orphans?: { indices: number[]; frames: number[][] };
   /** Header fields the engine ignores, when not zero. */
   header?: {
@@ -132,4 +138,51 @@ export function unrealKeptBytes(mesh: Mesh, E: UnrealMeshExtras): UnrealKept {
     dataTrailing: getKeptBytes(mesh, 'dataTrailing') ?? b64(E.dataTrailing),
     pads,
   };
+}
+
+/**
+ * Keeps the orphan vertices (used by no rendered triangle) as bytes on the mesh: `orphanIndices`
+ * (u32 LE) and `orphanFrames` (float32 LE, frame by frame, X Y Z per orphan).
+ *
+ * ```ts
+ * keepOrphans(mesh, [7, 8], [[1, 2, 3, 4, 5, 6]]);
+ * ```
+ */
+export function keepOrphans(mesh: Mesh, indices: number[], frames: ArrayLike<number>[]): void {
+  if (!indices.length) return;
+  const idx = new Uint8Array(indices.length * 4);
+  const iv = new DataView(idx.buffer);
+  indices.forEach((v, k) => {
+    iv.setUint32(k * 4, v, true);
+  });
+  const fr = new Uint8Array(frames.length * indices.length * 12);
+  const fv = new DataView(fr.buffer);
+  let at = 0;
+  for (const row of frames)
+    for (let i = 0; i < indices.length * 3; i++, at += 4) fv.setFloat32(at, row[i] ?? 0, true);
+  setKeptBytes(mesh, 'orphanIndices', idx);
+  if (fr.byteLength) setKeptBytes(mesh, 'orphanFrames', fr); // no frames: no (empty) buffer view
+}
+
+/**
+ * `E` with `orphans` filled from the kept bytes of {@link keepOrphans} when its JSON has
+ * `orphanCount` (files written before kept bytes already hold `orphans`).
+ *
+ * ```ts
+ * const E = withKeptOrphans(mesh, extras); // E.orphans?.frames[f][k * 3 + c]
+ * ```
+ */
+export function withKeptOrphans(mesh: Mesh, E: UnrealMeshExtras): UnrealMeshExtras {
+  const n = E.orphanCount;
+  if (E.orphans || !Number.isInteger(n) || !(n! > 0)) return E;
+  const idx = getKeptBytes(mesh, 'orphanIndices');
+  const fr = getKeptBytes(mesh, 'orphanFrames') ?? new Uint8Array(0);
+  if (!idx || idx.byteLength !== n! * 4 || fr.byteLength % (n! * 12) !== 0) return E;
+  const iv = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+  const fv = new DataView(fr.buffer, fr.byteOffset, fr.byteLength);
+  const indices = Array.from({ length: n! }, (_, k) => iv.getUint32(k * 4, true));
+  const frames = Array.from({ length: fr.byteLength / (n! * 12) }, (_, f) =>
+    Array.from({ length: n! * 3 }, (_, i) => fv.getFloat32((f * n! * 3 + i) * 4, true)),
+  );
+  return { ...E, orphans: { indices, frames } };
 }

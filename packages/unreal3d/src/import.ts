@@ -13,7 +13,7 @@ import { frameNormals, framesAllSame } from './import/frames.js';
 import { addFrameTargets, type GeometryContext, groupPrimitives, orphanVertices } from './import/geometry.js';
 import { triangleGroups } from './import/groups.js';
 import { materialMaker } from './import/materials.js';
-import { keepUnrealBytes } from './extras.js';
+import { keepOrphans, keepUnrealBytes } from './extras.js';
 import { meshExtras, meshKeptBytes, ucPlacement } from './import/mesh-extras.js';
 import { placementTRS, UNREAL_UNIT_METRES } from './transform.js';
 import type { UcMesh } from './uc.js';
@@ -169,6 +169,7 @@ export function importUnreal(
   const targetNames = Array.from({ length: targetCount }, (_, i) => `Frame${i + 1}`);
   mesh.setExtras(targetNames.length ? { targetNames, unreal3d: extras } : { unreal3d: extras });
   keepUnrealBytes(mesh, meshKeptBytes(files, opts.frames === 'all'));
+  keepOrphans(mesh, orphans.indices, orphans.frames);
 
   const trs = placementTRS(placement);
   const node = doc

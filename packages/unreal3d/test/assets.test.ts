@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as quantize from '@gltf-legacy/quantize';
 import { firstByteDiff, readBytes, TEST_ASSETS, validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import { NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import * as lib from '../src/index.js';
 
 const generated: Map<string, Uint8Array> = makeAssets({ ...lib, ...quantize });
 const dir = join(TEST_ASSETS, 'unreal3d');
-const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
 
 describe('test-assets/unreal3d', () => {
   for (const [name, bytes] of generated) {

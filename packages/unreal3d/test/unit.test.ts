@@ -1,4 +1,4 @@
-import { FormatError } from '@gltf-legacy/core';
+import { FormatError, KeptBytesExtension } from '@gltf-legacy/core';
 import { decodeUnrealPackedArray, encodeUnrealPacked, encodeUnrealPackedArray } from '@gltf-legacy/quantize';
 import { firstByteDiff } from '@gltf-legacy/test-utils';
 import { NodeIO } from '@gltf-transform/core';
@@ -155,7 +155,7 @@ describe('property tests', () => {
     );
   });
   it('random meshes (weapon triangles, unused vertices, Deus Ex) survive import → .glb → export byte-exact', async () => {
-    const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+    const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
     await fc.assert(
       fc.asyncProperty(meshArb, async ({ data, aniv }) => {
         const files = new Map([

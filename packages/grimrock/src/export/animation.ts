@@ -15,8 +15,8 @@ import {
 import type { resampleReason as ResampleReason } from '@gltf-legacy/prepare';
 import { type Animation, type Document, type Node, PropertyType, type Root } from '@gltf-transform/core';
 import type { AnimationFile, AnimationItem } from '../animation.js';
-import { decodeFloat, decodeFloats } from '../arrays.js';
-import { type AnimExtras, gx, keptBytes } from '../extras.js';
+import { decodeFloat } from '../arrays.js';
+import { type AnimExtras, gx, keptBytes, keptUnmatchedKeys } from '../extras.js';
 import { GRIMROCK_DEFAULT_FPS, GRIMROCK_LIMITS } from '../limits.js';
 import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 
@@ -239,30 +239,12 @@ function restoreUnmatchedItems(
     ex?.numFrames === plan.numFrames;
   const written = new Set(items.map((it) => it.nodeName));
   const restored: { index: number; item: AnimationItem }[] = [];
-  for (const k of kept) {
-    const positions = decodeFloats(k?.positions, k?.positions?.length ?? -1);
-    const rotations = decodeFloats(k?.rotations, k?.rotations?.length ?? -1);
-    const scales = decodeFloats(k?.scales, k?.scales?.length ?? -1);
-    if (
-      !same ||
-      !positions ||
-      !rotations ||
-      !scales ||
-      typeof k.nodeName !== 'string' ||
-      written.has(k.nodeName)
-    )
-      continue;
+  kept.forEach((k, i) => {
+    const keys = keptUnmatchedKeys(anim, i, k);
+    if (!same || !keys || typeof k?.nodeName !== 'string' || written.has(k.nodeName)) return;
     written.add(k.nodeName);
-    restored.push({
-      index: Number(k.index) || 0,
-      item: {
-        nodeName: k.nodeName,
-        positions: Float32Array.from(positions),
-        rotations: Float32Array.from(rotations),
-        scales: Float32Array.from(scales),
-      },
-    });
-  }
+    restored.push({ index: Number(k.index) || 0, item: { nodeName: k.nodeName, ...keys } });
+  });
   if (restored.length < kept.length)
     warnings.warn(
       'ANIMATION_CHANNEL_DROPPED',

@@ -5,8 +5,8 @@
 import { setKeptBytes } from '@gltf-legacy/core';
 import type { Accessor, Node } from '@gltf-transform/core';
 import type { AnimationFile } from '../animation.js';
-import { encodeFloat, encodeFloats } from '../arrays.js';
-import type { UnmatchedItemExtras } from '../extras.js';
+import { encodeFloat } from '../arrays.js';
+import { keepUnmatchedKeys, type UnmatchedItemExtras } from '../extras.js';
 import { mirrorQuats, mirrorVec3, normalizeQuats } from '../mat.js';
 import type { ImportContext } from './context.js';
 
@@ -81,6 +81,12 @@ export function importAnimation(
       ...(missing ? { unmatchedItems: unmatchedItems(anim, byName) } : {}),
     },
   });
+  // their keys, as bytes (kept bytes `unmatched:<k>`: float32 LE positions ‖ rotations ‖ scales)
+  if (missing)
+    keepUnmatchedKeys(
+      animation,
+      anim.items.filter((it) => !byName.has(it.nodeName)),
+    );
   // bytes after the last item, as bytes (a buffer view of the .glb)
   if (anim.trailing) setKeptBytes(animation, 'trailing', anim.trailing);
   const times = keyTimes(ctx, frames, fps);
@@ -184,9 +190,7 @@ function unmatchedItems(anim: AnimationFile, byName: Map<string, Node>): Unmatch
     out.push({
       index,
       nodeName: it.nodeName,
-      positions: encodeFloats(it.positions),
-      rotations: encodeFloats(it.rotations),
-      scales: encodeFloats(it.scales),
+      counts: [it.positions.length, it.rotations.length, it.scales.length],
     });
   });
   return out;

@@ -5,7 +5,7 @@
  * extras, and the header fields the engine ignores.
  */
 import type { Primitive } from '@gltf-transform/core';
-import { accessorFloats } from '@gltf-legacy/core';
+import { accessorFloats, getKeptBytes } from '@gltf-legacy/core';
 import { encodeByteUV } from '@gltf-legacy/quantize';
 import { createDataHeader, createPolys, isWeaponType, type UnrealData } from '../data.js';
 import { type UnrealMeshExtras, VERTEX_ATTRIBUTE } from '../extras.js';
@@ -17,7 +17,7 @@ export interface NativePrimExtras {
   type?: number;
   flags?: number;
   color?: number;
-  colors?: number[];
+  colors?: ArrayLike<number>;
 }
 
 /** The written `_d.3d`, and per primitive its extras and how many rendered triangles it drew. */
@@ -60,8 +60,11 @@ export function nativeTriangles(
       type?: number;
       flags?: number;
       color?: number;
-      colors?: number[];
+      colors?: ArrayLike<number>;
     };
+    // per-triangle colours: kept bytes `colors` (files written before kept bytes: a JSON array)
+    const keptColors = getKeptBytes(p, 'colors');
+    if (keptColors && !Array.isArray(ex.colors)) ex.colors = keptColors;
     return {
       idx: accessorFloats(p.getIndices() as NonNullable<ReturnType<Primitive['getIndices']>>),
       orig: accessorFloats(

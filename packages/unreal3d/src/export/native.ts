@@ -6,7 +6,7 @@
 import type { Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { accessorFloats, baseName, textureSourcePath, type WarningCollector } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
-import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE } from '../extras.js';
+import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE, withKeptOrphans } from '../extras.js';
 import { placementTRS } from '../transform.js';
 import {
   parseUc,
@@ -153,7 +153,8 @@ export function exportNative(
   name: string,
   warnings: WarningCollector,
 ): UnrealExportModel | null {
-  const { node, mesh, extras: E } = found;
+  const { node, mesh } = found;
+  const E = withKeptOrphans(mesh, found.extras);
   const K = unrealKeptBytes(mesh, E);
   const prims = mesh.listPrimitives();
   const nv = E.numVertices;

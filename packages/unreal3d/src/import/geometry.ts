@@ -6,7 +6,11 @@
  */
 import type { Accessor, Buffer, Document, Mesh, Primitive } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
-import { VERTEX_ANIMATION_ENCODING_DEFAULTS, type VertexAnimationEncoding } from '@gltf-legacy/core';
+import {
+  setKeptBytes,
+  VERTEX_ANIMATION_ENCODING_DEFAULTS,
+  type VertexAnimationEncoding,
+} from '@gltf-legacy/core';
 import { decodeByteUV } from '@gltf-legacy/quantize';
 import { anivFrame, type UnrealAniv } from '../aniv.js';
 import type { UnrealData } from '../data.js';
@@ -149,9 +153,10 @@ export function groupPrimitives(ctx: GeometryContext, materials: MaterialMaker):
       prim.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(nrm).setBuffer(buffer));
     }
     const pextra: Record<string, unknown> = { textureNum: tex, type, flags: flag };
-    if (mixedColor) pextra.colors = Array.from(triColors);
-    else pextra.color = Math.max(0, color);
+    // per-triangle colours (when they differ): one byte per triangle, kept bytes `colors`
+    if (!mixedColor) pextra.color = Math.max(0, color);
     prim.setExtras({ unreal3d: pextra });
+    if (mixedColor) setKeptBytes(prim, 'colors', triColors);
     mesh.addPrimitive(prim);
     prims.push({ prim, orig: gOrig, vcount, zero: null });
   }

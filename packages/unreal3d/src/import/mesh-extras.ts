@@ -51,7 +51,6 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
   const frameCount = input.sameFrames;
   const sameFrames = input.sameFrames > 0;
   const orphanIdx = input.orphans.indices;
-  const orphanFrames = input.orphans.frames;
   const extras: UnrealMeshExtras = {
     meshName,
     runs,
@@ -61,7 +60,8 @@ export function meshExtras(input: ExtrasInput): UnrealMeshExtras {
     placement,
   };
   if (files.fileBase) extras.fileBase = files.fileBase;
-  if (orphanIdx.length) extras.orphans = { indices: orphanIdx, frames: orphanFrames };
+  // the orphans' indices and frames are kept bytes (keepOrphans, called by import)
+  if (orphanIdx.length) extras.orphanCount = orphanIdx.length;
   const h = data.header;
   if (
     h.bogusRot ||
