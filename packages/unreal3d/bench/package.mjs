@@ -113,7 +113,7 @@ let rows = 0;
 const list = await time(() => {
   const pkg = readPackage(big, 'Big.u');
   rows = 0;
-  for (let i = 0; i < pkg.exports.length; i++) {
+  for (let i = 0; i < pkg.exportCount; i++) {
     pkg.exportClass(i);
     pkg.refPath(i + 1);
     rows++;
@@ -136,7 +136,7 @@ const realBytes = real.reduce((n, [, b]) => n + b.length, 0) / 1e6;
 const listReal = await time(() => {
   for (const [f, b] of real) {
     const pkg = readPackage(b, f);
-    for (let i = 0; i < pkg.exports.length; i++) {
+    for (let i = 0; i < pkg.exportCount; i++) {
       pkg.exportClass(i);
       pkg.refPath(i + 1);
     }

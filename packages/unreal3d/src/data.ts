@@ -2,7 +2,7 @@
  * The `NAME_d.3d` data file: a 48-byte header and 16-byte triangles (formats/unreal3d.md §1).
  * Plain file model, no glTF knowledge. `writeData(readData(b))` is byte-identical.
  */
-import { ByteReader, ByteWriter, FormatError, type WarningCollector } from '@gltf-legacy/core';
+import { ByteReader, FormatError, type WarningCollector } from '@gltf-legacy/core';
 
 export const DATA_HEADER_SIZE = 48;
 export const POLY_SIZE = 16;
@@ -204,31 +204,38 @@ export function readData(bytes: Uint8Array, fileName?: string, options: ReadData
 export function writeData(model: UnrealData): Uint8Array {
   const { header, polys, trailing } = model;
   const n = polys.types.length;
-  const w = new ByteWriter({ capacity: DATA_HEADER_SIZE + n * POLY_SIZE + trailing.length });
-  w.u16(header.numPolys).u16(header.numVertices).u16(header.bogusRot).u16(header.bogusFrame);
-  for (const v of header.bogusNorm) w.u32(v);
-  w.u32(header.fixScale);
-  for (const v of header.unused) w.u32(v);
-  const pad = new Uint8Array(12);
-  pad.set(header.padding.subarray(0, 12));
-  w.bytes(pad);
-  const out = new Uint8Array(n * POLY_SIZE);
+  // one exact allocation, written in place (a package mesh writes one per conversion: issue 28)
+  const bytes = new Uint8Array(DATA_HEADER_SIZE + n * POLY_SIZE + trailing.length);
+  const dv = new DataView(bytes.buffer);
+  dv.setUint16(0, header.numPolys, true);
+  dv.setUint16(2, header.numVertices, true);
+  dv.setUint16(4, header.bogusRot, true);
+  dv.setUint16(6, header.bogusFrame, true);
+  for (let k = 0; k < 3; k++) dv.setUint32(8 + 4 * k, header.bogusNorm[k], true);
+  dv.setUint32(20, header.fixScale, true);
+  for (let k = 0; k < 3; k++) dv.setUint32(24 + 4 * k, header.unused[k], true);
+  bytes.set(header.padding.subarray(0, 12), 36);
   const { vertices, types, colors, uvs, textures, flags } = polys;
-  for (let i = 0, o = 0; i < n; i++, o += POLY_SIZE) {
+  for (let i = 0, o = DATA_HEADER_SIZE; i < n; i++, o += POLY_SIZE) {
     for (let c = 0; c < 3; c++) {
       const v = vertices[i * 3 + c];
-      out[o + c * 2] = v & 0xff;
-      out[o + c * 2 + 1] = v >> 8;
+      bytes[o + c * 2] = v & 0xff;
+      bytes[o + c * 2 + 1] = v >> 8;
     }
-    out[o + 6] = types[i];
-    out[o + 7] = colors[i];
-    for (let k = 0; k < 6; k++) out[o + 8 + k] = uvs[i * 6 + k];
-    out[o + 14] = textures[i];
-    out[o + 15] = flags[i];
+    bytes[o + 6] = types[i];
+    bytes[o + 7] = colors[i];
+    const u = i * 6;
+    bytes[o + 8] = uvs[u];
+    bytes[o + 9] = uvs[u + 1];
+    bytes[o + 10] = uvs[u + 2];
+    bytes[o + 11] = uvs[u + 3];
+    bytes[o + 12] = uvs[u + 4];
+    bytes[o + 13] = uvs[u + 5];
+    bytes[o + 14] = textures[i];
+    bytes[o + 15] = flags[i];
   }
-  w.bytes(out);
-  w.bytes(trailing);
-  return w.finish();
+  bytes.set(trailing, DATA_HEADER_SIZE + n * POLY_SIZE);
+  return bytes;
 }
 
 /** A fresh header with zeroes in every field the engine ignores. */

@@ -27,7 +27,7 @@ export function classDefaults(
   i: number,
   names: readonly string[] = SKIN_PROPERTY_NAMES,
 ): PropertyList | undefined {
-  const e = pkg.exports[i];
+  const e = pkg.exportEntry(i);
   const start = e.serialOffset;
   const end = start + e.serialSize;
   const bytes = pkg.bytes;
@@ -140,7 +140,7 @@ export function meshClassSkins(pkg: UnrealPackage, mesh: number): MeshClassSkins
   for (const [c, props] of all) {
     const m = props?.get('Mesh');
     if (!props || m?.type !== PropertyType.OBJECT || m.value !== mesh + 1) continue;
-    out.classes.push(pkg.exports[c].name);
+    out.classes.push(pkg.exportName(c));
     const skin = props.get('Skin');
     if (
       out.skin === undefined &&

@@ -12,9 +12,7 @@ import { decodeTextureMip, textureFormatName } from './texture.js';
 /** The palette of a texture export (its `Palette` property), when it names a Palette export. */
 function paletteOf(pkg: UnrealPackage, ref: number): Uint8Array | undefined {
   const i = ref - 1;
-  return ref > 0 && i < pkg.exports.length && pkg.exportClass(i) === 'Palette'
-    ? pkg.readPalette(i)
-    : undefined;
+  return ref > 0 && i < pkg.exportCount && pkg.exportClass(i) === 'Palette' ? pkg.readPalette(i) : undefined;
 }
 
 /**
@@ -40,7 +38,7 @@ export function packageTextureEntries(bytes: Uint8Array, name: string): Containe
       path,
       size: mip ? Math.max(0, mip.width) * Math.max(0, mip.height) * 4 : 0,
       packedSize: mip?.data.length ?? 0,
-      offset: mip ? mip.data.byteOffset - bytes.byteOffset : pkg.exports[i].serialOffset,
+      offset: mip ? mip.data.byteOffset - bytes.byteOffset : pkg.exportEntry(i).serialOffset,
       compression: format.toLowerCase(),
       kind: 'png',
       read: () => {

@@ -35,10 +35,10 @@ export { looksLikePackage };
 /** The one-line answer for a package without a vertex mesh (code, a map, textures only). */
 export function noMeshMessage(pkg: UnrealPackage, name: string): string {
   const counts = new Map<string, number>();
-  for (let i = 0; i < pkg.exports.length; i++)
+  for (let i = 0; i < pkg.exportCount; i++)
     counts.set(pkg.exportClass(i), (counts.get(pkg.exportClass(i)) ?? 0) + 1);
   const skipped = SKIPPED_MESH_CLASSES.flatMap((c) =>
-    pkg.exportsOf(c).map((i) => `${c} ${pkg.exports[i].name}`),
+    pkg.exportsOf(c).map((i) => `${c} ${pkg.exportName(i)}`),
   );
   const what = ['Class', 'Texture', 'Level', 'Sound', 'Music']
     .filter((c) => counts.has(c))
@@ -46,7 +46,7 @@ export function noMeshMessage(pkg: UnrealPackage, name: string): string {
     .join(', ');
   if (skipped.length)
     return `${name} holds no vertex mesh: ${skipped.join(', ')} (skeletal meshes are not converted yet)${what ? `; also ${what}` : ''}`;
-  return `${name} holds no mesh to convert (${what || `${pkg.exports.length} exports`})`;
+  return `${name} holds no mesh to convert (${what || `${pkg.exportCount} exports`})`;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function importPackage(
 ): Promise<ImportResult> {
   const pkg = readPackage(bytes, name);
   const indices = packageMeshes(pkg);
-  const meshes = indices.map((i) => pkg.exports[i].name);
+  const meshes = indices.map((i) => pkg.exportName(i));
   if (!meshes.length) throw new FormatError(noMeshMessage(pkg, name), { code: 'NO_MESH', file: name });
   const wanted = typeof options.mesh === 'string' ? options.mesh : meshes[0];
   const k = meshes.findIndex((m) => m.toLowerCase() === wanted.toLowerCase());
@@ -79,18 +79,21 @@ export async function importPackage(
     meshes: [indices[k]],
     skins: options.textures !== false,
   });
-  const files: FileSet = new Map(
-    [...entries].filter(([n]) => n === `${mesh}_d.3d` || n === `${mesh}_a.3d` || n === `${mesh}.uc`),
-  );
-  return importFiles(files, {
-    ...options,
-    // the package's own folder tree: where textures of the packages it imports are looked up
-    containerResources: options.containerResources ?? options.resources,
-    containerPath: options.containerResources ? options.containerPath : (options.resourcePath ?? name),
-    main: `${mesh}_d.3d`,
-    resources: new MemoryResources(entries, name),
-    resourcePath: `${mesh}_d.3d`,
-  });
+  const files: FileSet = new Map();
+  for (const n of [`${mesh}_d.3d`, `${mesh}_a.3d`, `${mesh}.uc`]) {
+    const b = entries.get(n);
+    if (b) files.set(n, b);
+  }
+  // the caller's options with these on top (an object inheriting them: copying every option
+  // was a measurable part of a package mesh's fixed cost, issue 28)
+  const inner: ImportOptions = Object.create(options);
+  // the package's own folder tree: where textures of the packages it imports are looked up
+  inner.containerResources = options.containerResources ?? options.resources;
+  inner.containerPath = options.containerResources ? options.containerPath : (options.resourcePath ?? name);
+  inner.main = `${mesh}_d.3d`;
+  inner.resources = new MemoryResources(entries, name);
+  inner.resourcePath = inner.main;
+  return importFiles(files, inner);
 }
 
 /**
@@ -108,7 +111,7 @@ export function packageNotes(bytes: Uint8Array, name: string): { warnings: Warni
     for (const i of pkg.exportsOf(c))
       warnings.push({
         code: 'MESH_SKIPPED',
-        message: `${name}: ${c} ${pkg.exports[i].name} was skipped (skeletal meshes are not converted yet)`,
+        message: `${name}: ${c} ${pkg.exportName(i)} was skipped (skeletal meshes are not converted yet)`,
         count: 1,
       });
   return { warnings, empty: packageMeshes(pkg).length ? undefined : noMeshMessage(pkg, name) };
@@ -119,7 +122,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
   const pkg = readPackage(bytes, name);
   const { header } = pkg;
   const counts = new Map<string, number>();
-  for (let i = 0; i < pkg.exports.length; i++)
+  for (let i = 0; i < pkg.exportCount; i++)
     counts.set(pkg.exportClass(i), (counts.get(pkg.exportClass(i)) ?? 0) + 1);
   const sections: InspectSection[] = [
     {
@@ -138,7 +141,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
     },
   ];
   const meshRows: (string | number)[][] = [];
-  for (let i = 0; i < pkg.exports.length; i++) {
+  for (let i = 0; i < pkg.exportCount; i++) {
     const cls = pkg.exportClass(i);
     if ((VERTEX_MESH_CLASSES as readonly string[]).includes(cls)) {
       const m = pkg.readMesh(i);
@@ -157,7 +160,7 @@ export function inspectPackage(bytes: Uint8Array, name: string): InspectSection[
       ]);
     } else if ((SKIPPED_MESH_CLASSES as readonly string[]).includes(cls)) {
       meshRows.push([
-        pkg.exports[i].name,
+        pkg.exportName(i),
         cls,
         '',
         '',

@@ -145,7 +145,7 @@ export class GameTextureLookup {
     const want = ref.toLowerCase();
     let best = -1;
     for (const i of pkg.exportsOf('Texture')) {
-      if (pkg.exports[i].name.toLowerCase() !== parts.name.toLowerCase()) continue;
+      if (pkg.exportName(i).toLowerCase() !== parts.name.toLowerCase()) continue;
       if (best < 0) best = i;
       if (`${parts.pkg}.${pkg.refPath(i + 1)}`.toLowerCase() === want) {
         best = i;

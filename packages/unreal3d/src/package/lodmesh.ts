@@ -142,25 +142,11 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
       'BAD_COUNT',
     );
 
-  const base = {
-    name: obj.name,
-    className: obj.className,
-    layout: stride === 8 ? ('deusex' as const) : ('packed' as const),
-    sequences,
-    textures,
-    scale,
-    origin,
-    rotOrigin,
-  };
+  const layout = stride === 8 ? ('deusex' as const) : ('packed' as const);
   if (obj.className === 'Mesh') {
     // Unreal 1 Mesh: triangles with their own vertex indices, UVs, PolyFlags and texture
     const n = th.count;
-    const tris = {
-      triVertices: new Uint16Array(3 * n),
-      triUvs: new Uint8Array(6 * n),
-      triPolyFlags: new Uint32Array(n),
-      triTextures: new Int32Array(n),
-    };
+    const tris = triArrays(n);
     const save = r.offset;
     r.seek(meshTris);
     for (let i = 0; i < n; i++) {
@@ -170,7 +156,24 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
       tris.triTextures[i] = r.i32('tris.textureIndex');
     }
     r.seek(save);
-    return { ...base, frameVerts, animFrames, verts: rawVerts, ...tris, specialFaces: 0 };
+    return {
+      name: obj.name,
+      className: obj.className,
+      layout,
+      frameVerts,
+      animFrames,
+      verts: framedCopy(r.bytes, vh.start, rawVerts.length),
+      triVertices: tris.triVertices,
+      triUvs: tris.triUvs,
+      triPolyFlags: tris.triPolyFlags,
+      triTextures: tris.triTextures,
+      specialFaces: 0,
+      sequences,
+      textures,
+      scale,
+      origin,
+      rotOrigin,
+    };
   }
 
   // LodMesh
@@ -200,7 +203,7 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
   const zDisplace = r.f32('lodZDisplace');
   const nRemap = readArrayCount(r, 2, 'remapAnimVerts', end);
   const remapAt = r.offset;
-  const remap = new Uint16Array(nRemap);
+  const remap = nRemap ? new Uint16Array(nRemap) : EMPTY_U16;
   for (let i = 0; i < nRemap; i++) remap[i] = r.u16('remapAnimVerts');
   const oldFrameVerts = r.i32('oldFrameVerts');
 
@@ -214,7 +217,9 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
         'BAD_COUNT',
       );
     frameVerts = nRemap;
-    verts = new Uint8Array(animFrames * frameVerts * stride);
+    // 4 spare bytes in front: the `_a.3d` header goes there (sources.ts), no second copy
+    const framed = new Uint8Array(4 + animFrames * frameVerts * stride);
+    verts = framed.subarray(4);
     // checked once (the first frame met it before: same error, same entry)
     if (animFrames > 0)
       for (let k = 0; k < frameVerts; k++)
@@ -225,15 +230,27 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
             'INDEX_OUT_OF_RANGE',
             remapAt + 2 * k,
           );
-    // byte by byte: a subarray per vertex and frame cost more than the copy (issue 28)
+    // a 32-bit word at a time (bytes are copied as they are: no byte order involved); the
+    // package's bytes are copied first when they are not 4-byte aligned (issue 28: byte by byte
+    // and a subarray per vertex cost more)
+    const words = stride >> 2;
+    const src =
+      rawVerts.byteOffset & 3
+        ? new Uint32Array(rawVerts.slice(0, oldFrameVerts * animFrames * stride).buffer)
+        : new Uint32Array(rawVerts.buffer, rawVerts.byteOffset, (oldFrameVerts * animFrames * stride) >> 2);
+    const dst = new Uint32Array(framed.buffer, 4, (animFrames * frameVerts * stride) >> 2);
     let to = 0;
     for (let f = 0; f < animFrames; f++) {
       const frame = f * oldFrameVerts;
-      for (let k = 0; k < frameVerts; k++) {
-        const from = (frame + remap[k]) * stride;
-        for (let c = 0; c < stride; c++) verts[to++] = rawVerts[from + c];
-      }
+      if (words === 1) for (let k = 0; k < frameVerts; k++) dst[to++] = src[frame + remap[k]];
+      else
+        for (let k = 0; k < frameVerts; k++) {
+          const from = (frame + remap[k]) * 2;
+          dst[to++] = src[from];
+          dst[to++] = src[from + 1];
+        }
     }
+    framedVerts.add(verts);
   } else if (frameVerts * animFrames * stride > rawVerts.length) {
     throw r.error(
       `${animFrames} frames × ${frameVerts} vertices do not fit the ${vh.count} vertices`,
@@ -241,22 +258,20 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
       'BAD_COUNT',
     );
   } else {
-    verts = rawVerts.subarray(0, frameVerts * animFrames * stride);
+    verts = framedCopy(r.bytes, vh.start, frameVerts * animFrames * stride);
   }
 
   const n = nFaces + nSpecial;
-  const triVertices = new Uint16Array(3 * n);
-  const triUvs = new Uint8Array(6 * n);
-  const triPolyFlags = new Uint32Array(n);
-  const triTextures = new Int32Array(n);
-  const fv = new DataView(faces.buffer, faces.byteOffset, faces.byteLength);
-  const wv = new DataView(wedges.buffer, wedges.byteOffset, wedges.byteLength);
+  const { triVertices, triUvs, triPolyFlags, triTextures } = triArrays(n);
+  // little-endian u16 fields read from the bytes (faces: 3 wedges and a material; wedges: a
+  // vertex and U, V; special faces: 3 vertices)
   for (let i = 0; i < nFaces; i++) {
+    const f = 8 * i;
     for (let c = 0; c < 3; c++) {
-      const w = fv.getUint16(8 * i + 2 * c, true);
+      const w = faces[f + 2 * c] | (faces[f + 2 * c + 1] << 8);
       if (w >= nWedges)
         throw r.error(`face ${i} names wedge ${w} of ${nWedges}`, `faces[${i}].wedge`, 'INDEX_OUT_OF_RANGE');
-      const v = wv.getUint16(4 * w, true) + specialVerts;
+      const v = (wedges[4 * w] | (wedges[4 * w + 1] << 8)) + specialVerts;
       if (v >= frameVerts)
         throw r.error(
           `wedge ${w} names vertex ${v} of ${frameVerts}`,
@@ -267,18 +282,17 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
       triUvs[6 * i + 2 * c] = wedges[4 * w + 2];
       triUvs[6 * i + 2 * c + 1] = wedges[4 * w + 3];
     }
-    const m = fv.getUint16(8 * i + 6, true);
+    const m = faces[f + 6] | (faces[f + 7] << 8);
     if (m >= nMat)
       throw r.error(`face ${i} names material ${m} of ${nMat}`, `faces[${i}].material`, 'INDEX_OUT_OF_RANGE');
     triPolyFlags[i] = matFlags[m];
     triTextures[i] = matTex[m];
   }
   // special (weapon) faces: corners are vertex indices among the special vertices
-  const sv = new DataView(special.buffer, special.byteOffset, special.byteLength);
   for (let j = 0; j < nSpecial; j++) {
     const i = nFaces + j;
     for (let c = 0; c < 3; c++) {
-      const v = sv.getUint16(8 * j + 2 * c, true);
+      const v = special[8 * j + 2 * c] | (special[8 * j + 2 * c + 1] << 8);
       if (v >= frameVerts)
         throw r.error(
           `special face ${j} names vertex ${v} of ${frameVerts}`,
@@ -290,8 +304,12 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
     triPolyFlags[i] = PolyFlags.INVISIBLE | PolyFlags.TWO_SIDED;
     triTextures[i] = 0;
   }
+  // one literal of a fixed shape (issue 28: spreading a base object into it cost more than the
+  // triangle loop)
   return {
-    ...base,
+    name: obj.name,
+    className: obj.className,
+    layout,
     frameVerts,
     animFrames,
     verts,
@@ -300,8 +318,60 @@ export function readLodMesh(r: ByteReader, obj: PackageObject, names: NameLookup
     triPolyFlags,
     triTextures,
     specialFaces: nSpecial,
+    sequences,
+    textures,
+    scale,
+    origin,
+    rotOrigin,
     lod: { modelVerts, specialVerts, meshScaleMax, strength, minVerts, morph, zDisplace, hysteresis },
   };
+}
+
+const EMPTY_U16 = new Uint16Array(0);
+
+/** The four per-triangle arrays of `n` triangles, in one buffer (one allocation instead of four). */
+function triArrays(n: number): Pick<PackageMesh, 'triVertices' | 'triUvs' | 'triPolyFlags' | 'triTextures'> {
+  const buf = new ArrayBuffer(20 * n);
+  return {
+    triPolyFlags: new Uint32Array(buf, 0, n),
+    triTextures: new Int32Array(buf, 4 * n, n),
+    triVertices: new Uint16Array(buf, 8 * n, 3 * n),
+    triUvs: new Uint8Array(buf, 14 * n, 6 * n),
+  };
+}
+
+/**
+ * A copy of `length` bytes at `start` with 4 spare bytes in front (the `_a.3d` header goes there:
+ * {@link framedAniv}); one copy, no zero fill: the 4 bytes before the frames are copied along
+ * and overwritten later.
+ */
+function framedCopy(bytes: Uint8Array, start: number, length: number): Uint8Array {
+  if (start < 4) return bytes.slice(start, start + length);
+  const verts = bytes.slice(start - 4, start + length).subarray(4);
+  framedVerts.add(verts);
+  return verts;
+}
+
+/** Frames {@link readLodMesh} copied into a buffer of their own with 4 spare bytes in front. */
+const framedVerts = new WeakSet<Uint8Array>();
+
+/**
+ * `mesh.verts` behind a 4-byte `_a.3d` header when {@link readLodMesh} left room for one in front
+ * of them (the header is written there, in the mesh's own copy), else undefined (the caller copies).
+ *
+ * ```ts
+ * const anivBytes = framedAniv(mesh.verts, mesh.animFrames, 4 * mesh.frameVerts);
+ * ```
+ */
+export function framedAniv(verts: Uint8Array, numFrames: number, frameSize: number): Uint8Array | undefined {
+  if (!framedVerts.has(verts) || verts.byteOffset !== 4 || verts.buffer.byteLength !== 4 + verts.length)
+    return undefined;
+  const out = new Uint8Array(verts.buffer, 0, 4 + verts.length);
+  out[0] = numFrames & 0xff;
+  out[1] = numFrames >> 8;
+  out[2] = frameSize & 0xff;
+  out[3] = frameSize >> 8;
+  return out;
 }
 
 function skipBox(r: ByteReader, field: string): void {

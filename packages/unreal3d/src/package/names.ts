@@ -30,6 +30,12 @@ export interface NameLookup {
   at(i: number): string | undefined;
 }
 
+/** Where each name of the common table starts (its one-byte length stands before it). */
+export interface LazyNames {
+  bytes: Uint8Array;
+  starts: Int32Array;
+}
+
 /**
  * The name table, each name decoded when first asked for: opening a package to convert one mesh
  * needs a few dozen of its hundreds of names (issue 28: decoding them all was the largest fixed
@@ -44,9 +50,9 @@ export class NameTable implements NameLookup {
   readonly length: number;
   private readonly cache: string[];
   private complete: boolean;
-  private readonly lazy: { bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | undefined;
+  private readonly lazy: LazyNames | undefined;
 
-  constructor(names: string[] | { bytes: Uint8Array; starts: Int32Array; ends: Int32Array }) {
+  constructor(names: string[] | LazyNames) {
     if (Array.isArray(names)) {
       this.length = names.length;
       this.cache = names;
@@ -66,9 +72,10 @@ export class NameTable implements NameLookup {
     let s = this.cache[i];
     if (s === undefined && this.lazy) {
       // as the entry-by-entry reader's one-byte-length path: latin1 up to the first NUL
-      const { bytes, starts, ends } = this.lazy;
+      const { bytes, starts } = this.lazy;
       s = '';
-      for (let k = starts[i], e = ends[i]; k < e; k++) {
+      // the length byte stands before the name
+      for (let k = starts[i], e = k + bytes[k - 1]; k < e; k++) {
         const c = bytes[k];
         if (c === 0) break;
         s += String.fromCharCode(c);
@@ -149,28 +156,23 @@ export function readNameTable(r: ByteReader, header: PackageHeader): NameTable {
 
 /**
  * The common table (version ≥ 64, every length in one byte, every entry inside the file): only
- * where each name starts and ends, found by hopping from length to length; the names are decoded
+ * where each name starts, found by hopping from length to length; the names are decoded
  * when asked for ({@link NameTable}). Undefined (nothing read) when any entry is not of that kind:
  * the entry-by-entry reader then reads the table.
  */
-function readNamesFast(
-  r: ByteReader,
-  n: number,
-): { bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | undefined {
+function readNamesFast(r: ByteReader, n: number): LazyNames | undefined {
   const bytes = r.bytes;
   const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
   let at = r.offset;
   for (let i = 0; i < n; i++) {
     const len = bytes[at];
     const end = at + 1 + len;
     if (len === undefined || len >= 0x40 || end + 4 > bytes.length) return undefined;
     starts[i] = at + 1;
-    ends[i] = end;
     at = end + 4;
   }
   r.offset = at;
-  return { bytes, starts, ends };
+  return { bytes, starts };
 }
 
 /**

@@ -10,17 +10,29 @@ import { type PackageMesh, readLodMesh } from './lodmesh.js';
 import { type NameTable, readNameTable } from './names.js';
 import { openObject, type PackageObject } from './object.js';
 import {
+  EXPORT_STRIDE,
+  IMPORT_STRIDE,
   outerChain,
   type PackageExport,
   type PackageImport,
+  PackageTables,
   readExports,
   readImports,
-  refClass,
-  refName,
   refPath,
-  validRef,
 } from './objects.js';
 import { type PackageTexture, readPalette, readTexture } from './texture.js';
+
+/**
+ * Scratch ints for the checks and lookups of one call (reused: a fresh array per package cost
+ * more than the walks, issue 28); up to 2¹⁸ ints are kept, larger requests get their own array.
+ */
+let scratch = new Int32Array(4096);
+function scratchInts(n: number): Int32Array {
+  if (n <= scratch.length) return scratch;
+  if (n > 1 << 18) return new Int32Array(n);
+  scratch = new Int32Array(Math.max(n, 2 * scratch.length));
+  return scratch;
+}
 
 /** Classes whose exports are vertex meshes this package converts. */
 export const VERTEX_MESH_CLASSES = ['Mesh', 'LodMesh'] as const;
@@ -30,8 +42,8 @@ export class UnrealPackage {
   readonly header: PackageHeader;
   /** The name table, each name decoded when first read. */
   readonly nameTable: NameTable;
-  readonly imports: PackageImport[];
-  readonly exports: PackageExport[];
+  /** The import and export tables as typed columns (entry objects made when asked for). */
+  readonly tables: PackageTables;
   private readonly r: ByteReader;
 
   constructor(
@@ -41,56 +53,97 @@ export class UnrealPackage {
     const r = (this.r = new ByteReader(bytes, { file }));
     this.header = readPackageHeader(r);
     this.nameTable = readNameTable(r, this.header);
-    this.imports = readImports(r, this.header, this.nameTable);
-    this.exports = readExports(r, this.header, this.nameTable);
+    const imports = readImports(r, this.header, this.nameTable);
+    const exports = readExports(r, this.header, this.nameTable);
+    this.tables = new PackageTables(this.nameTable, imports, exports);
     // every reference a table holds must resolve, and every outer chain end
-    for (let i = 0; i < this.exports.length; i++) {
-      const e = this.exports[i];
-      const bad = !validRef(this, e.classRef)
-        ? 'class'
-        : !validRef(this, e.superRef)
-          ? 'super'
-          : !validRef(this, e.outer)
-            ? 'outer'
-            : '';
-      if (bad) {
-        const ref = bad === 'class' ? e.classRef : bad === 'super' ? e.superRef : e.outer;
-        throw r.error(
+    this.checkOuterChains(this.checkRefs());
+  }
+
+  /** Every import as an object (made on first use). */
+  get imports(): PackageImport[] {
+    return this.tables.imports;
+  }
+
+  /** Every export as an object (made on first use). */
+  get exports(): PackageExport[] {
+    return this.tables.exports;
+  }
+
+  /** Number of exports. */
+  get exportCount(): number {
+    return this.tables.exportCount;
+  }
+
+  /** Number of imports. */
+  get importCount(): number {
+    return this.tables.importCount;
+  }
+
+  /** Export `i` (0-based) as an object, without making the others. */
+  exportEntry(i: number): PackageExport {
+    if (!(i >= 0 && i < this.tables.exportCount)) this.checkRef(i + 1); // throws BAD_OBJECT_REF
+    return this.tables.exportEntry(i);
+  }
+
+  /** The object name of export `i` (0-based). */
+  exportName(i: number): string {
+    if (!(i >= 0 && i < this.tables.exportCount)) this.checkRef(i + 1);
+    return this.tables.exportName(i);
+  }
+
+  /**
+   * Every class, super and outer reference names an entry of the tables (`BAD_OBJECT_REF`, the
+   * exports checked first, then the imports); returns the outer of each entry as a slot (imports
+   * first, then exports; -1 for none) for {@link checkOuterChains}.
+   */
+  private checkRefs(): Int32Array {
+    const { importData, exportData, importCount: ni, exportCount: ne } = this.tables;
+    const outer = scratchInts(3 * (ni + ne)).subarray(0, ni + ne);
+    for (let i = 0, o = 0; i < ne; i++, o += EXPORT_STRIDE) {
+      const c = exportData[o];
+      const s = exportData[o + 1];
+      const out = exportData[o + 2];
+      // a reference r is good when -ni <= r <= ne
+      if (c < -ni || c > ne || s < -ni || s > ne || out < -ni || out > ne) {
+        const bad = c < -ni || c > ne ? 'class' : s < -ni || s > ne ? 'super' : 'outer';
+        const ref = bad === 'class' ? c : bad === 'super' ? s : out;
+        throw this.r.error(
           `object reference ${ref} is outside the tables`,
           `exports[${i}].${bad}`,
           'BAD_OBJECT_REF',
-          e.at,
+          exportData[o + 7],
         );
       }
+      outer[ni + i] = out === 0 ? -1 : out < 0 ? -out - 1 : ni + out - 1;
     }
-    for (let i = 0; i < this.imports.length; i++) {
-      const imp = this.imports[i];
-      if (!validRef(this, imp.outer))
-        throw r.error(
-          `object reference ${imp.outer} is outside the tables`,
+    for (let i = 0, o = 0; i < ni; i++, o += IMPORT_STRIDE) {
+      const out = importData[o + 2];
+      if (out < -ni || out > ne)
+        throw this.r.error(
+          `object reference ${out} is outside the tables`,
           `imports[${i}].outer`,
           'BAD_OBJECT_REF',
-          imp.at,
+          importData[o + 4],
         );
+      outer[i] = out === 0 ? -1 : out < 0 ? -out - 1 : ni + out - 1;
     }
-    this.checkOuterChains();
+    return outer;
   }
 
   /**
    * Every outer chain ends (no cycle), in time linear in the tables: each entry is walked once
-   * (typed arrays: the outer of each entry as a slot, imports first, then exports; entries known
-   * to reach the top are marked).
+   * (`outer`: the outer of each entry as a slot, imports first, then exports; entries known to
+   * reach the top are marked).
    */
-  private checkOuterChains(): void {
-    const ni = this.imports.length;
-    const ne = this.exports.length;
-    const total = ni + ne;
-    const slotOf = (ref: number) => (ref === 0 ? -1 : ref < 0 ? -ref - 1 : ni + ref - 1);
-    const outer = new Int32Array(total);
-    for (let k = 0; k < ni; k++) outer[k] = slotOf(this.imports[k].outer);
-    for (let k = 0; k < ne; k++) outer[ni + k] = slotOf(this.exports[k].outer);
-    const state = new Uint8Array(total); // 0 not seen, 1 on the path being walked, 2 reaches the top
-    const path = new Int32Array(total);
+  private checkOuterChains(outer: Int32Array): void {
+    const ni = this.tables.importCount;
+    const total = outer.length;
+    // after the outer slots in the same scratch: 0 not seen, 1 on the path being walked, 2
+    // reaches the top; then the path
+    const work = scratchInts(3 * total);
+    const state = work.subarray(total, 2 * total).fill(0);
+    const path = work.subarray(2 * total, 3 * total);
     // the order of the earlier walk (imports from the last, then exports), so a cycle is
     // reported at the same entry
     for (let i = 0; i < total; i++) {
@@ -104,7 +157,7 @@ export class UnrealPackage {
         cur = outer[cur];
       }
       if (cur >= 0 && state[cur] === 1)
-        outerChain(this.r, this, start < ni ? -start - 1 : start - ni + 1, false); // throws IMPORT_CYCLE
+        outerChain(this.r, this.tables, start < ni ? -start - 1 : start - ni + 1, false); // throws IMPORT_CYCLE
       for (let k = 0; k < n; k++) state[path[k]] = 2;
     }
   }
@@ -116,27 +169,26 @@ export class UnrealPackage {
 
   /** The class name of export `i` (0-based). */
   exportClass(i: number): string {
-    const e = this.exports[i];
-    if (e === undefined) return refClass(this, this.checkRef(i + 1)); // throws BAD_OBJECT_REF
-    const c = e.classRef; // checked by the constructor
-    return c === 0 ? 'Class' : refName(this, c);
+    if (!(i >= 0 && i < this.tables.exportCount)) return this.tables.refClass(this.checkRef(i + 1)); // throws BAD_OBJECT_REF
+    const c = this.tables.exportClassRef(i); // checked by the constructor
+    return c === 0 ? 'Class' : this.tables.refName(c);
   }
 
   /** The name of an object reference. */
   refName(ref: number): string {
-    return refName(this, this.checkRef(ref));
+    return this.tables.refName(this.checkRef(ref));
   }
 
   /** The class of an object reference. */
   refClass(ref: number): string {
-    return refClass(this, this.checkRef(ref));
+    return this.tables.refClass(this.checkRef(ref));
   }
 
   /** `ref` when it names an entry of the tables (or is 0), else `BAD_OBJECT_REF`. */
   checkRef(ref: number): number {
-    if (!Number.isInteger(ref) || !validRef(this, ref))
+    if (!Number.isInteger(ref) || !this.tables.validRef(ref))
       throw this.r.error(
-        `object reference ${ref} is outside the tables (${this.imports.length} imports, ${this.exports.length} exports)`,
+        `object reference ${ref} is outside the tables (${this.tables.importCount} imports, ${this.tables.exportCount} exports)`,
         'objectRef',
         'BAD_OBJECT_REF',
       );
@@ -146,25 +198,46 @@ export class UnrealPackage {
   /** `Package.Group.Name` of an object reference (exports start with their groups). */
   refPath(ref: number): string {
     // a top-level export (most of them): its name
-    if (ref > 0 && ref <= this.exports.length && this.exports[ref - 1].outer === 0)
-      return this.exports[ref - 1].name;
-    return refPath(this.r, this, this.checkRef(ref));
+    const t = this.tables;
+    if (ref > 0 && ref <= t.exportCount && t.refOuter(ref) === 0) return t.refName(ref);
+    return refPath(this.r, t, this.checkRef(ref));
   }
 
   /** The top-level package an import lives in (`Botpack` for `Botpack.Skins.X`). */
   importPackage(ref: number): string | undefined {
     if (ref >= 0) return undefined;
     this.checkRef(ref);
-    const chain = outerChain(this.r, this, ref);
+    const chain = outerChain(this.r, this.tables, ref);
     return chain[chain.length - 1];
   }
 
   /** 0-based indices of the exports of a class (any case). */
   exportsOf(className: string): number[] {
-    const lower = className.toLowerCase();
+    return this.exportsOfClasses([className]);
+  }
+
+  /**
+   * 0-based indices of the exports of any of these classes (any case), in table order: each
+   * distinct class reference is named once (a package has hundreds of exports of a few dozen
+   * classes), not each export.
+   */
+  exportsOfClasses(classNames: readonly string[]): number[] {
+    const t = this.tables;
+    const wanted = classNames.map((c) => c.toLowerCase());
+    const ni = t.importCount;
+    // per class reference (offset by the import count): 0 not looked at, 1 wanted, 2 not
+    const memo = scratchInts(ni + t.exportCount + 1).fill(0, 0, ni + t.exportCount + 1);
     const out: number[] = [];
-    for (let i = 0; i < this.exports.length; i++)
-      if (this.exportClass(i).toLowerCase() === lower) out.push(i);
+    for (let i = 0; i < t.exportCount; i++) {
+      const c = t.exportClassRef(i);
+      let m = memo[c + ni];
+      if (m === 0) {
+        const name = c === 0 ? 'Class' : t.refName(c);
+        m = wanted.some((w) => w.length === name.length && w === name.toLowerCase()) ? 1 : 2;
+        memo[c + ni] = m;
+      }
+      if (m === 1) out.push(i);
+    }
     return out;
   }
 
@@ -172,14 +245,22 @@ export class UnrealPackage {
   findExport(name: string, className?: string): number {
     const n = name.toLowerCase();
     const c = className?.toLowerCase();
-    return this.exports.findIndex(
-      (e, i) => e.name.toLowerCase() === n && (!c || this.exportClass(i).toLowerCase() === c),
-    );
+    for (let i = 0; i < this.tables.exportCount; i++)
+      if (this.tables.exportName(i).toLowerCase() === n && (!c || this.exportClass(i).toLowerCase() === c))
+        return i;
+    return -1;
   }
 
   /** Reads export `i`'s header and properties. */
   open(i: number): PackageObject {
-    return openObject(this.r, this.exports[i], i, this.exportClass(i), this.nameTable, this.header.version);
+    return openObject(
+      this.r,
+      this.exportEntry(i),
+      i,
+      this.exportClass(i),
+      this.nameTable,
+      this.header.version,
+    );
   }
 
   /** Reads a `Mesh`/`LodMesh` export. */

@@ -10,7 +10,7 @@ import { FormatError } from '@gltf-legacy/core';
 import { type AnivLayout, readAniv, type UnrealAniv } from '../aniv.js';
 import {
   createDataHeader,
-  createPolys,
+  type DataPolys,
   PolyStyle,
   PolyTypeFlag,
   type UnrealData,
@@ -18,7 +18,7 @@ import {
 } from '../data.js';
 import { rememberParsed } from '../parsed-files.js';
 import { ucNumber, type UcMesh, writeUc } from '../uc.js';
-import { type PackageMesh, PolyFlags } from './lodmesh.js';
+import { framedAniv, type PackageMesh, PolyFlags } from './lodmesh.js';
 
 /** The `_d.3d` type byte the mesh importer turns into these PolyFlags (its inverse). */
 export function polyFlagsToType(flags: number): number {
@@ -105,23 +105,34 @@ export function meshSources(
       file,
       field: mesh.name,
     });
-  const polys = createPolys(n);
-  polys.vertices.set(mesh.triVertices);
-  polys.uvs.set(mesh.triUvs);
+  // the mesh's vertex and UV arrays are the model's (not copied); the byte columns share a buffer
+  const bytes = new Uint8Array(4 * n);
+  const polys: DataPolys = {
+    vertices: mesh.triVertices,
+    types: bytes.subarray(0, n),
+    colors: bytes.subarray(n, 2 * n),
+    uvs: mesh.triUvs,
+    textures: bytes.subarray(2 * n, 3 * n),
+    flags: bytes.subarray(3 * n),
+  };
   for (let i = 0; i < n; i++) {
     polys.types[i] = polyFlagsToType(mesh.triPolyFlags[i]);
     polys.textures[i] = Math.max(0, Math.min(255, mesh.triTextures[i]));
   }
   const data: UnrealData = { header: createDataHeader(n, nv), polys, trailing: new Uint8Array(0) };
   let dataExact = true;
-  for (let k = 0; k < polys.vertices.length; k++) if (polys.vertices[k] >= nv) dataExact = false;
+  const vertices = polys.vertices;
+  for (let k = 0, m = vertices.length; k < m; k++) if (vertices[k] >= nv) dataExact = false;
   // the frames are the package's bytes behind a 4-byte _a.3d header
-  const anivBytes = new Uint8Array(4 + mesh.verts.length);
-  anivBytes[0] = mesh.animFrames & 0xff;
-  anivBytes[1] = mesh.animFrames >> 8;
-  anivBytes[2] = (nv * stride) & 0xff;
-  anivBytes[3] = (nv * stride) >> 8;
-  anivBytes.set(mesh.verts, 4);
+  let anivBytes = framedAniv(mesh.verts, mesh.animFrames, nv * stride);
+  if (!anivBytes) {
+    anivBytes = new Uint8Array(4 + mesh.verts.length);
+    anivBytes[0] = mesh.animFrames & 0xff;
+    anivBytes[1] = mesh.animFrames >> 8;
+    anivBytes[2] = (nv * stride) & 0xff;
+    anivBytes[3] = (nv * stride) >> 8;
+    anivBytes.set(mesh.verts, 4);
+  }
   const layout: AnivLayout = mesh.layout;
   const aniv = readAniv(anivBytes, `${mesh.name}_a.3d`, { numVertices: nv, layout, strict: true });
   // read strictly: the importer's (lenient, layout-detecting) read of these bytes gives the same

@@ -34,7 +34,7 @@ export function packageTextureFile(pkg: UnrealPackage, i: number): PackageTextur
   if (!mip) return undefined;
   const palIndex = tex.palette > 0 ? tex.palette - 1 : -1;
   const palette =
-    palIndex >= 0 && palIndex < pkg.exports.length && pkg.exportClass(palIndex) === 'Palette'
+    palIndex >= 0 && palIndex < pkg.exportCount && pkg.exportClass(palIndex) === 'Palette'
       ? pkg.readPalette(palIndex)
       : undefined;
   const name = tex.name;
@@ -70,10 +70,7 @@ export const UNPACK_PACKAGE_DEFAULTS: Required<Omit<UnpackPackageOptions, 'meshe
 
 /** The vertex meshes of a package (export indices), in table order. */
 export function packageMeshes(pkg: UnrealPackage): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < pkg.exports.length; i++)
-    if ((VERTEX_MESH_CLASSES as readonly string[]).includes(pkg.exportClass(i))) out.push(i);
-  return out;
+  return pkg.exportsOfClasses(VERTEX_MESH_CLASSES);
 }
 
 /**
@@ -84,7 +81,8 @@ export function packageMeshes(pkg: UnrealPackage): number[] {
  * ```
  */
 export function unpackPackage(pkg: UnrealPackage, options: UnpackPackageOptions = {}): FileSet {
-  const { meshes, skins: withSkins } = { ...UNPACK_PACKAGE_DEFAULTS, ...options };
+  const meshes = options.meshes;
+  const withSkins = options.skins ?? UNPACK_PACKAGE_DEFAULTS.skins;
   const out: FileSet = new Map();
   const textures = new Map<number, PackageTextureFile | undefined>();
   for (const i of meshes ?? packageMeshes(pkg)) {
