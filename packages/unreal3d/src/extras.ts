@@ -14,7 +14,11 @@ export const VERTEX_ATTRIBUTE = '_UNREAL_VERTEX';
 export interface UnrealMeshExtras {
   meshName: string;
   fileBase?: string;
-  /** Primitive index per run of triangles (−1 = weapon triangle), and run lengths: [g, n, g, n, …]. */
+  /**
+   * Primitive index per run of triangles (−1 = weapon triangle), and run lengths: [g, n, g, n, …].
+   * In the JSON while it has at most {@link RUNS_JSON_MAX} numbers; longer, it is kept bytes `runs`
+   * of the mesh (int32 LE) and {@link withKeptArrays} puts it back here.
+   */
   runs: number[];
   /** Raw weapon triangles in file order. */
   weapons: {
@@ -185,4 +189,46 @@ export function withKeptOrphans(mesh: Mesh, E: UnrealMeshExtras): UnrealMeshExtr
     Array.from({ length: n! * 3 }, (_, i) => fv.getFloat32((f * n! * 3 + i) * 4, true)),
   );
   return { ...E, orphans: { indices, frames } };
+}
+
+/** Longest `runs` list written as JSON; longer ones are kept bytes (no number arrays in extras). */
+export const RUNS_JSON_MAX = 16;
+
+/**
+ * Keeps a `runs` list longer than {@link RUNS_JSON_MAX} as bytes on the mesh (int32 LE) and
+ * returns what the JSON holds (`runs` itself, or undefined when kept).
+ *
+ * ```ts
+ * const json = keepRuns(mesh, runs); // extras.runs = json when defined
+ * ```
+ */
+export function keepRuns(mesh: Mesh, runs: number[]): number[] | undefined {
+  if (runs.length <= RUNS_JSON_MAX) return runs;
+  const bytes = new Uint8Array(runs.length * 4);
+  const view = new DataView(bytes.buffer);
+  runs.forEach((v, k) => {
+    view.setInt32(k * 4, v, true);
+  });
+  setKeptBytes(mesh, 'runs', bytes);
+  return undefined;
+}
+
+/**
+ * `E` with what import kept as bytes back in place: `runs` ({@link keepRuns}) and `orphans`
+ * ({@link withKeptOrphans}).
+ *
+ * ```ts
+ * const E = withKeptArrays(mesh, extras);
+ * ```
+ */
+export function withKeptArrays(mesh: Mesh, E: UnrealMeshExtras): UnrealMeshExtras {
+  let out = withKeptOrphans(mesh, E);
+  if (!Array.isArray(out.runs)) {
+    const b = getKeptBytes(mesh, 'runs');
+    if (b && b.byteLength % 8 === 0) {
+      const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      out = { ...out, runs: Array.from({ length: b.byteLength / 4 }, (_, k) => view.getInt32(k * 4, true)) };
+    }
+  }
+  return out;
 }

@@ -13,7 +13,7 @@ import { frameNormals, framesAllSame } from './import/frames.js';
 import { addFrameTargets, type GeometryContext, groupPrimitives, orphanVertices } from './import/geometry.js';
 import { triangleGroups } from './import/groups.js';
 import { materialMaker } from './import/materials.js';
-import { keepOrphans, keepUnrealBytes } from './extras.js';
+import { keepOrphans, keepRuns, keepUnrealBytes } from './extras.js';
 import { meshExtras, meshKeptBytes, ucPlacement } from './import/mesh-extras.js';
 import { placementTRS, UNREAL_UNIT_METRES } from './transform.js';
 import type { UcMesh } from './uc.js';
@@ -166,6 +166,8 @@ export function importUnreal(
     allFrames: opts.frames === 'all',
     sameFrames: sameFrames ? frameCount : 0,
   });
+  // a long triangle order is kept as bytes (keepRuns), not a JSON array
+  if (!keepRuns(mesh, extras.runs)) delete (extras as Partial<typeof extras>).runs;
   const targetNames = Array.from({ length: targetCount }, (_, i) => `Frame${i + 1}`);
   mesh.setExtras(targetNames.length ? { targetNames, unreal3d: extras } : { unreal3d: extras });
   keepUnrealBytes(mesh, meshKeptBytes(files, opts.frames === 'all'));

@@ -1,4 +1,4 @@
-// Issue 29: vertices no rendered triangle uses (their raw X, Y, Z in every frame) and per-triangle
+// Issue 29: a long triangle order (`runs`, kept bytes of the mesh), vertices no rendered triangle uses (their raw X, Y, Z in every frame) and per-triangle
 // colours travel as bytes (GLTF_LEGACY_kept_bytes `orphanIndices` / `orphanFrames` of the mesh,
 // `colors` of a primitive), not as JSON number arrays in extras; a .glb written before (the
 // arrays in extras) still exports byte for byte.
@@ -76,5 +76,26 @@ describe('unreal3d kept orphans and colours', () => {
     expect(text).toMatch(/"orphans":\{"indices":\[/);
     expect(text).toMatch(/"colors":\[/);
     expect(text).not.toContain(KEPT_BYTES);
+  });
+
+  it('cube with its two skins alternating triangle by triangle: the long triangle order is bytes (runs), byte-exact back', async () => {
+    const files = new Map([...generated].filter(([k]) => k.startsWith('cube')));
+    const data = lib.readData(files.get('cube_d.3d')!, 'cube_d.3d');
+    const { polys } = data;
+    // the two skins' triangles alternate: one run per triangle
+    const t0 = polys.textures[0];
+    const t1 = polys.textures.find((t) => t !== t0)!;
+    polys.textures.forEach((_, k) => {
+      polys.textures[k] = k % 2 ? t1 : t0;
+    });
+    expect(polys.textures.length * 2).toBeGreaterThan(lib.RUNS_JSON_MAX);
+    files.set('cube_d.3d', lib.writeData(data));
+    const { document } = await lib.importUnrealFiles(files, { main: 'cube_d.3d' });
+    const mesh = document.getRoot().listMeshes()[0];
+    expect((mesh.getExtras() as { unreal3d: { runs?: unknown } }).unreal3d.runs).toBeUndefined();
+    expect(getKeptBytes(mesh, 'runs')!.byteLength).toBeGreaterThan(lib.RUNS_JSON_MAX * 4);
+    const glb = await io.writeBinary(document);
+    const out = await lib.exportUnreal(await io.readBinary(glb), { name: 'cube' });
+    for (const [k, v] of files) expect(firstByteDiff(out.files.get(k) as Uint8Array, v), k).toBe(-1);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { encodeUnrealPackedArray } from '@gltf-legacy/quantize';
 import { corpusFiles, firstByteDiff } from '@gltf-legacy/test-utils';
+import { KeptBytesExtension } from '@gltf-legacy/core';
 import { type Document, NodeIO } from '@gltf-transform/core';
 import { KHRONOS_EXTENSIONS } from '@gltf-transform/extensions';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ function mesh(
 }
 
 async function viaGlb(doc: Document): Promise<Document> {
-  const io = new NodeIO().registerExtensions(KHRONOS_EXTENSIONS);
+  const io = new NodeIO().registerExtensions([...KHRONOS_EXTENSIONS, KeptBytesExtension]);
   return io.readBinary(await io.writeBinary(doc));
 }
 

@@ -53,14 +53,20 @@ export interface UrhoModelExtras {
   }[];
   /** Floats as written by `floatToJson` (-0 / NaN / Infinity as strings). */
   bounds: (number | string)[];
+  /**
+   * In the JSON only while it has at most {@link BONE_MAPPING_JSON_MAX} numbers (5 geometries);
+   * more are kept bytes `geometryCenters` of the top node (float32 LE), which
+   * {@link modelExtrasOf} puts back here.
+   */
   geometryCenters: (number | string)[];
   /** Files written before `GLTF_LEGACY_kept_bytes`: the bytes after the model (now kept bytes `trailing` of the node). */
   trailing?: number[];
 }
 
 /** `extras.urho3d.model` as written: a geometry's `boneMapping` is absent when it is kept as bytes. */
-export type UrhoModelExtrasJson = Omit<UrhoModelExtras, 'geometries'> & {
+export type UrhoModelExtrasJson = Omit<UrhoModelExtras, 'geometries' | 'geometryCenters'> & {
   geometries: (Omit<UrhoModelExtras['geometries'][number], 'boneMapping'> & { boneMapping?: number[] })[];
+  geometryCenters?: (number | string)[];
 };
 
 /** Longest bone mapping written as a JSON array; longer ones are kept as bytes (no number tables in extras). */
@@ -84,7 +90,8 @@ export function modelExtrasOf(doc: Document): { top: Node; extras: UrhoModelExtr
           ? { ...g, boneMapping: keptBoneMapping(n, i) }
           : g,
       );
-      return { top: n, extras: { ...e, geometries } as UrhoModelExtras };
+      const geometryCenters = Array.isArray(e.geometryCenters) ? e.geometryCenters : keptCenters(n);
+      return { top: n, extras: { ...e, geometries, geometryCenters } as UrhoModelExtras };
     }
   }
   return null;
@@ -98,15 +105,42 @@ function keptBoneMapping(top: Node, g: number): number[] {
   return Array.from({ length: b.byteLength / 4 }, (_, i) => view.getUint32(i * 4, true));
 }
 
+/** The geometry centres kept as bytes on `top` (float32 LE), in `floatToJson`'s form; undefined when none. */
+function keptCenters(top: Node): (number | string)[] | undefined {
+  const b = getKeptBytes(top, 'geometryCenters');
+  if (!b || b.byteLength % 4 !== 0) return undefined;
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return Array.from({ length: b.byteLength / 4 }, (_, i) => {
+    const bits = view.getUint32(i * 4, true);
+    const f = view.getFloat32(i * 4, true);
+    if (!Number.isNaN(f)) return floatToJson(f);
+    return bits === 0x7fc00000 ? 'NaN' : `NaN:${bits.toString(16).padStart(8, '0')}`;
+  });
+}
+
 /**
- * Keeps the bone mappings longer than {@link BONE_MAPPING_JSON_MAX} as bytes on `top` (those
- * {@link modelExtrasFromMdl} leaves out of the JSON).
+ * Keeps the bone mappings longer than {@link BONE_MAPPING_JSON_MAX} and more than that many
+ * geometry centre coordinates as bytes on `top` (those {@link modelExtrasFromMdl} leaves out of
+ * the JSON).
  *
  * ```ts
  * keepBoneMappings(top, model);
  * ```
  */
 export function keepBoneMappings(top: Node, model: MdlModel): void {
+  const centers = model.geometryCenters;
+  if (centers.length > BONE_MAPPING_JSON_MAX) {
+    // bit patterns, not values (a NaN keeps its payload), little-endian
+    const bits = new Uint32Array(
+      centers.buffer.slice(centers.byteOffset, centers.byteOffset + centers.byteLength),
+    );
+    const bytes = new Uint8Array(bits.length * 4);
+    const view = new DataView(bytes.buffer);
+    bits.forEach((b, k) => {
+      view.setUint32(k * 4, b, true);
+    });
+    setKeptBytes(top, 'geometryCenters', bytes);
+  }
   model.geometries.forEach((g, i) => {
     if (g.boneMapping.length <= BONE_MAPPING_JSON_MAX) return;
     const bytes = new Uint8Array(g.boneMapping.length * 4);
@@ -156,7 +190,9 @@ export function modelExtrasFromMdl(
       }),
     })),
     bounds: floatsToJson(model.bounds),
-    geometryCenters: floatsToJson(model.geometryCenters),
+    ...(model.geometryCenters.length <= BONE_MAPPING_JSON_MAX
+      ? { geometryCenters: floatsToJson(model.geometryCenters) }
+      : {}),
   };
   return extras;
 }

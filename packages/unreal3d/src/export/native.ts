@@ -6,7 +6,7 @@
 import type { Document, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { accessorFloats, baseName, textureSourcePath, type WarningCollector } from '@gltf-legacy/core';
 import { type AnivLayout, type UnrealAniv, vertexStride } from '../aniv.js';
-import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE, withKeptOrphans } from '../extras.js';
+import { type UnrealMeshExtras, unrealKeptBytes, VERTEX_ATTRIBUTE, withKeptArrays } from '../extras.js';
 import { placementTRS } from '../transform.js';
 import {
   parseUc,
@@ -34,8 +34,11 @@ export function findNativeMesh(doc: Document): { node: Node; mesh: Mesh; extras:
   if (meshNodes.length !== 1) return null;
   const node = meshNodes[0];
   const mesh = node.getMesh() as Mesh;
-  const extras = (mesh.getExtras() as { unreal3d?: UnrealMeshExtras }).unreal3d;
-  if (!extras || typeof extras !== 'object' || !Array.isArray(extras.runs)) return null;
+  const json = (mesh.getExtras() as { unreal3d?: UnrealMeshExtras }).unreal3d;
+  if (!json || typeof json !== 'object') return null;
+  // with what import kept as bytes (runs, orphans) back in place
+  const extras = withKeptArrays(mesh, json);
+  if (!Array.isArray(extras.runs)) return null;
   if (
     !mesh
       .listPrimitives()
@@ -153,8 +156,7 @@ export function exportNative(
   name: string,
   warnings: WarningCollector,
 ): UnrealExportModel | null {
-  const { node, mesh } = found;
-  const E = withKeptOrphans(mesh, found.extras);
+  const { node, mesh, extras: E } = found;
   const K = unrealKeptBytes(mesh, E);
   const prims = mesh.listPrimitives();
   const nv = E.numVertices;
