@@ -1,17 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { validateGlb, validatorErrors } from '@gltf-legacy/test-utils';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyShard, type BatchReport, expandInputs, main, parseShard, type Runtime } from '../src/index.js';
 import { fakeBytes, fakeFormat } from './fake-format.js';
 import { bundleWorker } from './worker-bundle.js';
@@ -71,10 +63,6 @@ function makeTree(root: string, corrupt = true): void {
 
 beforeAll(async () => {
   runtime = await bundleWorker();
-});
-
-afterAll(() => {
-  rmSync(dirname(new URL(runtime.workerUrl!).pathname), { recursive: true, force: true });
 });
 
 beforeEach(() => {

@@ -2,14 +2,21 @@
  * Worker threads cannot run TypeScript sources, so the batch tests bundle `src/worker.ts` and
  * `test/fake-format.ts` with esbuild (workspace packages from their sources, as Vitest does),
  * code-split so both share one copy of @gltf-legacy/core (FormatError instanceof checks hold).
+ *
+ * One bundle per Vitest worker thread, shared by the test files that run in it (they share one
+ * module graph: `isolate: false`); the folders are removed when the run ends (global-setup.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { build } from 'esbuild';
 
 const pkg = resolve(import.meta.dirname, '..');
 const packages = resolve(pkg, '..');
+/** Where the bundles go: `cli-test-<pid>-<thread>` (the threads of one run share the pid). */
+export const BUNDLE_CACHE = join(pkg, 'node_modules', '.cache');
+export const BUNDLE_PREFIX = 'cli-test-';
 
 export interface WorkerBundle {
   workerUrl: URL;
@@ -20,9 +27,10 @@ let bundled: Promise<WorkerBundle> | undefined;
 
 export function bundleWorker(): Promise<WorkerBundle> {
   bundled ??= (async () => {
-    // one folder per test file (Vitest runs files in threads of one process: no shared pid dir)
-    mkdirSync(join(pkg, 'node_modules', '.cache'), { recursive: true });
-    const outdir = mkdtempSync(join(pkg, 'node_modules', '.cache', 'cli-test-'));
+    // one folder per worker thread: threads of one run bundle side by side, never into one folder
+    const outdir = join(BUNDLE_CACHE, `${BUNDLE_PREFIX}${process.pid}-${threadId}`);
+    rmSync(outdir, { recursive: true, force: true });
+    mkdirSync(outdir, { recursive: true });
     const aliases = Object.fromEntries(
       readdirSync(packages)
         .filter((n) => existsSync(join(packages, n, 'src', 'index.ts')))

@@ -1,7 +1,7 @@
 /** Issue 31: small inputs go to workers in chunks; a hang inside a chunk fails that input only. */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch.js';
 import type { Runtime } from '../src/command.js';
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(dirname(new URL(runtime.workerUrl!).pathname), { recursive: true, force: true });
 });
 
 describe('worker chunks', () => {

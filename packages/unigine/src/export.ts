@@ -11,12 +11,12 @@ import {
   WarningCollector,
   assertNodeTrees,
 } from '@gltf-legacy/core';
-import type { Document, Material, Node } from '@gltf-transform/core';
+import type { Document, Material, Node, Root } from '@gltf-transform/core';
 import { type AnimFile, writeAnim } from './anim.js';
 import type { AnimationBlock } from './block.js';
 import { type TextEncoding, TRS_FLOATS, type UnigineBone } from './common.js';
 import type { AnimFileExtras, UnigineRootExtras } from './extras.js';
-import { fromHex } from './extras.js';
+import { keptTrailing } from './extras.js';
 import { unpackF32 } from './jsonf32.js';
 import { UNIGINE_LIMITS } from './limits.js';
 import { type MeshFile, type MeshSurface, writeMesh } from './mesh.js';
@@ -128,10 +128,10 @@ function mapUnigine(
   const files: FileSet = new Map();
   let mesh: MeshFile | null = null;
   if (surfaces.length) {
-    mesh = meshFile(rx, skel, surfaces, meshAnims, ctx, name);
+    mesh = meshFile(rx, skel, surfaces, meshAnims, ctx, name, root);
     files.set(`${name}.mesh`, writeMesh(mesh));
   }
-  const anims = animFiles(rx, fileGroups, ctx);
+  const anims = animFiles(rx, fileGroups, ctx, root);
   // Without a mesh, a single .anim is the main file and is named NAME.anim (as groupAnimations
   // names a re-imported standalone .anim), so that export → import → export keeps the name. This
   // looks at the files actually written: groups dropped (no skeleton, no animated bone) must not
@@ -201,6 +201,7 @@ function meshFile(
   meshAnims: AnimEntry[],
   ctx: AnimationContext,
   name: string,
+  root: Root,
 ): MeshFile {
   const bindPose = new Float32Array(skel.bones.length * TRS_FLOATS);
   skel.bind.forEach((b, i) => {
@@ -217,7 +218,7 @@ function meshFile(
   }
   const computed = unionBounds(surfaces.map((s) => s.bounds));
   assertFiniteBindPose(bindPose, skel.bones, `${name}.mesh`);
-  const trailing = fromHex(rx.mesh?.trailing);
+  const trailing = keptTrailing(root, rx.mesh?.file, rx.mesh?.trailing);
   return {
     ...(trailing ? { trailing } : {}),
     magic: 'ms11',
@@ -236,6 +237,7 @@ function animFiles(
   rx: Partial<UnigineRootExtras>,
   fileGroups: Map<string, AnimEntry[]>,
   ctx: AnimationContext,
+  root: Root,
 ): { file: string; anim: AnimFile }[] {
   const anims: { file: string; anim: AnimFile }[] = [];
   for (const [file, group] of fileGroups) {
@@ -271,7 +273,7 @@ function animFiles(
     rest.forEach((r, i) => {
       bindPose.set(r, i * TRS_FLOATS);
     });
-    const trailing = fromHex(header?.trailing);
+    const trailing = keptTrailing(root, header?.file, header?.trailing);
     const animFile: AnimFile = {
       ...(trailing ? { trailing } : {}),
       magic: 'an10',

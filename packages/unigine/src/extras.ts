@@ -2,6 +2,8 @@
  * The extras both directions share: the attribute names and `extras.unigine` shapes import writes
  * and export reads back, so that a round trip restores the original bytes.
  */
+import { getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import type { ExtensibleProperty } from '@gltf-transform/core';
 import type { JsonF32 } from './jsonf32.js';
 
 /** Raw tangent-space quaternions (i16 x, y, z, w), kept so export restores them exactly. */
@@ -22,7 +24,10 @@ export interface UnigineRootExtras {
     encoding: string;
     bounds: JsonF32;
     animationNames: string[];
-    /** Bytes after the closing magic (hex), a quirk import tolerated (`TRAILING_DATA`). */
+    /**
+     * Files written before kept bytes: the bytes after the closing magic (hex), a quirk import
+     * tolerated (`TRAILING_DATA`); now kept bytes `trailing:<file>` of the root ({@link keptTrailing}).
+     */
     trailing?: string;
   };
   animFiles: AnimFileExtras[];
@@ -36,7 +41,7 @@ export interface AnimFileExtras {
   animationNames: string[];
   /** Bind-pose entries (10 floats, file axes) that differ from the node of the same name. */
   bindPoseOverrides?: Record<string, JsonF32>;
-  /** Bytes after the closing magic (hex), a quirk import tolerated (`TRAILING_DATA`). */
+  /** Files written before kept bytes: the bytes after the closing magic (hex); now kept bytes `trailing:<file>` of the root. */
   trailing?: string;
 }
 
@@ -52,9 +57,15 @@ export interface UnigineAnimationExtras {
   numFrames: number;
   fps: number;
   boxes?: JsonF32;
-  /** u16 codes of axes whose range is too narrow for float32 ("pos0" … "scale2" → codes). */
+  /**
+   * Files written before kept bytes: u16 codes of axes whose range is too narrow for float32
+   * ("pos0" … "scale2" → codes); now kept bytes `rawCodes:<axis>` of the animation (u16 LE).
+   */
   rawCodes?: Record<string, number[]>;
-  /** Frame flags as hex (2 digits per frame × bone) when they do not follow the usual rule. */
+  /**
+   * Files written before kept bytes: frame flags as hex (2 digits per frame × bone) when they do
+   * not follow the usual rule; now kept bytes `flags` of the animation (one byte per entry).
+   */
   flags?: string;
   /** Set when some rotations had to be normalized (the file's codes are then not restorable). */
   normalized?: boolean;
@@ -86,5 +97,87 @@ export function fromHex(hex: unknown): Uint8Array | undefined {
   if (typeof hex !== 'string' || !hex.length || hex.length % 2 || !/^[0-9a-f]+$/i.test(hex)) return undefined;
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/**
+ * Keeps the bytes after a file's closing magic (`TRAILING_DATA`) as bytes on the document root
+ * (`GLTF_LEGACY_kept_bytes` key `trailing:<file>`, the file's name as in `extras.unigine`).
+ *
+ * ```ts
+ * keepTrailing(doc.getRoot(), 'box.mesh', mesh.trailing);
+ * ```
+ */
+export function keepTrailing(root: ExtensibleProperty, file: string, trailing: Uint8Array | undefined): void {
+  if (trailing?.length) setKeptBytes(root, `trailing:${file}`, trailing);
+}
+
+/**
+ * The bytes after `file`'s closing magic: kept bytes ({@link keepTrailing}), else the hex of
+ * files written before (`legacy`), else undefined.
+ *
+ * ```ts
+ * const trailing = keptTrailing(doc.getRoot(), rx.mesh?.file, rx.mesh?.trailing);
+ * ```
+ */
+export function keptTrailing(
+  root: ExtensibleProperty,
+  file: unknown,
+  legacy: unknown,
+): Uint8Array | undefined {
+  const kept = typeof file === 'string' ? getKeptBytes(root, `trailing:${file}`) : undefined;
+  return kept?.length ? kept : fromHex(legacy);
+}
+
+/**
+ * Keeps an animation block's raw flags (when they do not follow the usual rule) and the u16 codes
+ * of narrow axes as bytes on `anim`: `flags` (one byte per frame × bone) and `rawCodes:<axis>`
+ * (u16 LE per entry), not as hex or number arrays in extras.
+ *
+ * ```ts
+ * keepBlockCodes(anim, block.flags, { pos0: [1, 2, 3] });
+ * ```
+ */
+export function keepBlockCodes(
+  anim: ExtensibleProperty,
+  flags: Uint8Array | undefined,
+  rawCodes: Record<string, number[]>,
+): void {
+  if (flags?.length) setKeptBytes(anim, 'flags', flags.slice());
+  for (const [axis, codes] of Object.entries(rawCodes)) {
+    if (!codes.length) continue;
+    const bytes = new Uint8Array(codes.length * 2);
+    const view = new DataView(bytes.buffer);
+    codes.forEach((c, k) => {
+      view.setUint16(k * 2, c, true);
+    });
+    setKeptBytes(anim, `rawCodes:${axis}`, bytes);
+  }
+}
+
+/**
+ * `ex` with the kept bytes of {@link keepBlockCodes} back in their JSON form (`flags` as hex,
+ * `rawCodes` as arrays) for the block writer; files written before already hold them.
+ *
+ * ```ts
+ * const full = withKeptBlockCodes(anim, ex);
+ * ```
+ */
+export function withKeptBlockCodes(
+  anim: ExtensibleProperty,
+  ex: Partial<UnigineAnimationExtras>,
+): Partial<UnigineAnimationExtras> {
+  const out = { ...ex };
+  const flags = getKeptBytes(anim, 'flags');
+  if (flags && out.flags === undefined) out.flags = toHex(flags);
+  for (const axis of ['pos0', 'pos1', 'pos2', 'scale0', 'scale1', 'scale2']) {
+    const b = getKeptBytes(anim, `rawCodes:${axis}`);
+    if (!b || b.byteLength % 2 !== 0 || out.rawCodes?.[axis]) continue;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    out.rawCodes = {
+      ...out.rawCodes,
+      [axis]: Array.from({ length: b.byteLength / 2 }, (_, k) => view.getUint16(k * 2, true)),
+    };
+  }
   return out;
 }

@@ -20,7 +20,7 @@ import { unigineMagic } from './common.js';
 import { type JsonF32, packF32 } from './jsonf32.js';
 import { boneWorldMatrices, inverseBindMatrix } from './math.js';
 import { type MeshFile, readMesh } from './mesh.js';
-import { type AnimFileExtras, type UnigineRootExtras, toHex } from './extras.js';
+import { type AnimFileExtras, keepTrailing, type UnigineRootExtras } from './extras.js';
 import { type Ctx, accessor, f32 } from './import/context.js';
 import { type SkeletonNodes, addSkeleton, bindPoseFloats } from './import/bones.js';
 import { buildPrimitive } from './import/surface.js';
@@ -117,7 +117,8 @@ function addMesh(
     bounds: f32(mesh.bounds),
     animationNames: mesh.animationNames,
   };
-  keepTrailing(extras, mesh);
+  // bytes after the closing magic: kept bytes of the root (not hex in extras)
+  keepTrailing(doc.getRoot(), meshName, mesh.trailing);
   const boneNodes = addSkeleton(doc, skeleton, mesh.bones, mesh.bindPose, false);
   const gmesh = doc.createMesh(stem(meshName));
   const maxTargets = Math.max(0, ...mesh.surfaces.map((s) => s.targets.length - 1));
@@ -232,7 +233,7 @@ function addAnimFile(
     animationNames: anim.animationNames,
   };
   if (Object.keys(overrides).length) fx.bindPoseOverrides = overrides;
-  keepTrailing(fx, anim);
+  keepTrailing(ctx.doc.getRoot(), file, anim.trailing);
   const suffix = clipNameFromFile(file, base);
   anim.animations.forEach((block, a) => {
     const animName = anim.animationNames[a];
@@ -247,11 +248,6 @@ function addAnimFile(
     );
   });
   return fx;
-}
-
-/** Bytes after a file's closing magic, kept in `extras` (hex) so export writes them back. */
-function keepTrailing(extras: { trailing?: string }, model: MeshFile | AnimFile): void {
-  if (model.trailing) extras.trailing = toHex(model.trailing);
 }
 
 /** The `TRAILING_DATA` warning of a file read with its trailing bytes kept: file, offset, count. */

@@ -7,13 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Document, NodeIO } from '@gltf-transform/core';
-import { FormatError } from '@gltf-legacy/core';
+import {
+  FormatError,
+  getKeptBytes,
+  KEPT_BYTES,
+  KeptBytesExtension,
+  removeKeptBytes,
+} from '@gltf-legacy/core';
 import { describe, expect, it } from 'vitest';
 import { exportUnigine, importUnigine, readAnim, readMesh, WARNING_CODES } from '../src/index.js';
 
 const asset = (f: string) =>
   new Uint8Array(readFileSync(new URL(`../../../test-assets/unigine/${f}`, import.meta.url)));
-const io = new NodeIO();
+const io = new NodeIO().registerExtensions([KeptBytesExtension]);
 
 async function viaGlb(document: Document): Promise<Document> {
   return io.readBinary(await io.writeBinary(document));
@@ -73,6 +79,31 @@ describe('quirks the engine tolerates', () => {
     expect(strictCode(files, 'trailing_pad.anim')).toBe('TRAILING_DATA');
     const out = await exportUnigine(await viaGlb(document), { name: 'trailing_pad' });
     expect(out.files.get('trailing_pad.anim')).toEqual(bytes);
+  });
+
+  it('trailing bytes are kept bytes of the root (issue 29); a .glb written before (hex in extras) still exports', async () => {
+    for (const name of ['trailing_pad.mesh', 'trailing_pad.anim']) {
+      const bytes = asset(`quirks/${name}`);
+      const { document } = importUnigine(new Map([[name, bytes]]), { main: name });
+      const root = document.getRoot();
+      const kept = getKeptBytes(root, `trailing:${name}`)!;
+      expect(kept.length, name).toBe(name.endsWith('.mesh') ? 5 : 1);
+      const glb = await io.writeBinary(document);
+      expect(new TextDecoder().decode(glb), name).not.toContain('"trailing":"');
+      // the old shape: the bytes as hex in extras.unigine, no extension
+      const x = root.getExtras().unigine as {
+        mesh?: { trailing?: string };
+        animFiles: { trailing?: string }[];
+      };
+      const hex = Array.from(kept, (b) => b.toString(16).padStart(2, '0')).join('');
+      if (name.endsWith('.mesh')) x.mesh!.trailing = hex;
+      else x.animFiles[0].trailing = hex;
+      removeKeptBytes(root, `trailing:${name}`);
+      const old = await new NodeIO().writeBinary(document);
+      expect(new TextDecoder().decode(old), name).not.toContain(KEPT_BYTES);
+      const out = await exportUnigine(await io.readBinary(old), { name: 'trailing_pad' });
+      expect(out.files.get(name), name).toEqual(bytes);
+    }
   });
 
   it('index_count_plus_one.mesh: 4 indices on a triangle surface; the extra one is kept', async () => {

@@ -19,12 +19,21 @@ const only = process.env.README_TEST_ONLY?.split(',');
 const readmes = new Map([...allBlocks(root)].filter(([r]) => !only || only.includes(r)));
 
 let install: TarballInstall | undefined;
+// A test that waits for npm: bounded by npm's own 600 s limit, not by a block's.
+const INSTALL_WAIT = 900_000;
 
 beforeAll(() => {
   if (!haveCorpus) return;
+  // packs now; npm installs in the background while the first README's sh blocks run (they do not
+  // use it; ts blocks and the tarball checks wait for it)
   install = installTarballs(root);
-  console.log(
-    `readme-test: packed ${install.tarballs.length} tarballs in ${Math.round(install.packMs)} ms, npm install ${Math.round(install.installMs)} ms (${install.app})`,
+  const { tarballs, packMs, app } = install;
+  install.installed.then(
+    (ms) =>
+      console.log(
+        `readme-test: packed ${tarballs.length} tarballs in ${Math.round(packMs)} ms, npm install done after ${Math.round(ms)} ms (${app})`,
+      ),
+    () => {}, // the tests that need the install report its error
   );
   const skipped = [...readmes.values()].flat().filter((b) => b.skip);
   console.log(
@@ -32,25 +41,58 @@ beforeAll(() => {
   );
 });
 
-afterAll(() => {
-  if (install) rmSync(dirname(install.app), { recursive: true, force: true });
-});
+afterAll(async () => {
+  if (!install) return;
+  await install.installed.catch(() => {}); // never remove the folder under a running npm
+  rmSync(dirname(install.app), { recursive: true, force: true });
+}, INSTALL_WAIT);
 
 test('the corpus is there (required in CI)', () => {
   if (required) expect(haveCorpus, `corpus not found at ${corpus}`).toBe(true);
 });
 
-describe.runIf(haveCorpus)('tarballs installed with npm outside the repository', () => {
-  test('one tarball per publishable package, each with its types', () => {
-    const names = publishablePackages(root);
-    expect(install!.tarballs).toHaveLength(names.length);
-    for (const name of names) {
-      const dir = join(install!.app, 'node_modules/@gltf-legacy', name);
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      expect(pkg.dependencies?.['@gltf-legacy/core'] ?? '0.1.0').not.toMatch(/workspace/);
-      expect(existsSync(join(dir, pkg.types ?? 'dist/index.d.ts')), `${name} types`).toBe(true);
+for (const [readme, blocks] of readmes) {
+  if (!blocks.length) continue; // a README without sh/ts blocks has nothing to run
+  describe.runIf(haveCorpus)(readme, () => {
+    beforeAll(() => {
+      rmSync(scratch, { recursive: true, force: true });
+      mkdirSync(scratch);
+    });
+    for (const block of blocks) {
+      const name = `${block.lang} block at line ${block.line}${block.cwd !== '.' ? ` (cwd ${block.cwd})` : ''}`;
+      if (block.skip) test.skip(`${name}: ${block.skip}`, () => {});
+      else
+        test(
+          name,
+          async () => {
+            // a ts block imports the installed packages; runBlock bounds the block itself (120 s)
+            if (block.lang === 'ts') await install!.installed;
+            const r = runBlock(block, { root, app: install!.app });
+            expect(r.status, `${readme}:${block.line} exited ${r.status}:\n${r.output.slice(-4000)}`).toBe(0);
+          },
+          block.lang === 'ts' ? INSTALL_WAIT : undefined,
+        );
     }
   });
+}
+
+// last: by now npm has long finished installing the tarballs (it ran beside the first README)
+describe.runIf(haveCorpus)('tarballs installed with npm outside the repository', () => {
+  test(
+    'one tarball per publishable package, each with its types',
+    async () => {
+      await install!.installed;
+      const names = publishablePackages(root);
+      expect(install!.tarballs).toHaveLength(names.length);
+      for (const name of names) {
+        const dir = join(install!.app, 'node_modules/@gltf-legacy', name);
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        expect(pkg.dependencies?.['@gltf-legacy/core'] ?? '0.1.0').not.toMatch(/workspace/);
+        expect(existsSync(join(dir, pkg.types ?? 'dist/index.d.ts')), `${name} types`).toBe(true);
+      }
+    },
+    INSTALL_WAIT,
+  );
 
   test('a TypeScript file importing every package type-checks against the installed packages', () => {
     const names = publishablePackages(root);
@@ -91,22 +133,3 @@ describe.runIf(haveCorpus)('tarballs installed with npm outside the repository',
     expect(glb.readUInt32LE(8)).toBe(glb.length);
   });
 });
-
-for (const [readme, blocks] of readmes) {
-  if (!blocks.length) continue; // a README without sh/ts blocks has nothing to run
-  describe.runIf(haveCorpus)(readme, () => {
-    beforeAll(() => {
-      rmSync(scratch, { recursive: true, force: true });
-      mkdirSync(scratch);
-    });
-    for (const block of blocks) {
-      const name = `${block.lang} block at line ${block.line}${block.cwd !== '.' ? ` (cwd ${block.cwd})` : ''}`;
-      if (block.skip) test.skip(`${name}: ${block.skip}`, () => {});
-      else
-        test(name, () => {
-          const r = runBlock(block, { root, app: install!.app });
-          expect(r.status, `${readme}:${block.line} exited ${r.status}:\n${r.output.slice(-4000)}`).toBe(0);
-        });
-    }
-  });
-}

@@ -12,7 +12,12 @@ import {
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { AnimationBlock } from '../block.js';
 import type { UnigineBone } from '../common.js';
-import type { AnimFileExtras, UnigineAnimationExtras, UnigineRootExtras } from '../extras.js';
+import {
+  type AnimFileExtras,
+  type UnigineAnimationExtras,
+  type UnigineRootExtras,
+  withKeptBlockCodes,
+} from '../extras.js';
 import { unpackF32 } from '../jsonf32.js';
 import { UNIGINE_LIMITS } from '../limits.js';
 import { unigineExtras } from './common.js';
@@ -265,7 +270,9 @@ export function animationBlock(
     const node = nodeOfBone(i);
     return foreign && node ? nodeBind(node) : rest[i];
   });
-  const res = buildBlock(trackList, boneIdx, fillRest, fixes, frames, exFps, quantized, ex, () => {
+  // raw flags and narrow-axis codes kept as bytes, in the form the block writer reads
+  const exk = withKeptBlockCodes(anim, ex);
+  const res = buildBlock(trackList, boneIdx, fillRest, fixes, frames, exFps, quantized, exk, () => {
     ctx.resampled++;
   });
   if (foreign || ex.normalized) {

@@ -8,7 +8,7 @@ import { rangeU16Float32Safe } from '@gltf-legacy/quantize';
 import { UNIGINE_TO_GLTF } from '../axes.js';
 import { type AnimationBlock, FLAG_POS, FLAG_ROT, FLAG_SCALE } from '../block.js';
 import { TRS_FLOATS } from '../common.js';
-import type { UnigineAnimationExtras } from '../extras.js';
+import { keepBlockCodes, type UnigineAnimationExtras } from '../extras.js';
 import { type Ctx, accessor, f32 } from './context.js';
 import { exactSnorm16 } from './rotations.js';
 
@@ -327,8 +327,9 @@ export function blockToAnimation(
     numFrames: block.numFrames,
     fps,
   };
-  if (!flagsFollowRule(block))
-    extras.flags = Array.from(block.flags, (f) => f.toString(16).padStart(2, '0')).join('');
+  // raw flags and narrow-axis codes: kept bytes of the animation (keepBlockCodes), not JSON
+  const keptFlags = flagsFollowRule(block) ? undefined : block.flags;
+  let rawCodes: Record<string, number[]> = {};
   if (normalized) {
     extras.normalized = true;
     warnings.warn(
@@ -339,9 +340,9 @@ export function blockToAnimation(
   if (block.boxes) {
     const boxes = block.boxes;
     extras.boxes = f32(boxes);
-    const raw = narrowAxisCodes(block, mask);
-    if (Object.keys(raw).length) extras.rawCodes = raw;
+    rawCodes = narrowAxisCodes(block, mask);
   }
   anim.setExtras({ unigine: extras });
+  keepBlockCodes(anim, keptFlags, rawCodes);
   return anim;
 }
