@@ -18,6 +18,7 @@ import {
   writeAnim,
   writeMesh,
 } from '../src/index.js';
+import { narrowScaleAnim } from './helpers.js';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -88,44 +89,8 @@ describe('fuzz regressions', () => {
   // (offset ≈ 1, size ≈ 1e-6). Import keeps such axes as raw codes, but tested the frame flags
   // with the axis bit shifted twice (bit << c), so the y/z codes became 0 and export changed.
   it('raw codes of narrow y/z boxes survive import → export byte for byte', async () => {
-    const frames = 3;
-    const flags = Uint8Array.from([0x7f, 0x60, 0x60]); // frame 0: all; then scale y and z change
-    const scales = new Uint16Array(frames * 3);
-    const zy = [
-      [100, 31043],
-      [2000, 20695],
-      [40000, 13797],
-    ];
-    zy.forEach(([y, z], f) => {
-      scales[f * 3 + 1] = y;
-      scales[f * 3 + 2] = z;
-    });
-    const positions = new Uint16Array(frames * 3);
-    const rotations = new Int16Array(frames * 4);
-    rotations[3] = 32767;
-    const anim: AnimFile = {
-      magic: 'an10',
-      encoding: 'utf8',
-      bounds: new Float32Array(10),
-      bones: [{ name: 'root', parent: -1 }],
-      animationNames: ['narrow'],
-      bindPose: Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]),
-      animations: [
-        {
-          bones: Int16Array.of(0),
-          boxes: Float32Array.from([
-            0, 0, 0, 0, 0, 0, 0.999999463558197, 0.9999926686286926, 0.999999463558197, 7.7e-7, 7.7e-6,
-            1.13e-6,
-          ]),
-          componentMask: 0x7f,
-          numFrames: frames,
-          flags,
-          positions,
-          rotations,
-          scales,
-        },
-      ],
-    };
+    const anim = narrowScaleAnim();
+    const { flags, scales } = anim.animations[0]!;
     const bytes = writeAnim(anim);
     const doc = importUnigine(new Map([['narrow.anim', bytes]]), { main: 'narrow.anim' }).document;
     const out = (await exportUnigine(doc, { name: 'narrow' })).files;

@@ -11,48 +11,13 @@ import {
 import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { keepBlockCodes, withKeptBlockCodes } from '../src/extras.js';
-import { type AnimFile, exportUnigine, importUnigine, writeAnim } from '../src/index.js';
+import { exportUnigine, importUnigine, writeAnim } from '../src/index.js';
+import { narrowScaleAnim } from './helpers.js';
 
 const io = new NodeIO().registerExtensions([KeptBytesExtension]);
 
 /** One bone whose scale y/z ranges are too narrow for float32 (the fuzz regression's file). */
-function narrowAnim(): Uint8Array {
-  const frames = 3;
-  const scales = new Uint16Array(frames * 3);
-  [
-    [100, 31043],
-    [2000, 20695],
-    [40000, 13797],
-  ].forEach(([y, z], f) => {
-    scales[f * 3 + 1] = y;
-    scales[f * 3 + 2] = z;
-  });
-  const rotations = new Int16Array(frames * 4);
-  rotations[3] = 32767;
-  const anim: AnimFile = {
-    magic: 'an10',
-    encoding: 'utf8',
-    bounds: new Float32Array(10),
-    bones: [{ name: 'root', parent: -1 }],
-    animationNames: ['narrow'],
-    bindPose: Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]),
-    animations: [
-      {
-        bones: Int16Array.of(0),
-        boxes: Float32Array.from([
-          0, 0, 0, 0, 0, 0, 0.999999463558197, 0.9999926686286926, 0.999999463558197, 7.7e-7, 7.7e-6, 1.13e-6,
-        ]),
-        componentMask: 0x7f,
-        numFrames: frames,
-        flags: Uint8Array.from([0x7f, 0x60, 0x60]), // frame 0: all; then scale y and z change
-        positions: new Uint16Array(frames * 3),
-        rotations,
-        scales,
-      },
-    ],
-  };
-  return writeAnim(anim);
-}
+const narrowAnim = (): Uint8Array => writeAnim(narrowScaleAnim());
 
 const text = (glb: Uint8Array) => new TextDecoder().decode(glb);
 
