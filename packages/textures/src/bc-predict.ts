@@ -22,7 +22,7 @@
  * const blocks = predictBlocks('bc1', rgba, 1024, 1024); // = the DDS's level 0 for most blocks
  * ```
  */
-import { alphaValues, BC_BLOCK_BYTES, type BcFormat, EXPAND5, EXPAND6 } from './bc.js';
+import { alphaValues, BC_BLOCK_BYTES, type BcFormat, EXPAND5, EXPAND6, endpointPalette } from './bc.js';
 import { solveColour } from './bc-solve.js';
 
 /** 5:6:5 code of an RGB that is an exact bit-replicated expansion, else -1. */
@@ -35,28 +35,39 @@ function exact565(r: number, g: number, b: number): number {
 }
 
 /** The 4 palette colours (0xRRGGBB, -1 = transparent black) of endpoints c0, c1. */
-function palette(c0: number, c1: number, threeAllowed: boolean, out: Int32Array): void {
-  const r0 = EXPAND5[(c0 >> 11) & 31]!;
-  const g0 = EXPAND6[(c0 >> 5) & 63]!;
-  const b0 = EXPAND5[c0 & 31]!;
-  const r1 = EXPAND5[(c1 >> 11) & 31]!;
-  const g1 = EXPAND6[(c1 >> 5) & 63]!;
-  const b1 = EXPAND5[c1 & 31]!;
-  out[0] = (r0 << 16) | (g0 << 8) | b0;
-  out[1] = (r1 << 16) | (g1 << 8) | b1;
-  if (c0 > c1 || !threeAllowed) {
-    out[2] =
-      ((((2 * r0 + r1 + 1) / 3) | 0) << 16) |
-      ((((2 * g0 + g1 + 1) / 3) | 0) << 8) |
-      (((2 * b0 + b1 + 1) / 3) | 0);
-    out[3] =
-      ((((r0 + 2 * r1 + 1) / 3) | 0) << 16) |
-      ((((g0 + 2 * g1 + 1) / 3) | 0) << 8) |
-      (((b0 + 2 * b1 + 1) / 3) | 0);
-  } else {
-    out[2] = (((r0 + r1 + 1) >> 1) << 16) | (((g0 + g1 + 1) >> 1) << 8) | ((b0 + b1 + 1) >> 1);
-    out[3] = -1;
+function palette(c0: number, c1: number, threeAllowed: boolean, rgba: Uint8Array, out: Int32Array): void {
+  endpointPalette(c0, c1, threeAllowed, rgba);
+  for (let k = 0; k < 4; k++)
+    out[k] = rgba[4 * k + 3] === 0 ? -1 : (rgba[4 * k]! << 16) | (rgba[4 * k + 1]! << 8) | rgba[4 * k + 2]!;
+}
+
+/**
+ * The 2-bit index of each present pixel of `px` (-2 absent) in `pal` (the first equal entry),
+ * packed as a BC colour block's index word; -1 when a pixel is in no entry.
+ */
+function indexBits(px: Int32Array, pal: Int32Array): number {
+  let bits = 0;
+  for (let i = 0; i < 16; i++) {
+    const c = px[i]!;
+    if (c === -2) continue;
+    let idx = 0;
+    while (idx < 4 && pal[idx] !== c) idx++;
+    if (idx === 4) return -1;
+    bits |= idx << (2 * i);
   }
+  return bits >>> 0;
+}
+
+/** Writes a colour block (endpoints, index word) at `o`. */
+function writeColourBlock(out: Uint8Array, o: number, c0: number, c1: number, bits: number): void {
+  out[o] = c0 & 255;
+  out[o + 1] = c0 >> 8;
+  out[o + 2] = c1 & 255;
+  out[o + 3] = c1 >> 8;
+  out[o + 4] = bits & 255;
+  out[o + 5] = (bits >>> 8) & 255;
+  out[o + 6] = (bits >>> 16) & 255;
+  out[o + 7] = bits >>> 24;
 }
 
 /** Scratch of one colour-block prediction. */
@@ -64,6 +75,7 @@ class ColourScratch {
   readonly distinct = new Int32Array(16);
   readonly codes = new Int32Array(16);
   readonly pal = new Int32Array(4);
+  readonly rgba = new Uint8Array(16);
   readonly pairs: number[] = [];
   readonly dist = new Int32Array(6);
   readonly his = new Int32Array(6);
@@ -144,53 +156,21 @@ function predictColour(
   for (let p = 0; p < pairs.length; p += 2) {
     const c0 = pairs[p]!;
     const c1 = pairs[p + 1]!;
-    palette(c0, c1, threeAllowed, pal);
-    let bits = 0;
-    let ok = true;
-    for (let i = 0; i < 16 && ok; i++) {
-      const c = px[i]!;
-      if (c === -2) continue;
-      let idx = -1;
-      for (let k = 0; k < 4; k++)
-        if (pal[k] === c) {
-          idx = k;
-          break;
-        }
-      if (idx < 0) ok = false;
-      else bits |= idx << (2 * i);
-    }
-    if (!ok) continue;
-    out[o] = c0 & 255;
-    out[o + 1] = c0 >> 8;
-    out[o + 2] = c1 & 255;
-    out[o + 3] = c1 >> 8;
-    out[o + 4] = bits & 255;
-    out[o + 5] = (bits >>> 8) & 255;
-    out[o + 6] = (bits >>> 16) & 255;
-    out[o + 7] = bits >>> 24;
+    palette(c0, c1, threeAllowed, s.rgba, pal);
+    const bits = indexBits(px, pal);
+    if (bits < 0) continue;
+    writeColourBlock(out, o, c0, c1, bits);
     return true;
   }
+  // no two endpoints among the pixels: the search finds endpoints that reproduce them exactly
   const solved = solveColour(distinct, nd, transparent, threeAllowed);
   if (solved < 0) return fail(out, o, 8);
   const c0 = solved >>> 16;
   const c1 = solved & 0xffff;
-  palette(c0, c1, threeAllowed, pal);
-  let bits = 0;
-  for (let i = 0; i < 16; i++) {
-    const c = px[i]!;
-    if (c === -2) continue;
-    let idx = 0;
-    while (idx < 3 && pal[idx] !== c) idx++;
-    bits |= idx << (2 * i);
-  }
-  out[o] = c0 & 255;
-  out[o + 1] = c0 >> 8;
-  out[o + 2] = c1 & 255;
-  out[o + 3] = c1 >> 8;
-  out[o + 4] = bits & 255;
-  out[o + 5] = (bits >>> 8) & 255;
-  out[o + 6] = (bits >>> 16) & 255;
-  out[o + 7] = bits >>> 24;
+  palette(c0, c1, threeAllowed, s.rgba, pal);
+  const bits = indexBits(px, pal);
+  if (bits < 0) return fail(out, o, 8);
+  writeColourBlock(out, o, c0, c1, bits);
   return true;
 }
 

@@ -32,8 +32,19 @@ export const EXPAND6 = Uint8Array.from({ length: 64 }, (_, v) => (v << 2) | (v >
 
 /** Writes the 4 RGBA colours of a BC1 colour block at `o` into `pal` (16 bytes). */
 function colourPalette(src: Uint8Array, o: number, pal: Uint8Array, allowThree: boolean): void {
-  const c0 = src[o]! | (src[o + 1]! << 8);
-  const c1 = src[o + 2]! | (src[o + 3]! << 8);
+  endpointPalette(src[o]! | (src[o + 1]! << 8), src[o + 2]! | (src[o + 3]! << 8), allowThree, pal);
+}
+
+/**
+ * The 4 RGBA colours (16 bytes into `pal`) of 5:6:5 endpoints `c0`, `c1`: 4-colour mode when
+ * `c0 > c1` or `allowThree` is false, else 3 colours and transparent black. Shared by the decoder
+ * and the block predictor (`bc-predict.ts`).
+ *
+ * ```ts
+ * endpointPalette(0xffff, 0x0000, true, pal); // white, black, 2/3 and 1/3 grey
+ * ```
+ */
+export function endpointPalette(c0: number, c1: number, allowThree: boolean, pal: Uint8Array): void {
   const r0 = EXPAND5[(c0 >> 11) & 31]!;
   const g0 = EXPAND6[(c0 >> 5) & 63]!;
   const b0 = EXPAND5[c0 & 31]!;
