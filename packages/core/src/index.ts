@@ -12,6 +12,7 @@ export * from './math.js';
 export * from './normals.js';
 export * from './resources.js';
 export * from './kept-bytes.js';
+export * from './kept-numbers.js';
 export * from './source-files.js';
 export * from './warning-codes.js';
 export * from './naming.js';

@@ -3,7 +3,15 @@
  * and animations so that export can write the original bytes back, and `gx`, the one reader of
  * them. JSON-safe float encoding for those extras lives in `arrays.ts` (`encodeFloat`).
  */
-import { getKeptBytes, listKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import {
+  bytesToNumbers,
+  getKeptBytes,
+  getKeptNumbers,
+  listKeptBytes,
+  numbersToBytes,
+  setKeptBytes,
+  setKeptNumbers,
+} from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
 import { decodeFloats, type Layout, type NonFinitePatch } from './arrays.js';
 import type { Segment } from './model.js';
@@ -118,14 +126,7 @@ const NON_FINITE_KEY = 'nonFinite:';
  */
 export function keepNonFinite(mesh: ExtensibleProperty, nonFinite: Record<string, NonFinitePatch[]>): void {
   for (const [name, patches] of Object.entries(nonFinite)) {
-    if (!patches.length) continue;
-    const bytes = new Uint8Array(patches.length * 8);
-    const view = new DataView(bytes.buffer);
-    patches.forEach(([i, bits], k) => {
-      view.setUint32(k * 8, i >>> 0, true);
-      view.setUint32(k * 8 + 4, bits >>> 0, true);
-    });
-    setKeptBytes(mesh, `${NON_FINITE_KEY}${name}`, bytes);
+    setKeptNumbers(mesh, `${NON_FINITE_KEY}${name}`, 'u32', patches.flat());
   }
 }
 
@@ -141,12 +142,11 @@ export function keptNonFinite(mesh: ExtensibleProperty, legacy: unknown): Record
   const out: Record<string, NonFinitePatch[]> = {};
   for (const key of listKeptBytes(mesh)) {
     if (!key.startsWith(NON_FINITE_KEY)) continue;
-    const b = getKeptBytes(mesh, key)!;
-    if (b.byteLength % 8 !== 0) continue;
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    out[key.slice(NON_FINITE_KEY.length)] = Array.from({ length: b.byteLength / 8 }, (_, k) => [
-      view.getUint32(k * 8, true),
-      view.getUint32(k * 8 + 4, true),
+    const words = getKeptNumbers(mesh, key, 'u32', 2);
+    if (!words) continue;
+    out[key.slice(NON_FINITE_KEY.length)] = Array.from({ length: words.length / 2 }, (_, k) => [
+      words[2 * k]!,
+      words[2 * k + 1]!,
     ]);
   }
   if (Object.keys(out).length || !legacy || typeof legacy !== 'object') return out;
@@ -166,13 +166,12 @@ export function keepUnmatchedKeys(
   items: { positions: Float32Array; rotations: Float32Array; scales: Float32Array }[],
 ): void {
   items.forEach((it, k) => {
-    const n = it.positions.length + it.rotations.length + it.scales.length;
-    const bytes = new Uint8Array(n * 4);
-    const view = new DataView(bytes.buffer);
-    let at = 0;
-    for (const a of [it.positions, it.rotations, it.scales])
-      for (let i = 0; i < a.length; i++, at += 4) view.setFloat32(at, a[i], true);
-    setKeptBytes(animation, `unmatched:${k}`, bytes);
+    const all = new Float32Array(it.positions.length + it.rotations.length + it.scales.length);
+    all.set(it.positions);
+    all.set(it.rotations, it.positions.length);
+    all.set(it.scales, it.positions.length + it.rotations.length);
+    // kept even when empty: `counts` [0, 0, 0] then reads back as an item with no keys
+    setKeptBytes(animation, `unmatched:${k}`, numbersToBytes('f32', all));
   });
 }
 
@@ -192,15 +191,13 @@ export function keptUnmatchedKeys(
   const b = getKeptBytes(animation, `unmatched:${k}`);
   const c = item?.counts;
   if (b && Array.isArray(c) && c.length === 3 && c.every((x) => Number.isInteger(x) && x >= 0)) {
-    if (b.byteLength !== (c[0] + c[1] + c[2]) * 4) return undefined;
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    let at = 0;
-    const take = (n: number) => {
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++, at += 4) out[i] = view.getFloat32(at, true);
-      return out;
+    const all = bytesToNumbers('f32', b);
+    if (!all || all.length !== c[0] + c[1] + c[2]) return undefined;
+    return {
+      positions: all.slice(0, c[0]),
+      rotations: all.slice(c[0], c[0] + c[1]),
+      scales: all.slice(c[0] + c[1]),
     };
-    return { positions: take(c[0]), rotations: take(c[1]), scales: take(c[2]) };
   }
   const positions = decodeFloats(item?.positions, item?.positions?.length ?? -1);
   const rotations = decodeFloats(item?.rotations, item?.rotations?.length ?? -1);

@@ -8,11 +8,14 @@
  * Files written before the extension kept the same data as number arrays in `extras.tso` (and
  * `extras.tsoBinding` / `extras.tsoAppearance`): the readers here still take those.
  */
-import { getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import {
+  getKeptBytes,
+  getKeptNumbers,
+  legacyByteArray,
+  setKeptBytes,
+  setKeptNumbers,
+} from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
-
-/** Most legacy JSON bytes read back (the readers allocate no more than the JSON justifies). */
-const MAX_LEGACY = 1 << 24;
 
 /**
  * Keeps `bytes` under `key` on `holder` when there are any (an empty run keeps nothing).
@@ -27,23 +30,14 @@ export function keepRun(holder: ExtensibleProperty, key: string, bytes: Uint8Arr
 
 /**
  * The bytes kept under `key` on `holder`, else those of a file written before kept bytes
- * (`legacy`: an array of 0…255 in extras; other values are skipped), else empty.
+ * (`legacy`: an array of 0…255 in extras, core's `legacyByteArray`), else empty.
  *
  * ```ts
  * const trailing = keptRun(animation, 'trailing', x.trailing);
  * ```
  */
 export function keptRun(holder: ExtensibleProperty | undefined, key: string, legacy: unknown): Uint8Array {
-  const kept = holder && getKeptBytes(holder, key);
-  if (kept) return kept;
-  if (!Array.isArray(legacy)) return new Uint8Array(0);
-  const out = new Uint8Array(Math.min(legacy.length, MAX_LEGACY));
-  let n = 0;
-  for (let i = 0; i < out.length; i++) {
-    const b: unknown = legacy[i];
-    if (typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255) out[n++] = b;
-  }
-  return n === out.length ? out : out.slice(0, n);
+  return (holder && getKeptBytes(holder, key)) ?? legacyByteArray(legacy) ?? new Uint8Array(0);
 }
 
 /**
@@ -54,11 +48,7 @@ export function keptRun(holder: ExtensibleProperty | undefined, key: string, leg
  * ```
  */
 export function keepWords(holder: ExtensibleProperty, key: string, words: ArrayLike<number>): void {
-  if (!words.length) return;
-  const bytes = new Uint8Array(words.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i] >>> 0, true);
-  setKeptBytes(holder, key, bytes);
+  setKeptNumbers(holder, key, 'u32', words);
 }
 
 /**
@@ -74,12 +64,7 @@ export function keptWords(
   key: string,
   record = 1,
 ): Uint32Array | undefined {
-  const bytes = holder && getKeptBytes(holder, key);
-  if (!bytes || bytes.byteLength % (4 * record) !== 0) return undefined;
-  const out = new Uint32Array(bytes.byteLength / 4);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
-  return out;
+  return holder && getKeptNumbers(holder, key, 'u32', record);
 }
 
 /**

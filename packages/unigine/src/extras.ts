@@ -2,7 +2,7 @@
  * The extras both directions share: the attribute names and `extras.unigine` shapes import writes
  * and export reads back, so that a round trip restores the original bytes.
  */
-import { getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import { getKeptBytes, getKeptNumbers, setKeptBytes, setKeptNumbers } from '@gltf-legacy/core';
 import type { ExtensibleProperty } from '@gltf-transform/core';
 import type { JsonF32 } from './jsonf32.js';
 
@@ -144,15 +144,8 @@ export function keepBlockCodes(
   rawCodes: Record<string, number[]>,
 ): void {
   if (flags?.length) setKeptBytes(anim, 'flags', flags.slice());
-  for (const [axis, codes] of Object.entries(rawCodes)) {
-    if (!codes.length) continue;
-    const bytes = new Uint8Array(codes.length * 2);
-    const view = new DataView(bytes.buffer);
-    codes.forEach((c, k) => {
-      view.setUint16(k * 2, c, true);
-    });
-    setKeptBytes(anim, `rawCodes:${axis}`, bytes);
-  }
+  for (const [axis, codes] of Object.entries(rawCodes))
+    setKeptNumbers(anim, `rawCodes:${axis}`, 'u16', codes);
 }
 
 /**
@@ -171,13 +164,9 @@ export function withKeptBlockCodes(
   const flags = getKeptBytes(anim, 'flags');
   if (flags && out.flags === undefined) out.flags = toHex(flags);
   for (const axis of ['pos0', 'pos1', 'pos2', 'scale0', 'scale1', 'scale2']) {
-    const b = getKeptBytes(anim, `rawCodes:${axis}`);
-    if (!b || b.byteLength % 2 !== 0 || out.rawCodes?.[axis]) continue;
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    out.rawCodes = {
-      ...out.rawCodes,
-      [axis]: Array.from({ length: b.byteLength / 2 }, (_, k) => view.getUint16(k * 2, true)),
-    };
+    const codes = getKeptNumbers(anim, `rawCodes:${axis}`, 'u16');
+    if (!codes || out.rawCodes?.[axis]) continue;
+    out.rawCodes = { ...out.rawCodes, [axis]: Array.from(codes) };
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * and the custom vertex attribute naming each glTF vertex's `_d.3d` vertex, so that export writes
  * an imported mesh back byte for byte.
  */
-import { decodeBase64, getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import { decodeBase64, getKeptBytes, getKeptNumbers, setKeptBytes, setKeptNumbers } from '@gltf-legacy/core';
 import type { Mesh } from '@gltf-transform/core';
 import type { Placement } from './transform.js';
 
@@ -154,18 +154,11 @@ export function unrealKeptBytes(mesh: Mesh, E: UnrealMeshExtras): UnrealKept {
  */
 export function keepOrphans(mesh: Mesh, indices: number[], frames: ArrayLike<number>[]): void {
   if (!indices.length) return;
-  const idx = new Uint8Array(indices.length * 4);
-  const iv = new DataView(idx.buffer);
-  indices.forEach((v, k) => {
-    iv.setUint32(k * 4, v, true);
-  });
-  const fr = new Uint8Array(frames.length * indices.length * 12);
-  const fv = new DataView(fr.buffer);
+  const xyz = new Float32Array(frames.length * indices.length * 3);
   let at = 0;
-  for (const row of frames)
-    for (let i = 0; i < indices.length * 3; i++, at += 4) fv.setFloat32(at, row[i] ?? 0, true);
-  setKeptBytes(mesh, 'orphanIndices', idx);
-  if (fr.byteLength) setKeptBytes(mesh, 'orphanFrames', fr); // no frames: no (empty) buffer view
+  for (const row of frames) for (let i = 0; i < indices.length * 3; i++) xyz[at++] = row[i] ?? 0;
+  setKeptNumbers(mesh, 'orphanIndices', 'u32', indices);
+  setKeptNumbers(mesh, 'orphanFrames', 'f32', xyz); // no frames: nothing kept (no empty buffer view)
 }
 
 /**
@@ -179,16 +172,15 @@ export function keepOrphans(mesh: Mesh, indices: number[], frames: ArrayLike<num
 export function withKeptOrphans(mesh: Mesh, E: UnrealMeshExtras): UnrealMeshExtras {
   const n = E.orphanCount;
   if (E.orphans || !Number.isInteger(n) || !(n! > 0)) return E;
-  const idx = getKeptBytes(mesh, 'orphanIndices');
-  const fr = getKeptBytes(mesh, 'orphanFrames') ?? new Uint8Array(0);
-  if (!idx || idx.byteLength !== n! * 4 || fr.byteLength % (n! * 12) !== 0) return E;
-  const iv = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-  const fv = new DataView(fr.buffer, fr.byteOffset, fr.byteLength);
-  const indices = Array.from({ length: n! }, (_, k) => iv.getUint32(k * 4, true));
-  const frames = Array.from({ length: fr.byteLength / (n! * 12) }, (_, f) =>
-    Array.from({ length: n! * 3 }, (_, i) => fv.getFloat32((f * n! * 3 + i) * 4, true)),
+  const idx = getKeptNumbers(mesh, 'orphanIndices', 'u32');
+  const xyz = getKeptBytes(mesh, 'orphanFrames')
+    ? getKeptNumbers(mesh, 'orphanFrames', 'f32', n! * 3)
+    : new Float32Array(0);
+  if (!idx || idx.length !== n! || !xyz) return E;
+  const frames = Array.from({ length: xyz.length / (n! * 3) }, (_, f) =>
+    Array.from(xyz.subarray(f * n! * 3, (f + 1) * n! * 3)),
   );
-  return { ...E, orphans: { indices, frames } };
+  return { ...E, orphans: { indices: Array.from(idx), frames } };
 }
 
 /** Longest `runs` list written as JSON; longer ones are kept bytes (no number arrays in extras). */
@@ -204,12 +196,7 @@ export const RUNS_JSON_MAX = 16;
  */
 export function keepRuns(mesh: Mesh, runs: number[]): number[] | undefined {
   if (runs.length <= RUNS_JSON_MAX) return runs;
-  const bytes = new Uint8Array(runs.length * 4);
-  const view = new DataView(bytes.buffer);
-  runs.forEach((v, k) => {
-    view.setInt32(k * 4, v, true);
-  });
-  setKeptBytes(mesh, 'runs', bytes);
+  setKeptNumbers(mesh, 'runs', 'i32', runs);
   return undefined;
 }
 
@@ -224,11 +211,8 @@ export function keepRuns(mesh: Mesh, runs: number[]): number[] | undefined {
 export function withKeptArrays(mesh: Mesh, E: UnrealMeshExtras): UnrealMeshExtras {
   let out = withKeptOrphans(mesh, E);
   if (!Array.isArray(out.runs)) {
-    const b = getKeptBytes(mesh, 'runs');
-    if (b && b.byteLength % 8 === 0) {
-      const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      out = { ...out, runs: Array.from({ length: b.byteLength / 4 }, (_, k) => view.getInt32(k * 4, true)) };
-    }
+    const runs = getKeptNumbers(mesh, 'runs', 'i32', 2);
+    if (runs) out = { ...out, runs: Array.from(runs) };
   }
   return out;
 }

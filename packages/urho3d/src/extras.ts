@@ -3,7 +3,7 @@
  * layouts, buffer sharing, LOD levels, bone mappings, raw file values), written by import on the
  * model's top node and read back by export.
  */
-import { getKeptBytes, setKeptBytes } from '@gltf-legacy/core';
+import { getKeptBytes, getKeptNumbers, legacyByteArray, setKeptNumbers } from '@gltf-legacy/core';
 import type { Document, ExtensibleProperty, Node } from '@gltf-transform/core';
 import type { MdlModel } from './mdl.js';
 import { floatsToJson, floatToJson, uniformZeroSigns } from './space.js';
@@ -99,22 +99,17 @@ export function modelExtrasOf(doc: Document): { top: Node; extras: UrhoModelExtr
 
 /** The bone mapping of geometry `g` kept as bytes on `top` (u32 little-endian), else empty. */
 function keptBoneMapping(top: Node, g: number): number[] {
-  const b = getKeptBytes(top, `boneMapping:${g}`);
-  if (!b || b.byteLength % 4 !== 0) return [];
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return Array.from({ length: b.byteLength / 4 }, (_, i) => view.getUint32(i * 4, true));
+  return Array.from(getKeptNumbers(top, `boneMapping:${g}`, 'u32') ?? []);
 }
 
 /** The geometry centres kept as bytes on `top` (float32 LE), in `floatToJson`'s form; undefined when none. */
 function keptCenters(top: Node): (number | string)[] | undefined {
-  const b = getKeptBytes(top, 'geometryCenters');
-  if (!b || b.byteLength % 4 !== 0) return undefined;
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return Array.from({ length: b.byteLength / 4 }, (_, i) => {
-    const bits = view.getUint32(i * 4, true);
-    const f = view.getFloat32(i * 4, true);
+  const bits = getKeptNumbers(top, 'geometryCenters', 'u32');
+  if (!bits) return undefined;
+  const values = new Float32Array(bits.buffer);
+  return Array.from(values, (f, i) => {
     if (!Number.isNaN(f)) return floatToJson(f);
-    return bits === 0x7fc00000 ? 'NaN' : `NaN:${bits.toString(16).padStart(8, '0')}`;
+    return bits[i] === 0x7fc00000 ? 'NaN' : `NaN:${bits[i]!.toString(16).padStart(8, '0')}`;
   });
 }
 
@@ -128,27 +123,12 @@ function keptCenters(top: Node): (number | string)[] | undefined {
  * ```
  */
 export function keepBoneMappings(top: Node, model: MdlModel): void {
-  const centers = model.geometryCenters;
-  if (centers.length > BONE_MAPPING_JSON_MAX) {
-    // bit patterns, not values (a NaN keeps its payload), little-endian
-    const bits = new Uint32Array(
-      centers.buffer.slice(centers.byteOffset, centers.byteOffset + centers.byteLength),
-    );
-    const bytes = new Uint8Array(bits.length * 4);
-    const view = new DataView(bytes.buffer);
-    bits.forEach((b, k) => {
-      view.setUint32(k * 4, b, true);
-    });
-    setKeptBytes(top, 'geometryCenters', bytes);
-  }
+  // bit patterns, not values (a NaN keeps its payload), little-endian
+  if (model.geometryCenters.length > BONE_MAPPING_JSON_MAX)
+    setKeptNumbers(top, 'geometryCenters', 'f32', model.geometryCenters);
   model.geometries.forEach((g, i) => {
-    if (g.boneMapping.length <= BONE_MAPPING_JSON_MAX) return;
-    const bytes = new Uint8Array(g.boneMapping.length * 4);
-    const view = new DataView(bytes.buffer);
-    g.boneMapping.forEach((v, k) => {
-      view.setUint32(k * 4, v, true);
-    });
-    setKeptBytes(top, `boneMapping:${i}`, bytes);
+    if (g.boneMapping.length > BONE_MAPPING_JSON_MAX)
+      setKeptNumbers(top, `boneMapping:${i}`, 'u32', g.boneMapping);
   });
 }
 
@@ -209,5 +189,5 @@ export function modelExtrasFromMdl(
 export function keptTrailing(holder: ExtensibleProperty, legacy: unknown): Uint8Array | undefined {
   const kept = getKeptBytes(holder, 'trailing');
   if (kept) return kept;
-  return Array.isArray(legacy) ? Uint8Array.from(legacy as number[]) : undefined;
+  return legacyByteArray(legacy);
 }
