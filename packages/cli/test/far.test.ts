@@ -28,24 +28,29 @@ describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
   for (const folder of ['Appearances', 'Bindings', 'Meshes', 'Textures'])
     for (const name of readdirSync(join(avatar, folder)).sort())
       loose.set(name, new Uint8Array(readFileSync(join(avatar, folder, name))));
+  /** A FAR3 archive of the loose files whose names `keep` accepts, named and id'd as the loose ones. */
+  const farOf = (keep: (name: string) => boolean, compression?: 'refpack') =>
+    writeFar3(
+      createFar3(
+        [...loose]
+          .filter(([name]) => keep(name))
+          .map(([name, data]) => {
+            const id = parseContentName(name)!;
+            return {
+              name: `${id.name}${name.slice(name.lastIndexOf('.'))}`,
+              typeId: id.typeId,
+              fileId: id.fileId,
+              data,
+            };
+          }),
+        compression ? { compression } : undefined,
+      ),
+    );
   const dir = mkdtempSync(join(tmpdir(), 'gltf-legacy-far-cli-'));
   const archive = join(dir, 'avatar.dat');
   writeFileSync(
     archive,
-    writeFar3(
-      createFar3(
-        [...loose].map(([name, data]) => {
-          const id = parseContentName(name)!;
-          return {
-            name: `${id.name}${name.slice(name.lastIndexOf('.'))}`,
-            typeId: id.typeId,
-            fileId: id.fileId,
-            data,
-          };
-        }),
-        { compression: 'refpack' },
-      ),
-    ),
+    farOf(() => true, 'refpack'),
   );
 
   it('convert: every appearance and the lone mesh of the archive, each to a .glb', async () => {
@@ -168,23 +173,6 @@ describe.skipIf(!hasCorpus(AVATAR))('FAR archives in the CLI', () => {
     expect(woodaxe.outputs).toHaveLength(1);
   });
 
-  /** A FAR3 archive of the loose files whose names `keep` accepts. */
-  const farOf = (keep: (name: string) => boolean) =>
-    writeFar3(
-      createFar3(
-        [...loose]
-          .filter(([name]) => keep(name))
-          .map(([name, data]) => {
-            const id = parseContentName(name)!;
-            return {
-              name: `${id.name}${name.slice(name.lastIndexOf('.'))}`,
-              typeId: id.typeId,
-              fileId: id.fileId,
-              data,
-            };
-          }),
-      ),
-    );
   const bin = (file: string) => {
     const glb = readFileSync(file);
     return glb.subarray(28 + glb.readUInt32LE(12));

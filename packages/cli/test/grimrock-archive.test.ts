@@ -25,17 +25,22 @@ beforeEach(() => {
 
 const run = runCli;
 
+/** The loose crate_mod's crate.model converted to `<dir>/b/crate.glb`, the archive tests' reference. */
+async function convertLooseCrate(): Promise<void> {
+  const b = await run([
+    'convert',
+    join(CRATE_MOD, 'mod_assets/models/crate.model'),
+    '--out-dir',
+    join(dir, 'b'),
+  ]);
+  expect(b.code, b.err).toBe(0);
+}
+
 describe('grimrock .dat archives in the CLI', () => {
   it('crate_mod.dat converts to the same .glb as the loose crate_mod folder, byte for byte', async () => {
     const a = await run(['convert', join(CRATE_MOD, 'crate_mod.dat'), '--out-dir', join(dir, 'a')]);
     expect(a.code, a.err).toBe(0);
-    const b = await run([
-      'convert',
-      join(CRATE_MOD, 'mod_assets/models/crate.model'),
-      '--out-dir',
-      join(dir, 'b'),
-    ]);
-    expect(b.code, b.err).toBe(0);
+    await convertLooseCrate();
     const fromArchive = readFileSync(join(dir, 'a/crate_mod/mod_assets/models/crate.glb'));
     expect(fromArchive.equals(readFileSync(join(dir, 'b/crate.glb')))).toBe(true);
     const report = await validateGlb(new Uint8Array(fromArchive));
@@ -52,13 +57,7 @@ describe('grimrock .dat archives in the CLI', () => {
     writeFileSync(join(mod, 'lean.dat'), writeDat({ layout: dat.layout, entries: keep }));
     const a = await run(['convert', join(mod, 'lean.dat'), '--out-dir', join(dir, 'a')]);
     expect(a.code, a.err).toBe(0);
-    const b = await run([
-      'convert',
-      join(CRATE_MOD, 'mod_assets/models/crate.model'),
-      '--out-dir',
-      join(dir, 'b'),
-    ]);
-    expect(b.code, b.err).toBe(0);
+    await convertLooseCrate();
     const fromArchive = readFileSync(join(dir, 'a/lean/mod_assets/models/crate.glb'));
     expect(fromArchive.equals(readFileSync(join(dir, 'b/crate.glb')))).toBe(true);
     // alone in a folder without them: the textures are missing (nothing above the root is read)
