@@ -143,12 +143,6 @@ export function importAnimation(
     `motions of "${anim.name || fileName}" name bones that are not loaded; skipped`,
     missing,
   );
-  // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
-  const rawT: number[] = [];
-  for (let k = 0; k < tCount; k++)
-    if (!coveredT[k]) rawT.push(k, ...floatWords(anim.translations.subarray(k * 3, k * 3 + 3)));
-  for (let k = 0; k < rCount; k++)
-    if (!coveredR[k]) rawR.push(k, ...floatWords(anim.rotations.subarray(k * 4, k * 4 + 4)));
   gAnim.setExtras({
     tso: {
       file: fileName,
@@ -167,7 +161,32 @@ export function importAnimation(
     gAnim.dispose();
     return;
   }
-  keepWords(gAnim, 'rawTranslations', rawT);
-  keepWords(gAnim, 'rawRotations', rawR);
+  // Pool entries no channel carries are kept raw so export can rebuild the pools exactly.
+  keepWords(gAnim, 'rawTranslations', uncoveredWords(anim.translations, 3, coveredT));
+  keepWords(gAnim, 'rawRotations', uncoveredWords(anim.rotations, 4, coveredR, rawR));
   keepRun(gAnim, 'trailing', anim.trailing);
+}
+
+/**
+ * The pool entries (`width` floats each) that `covered` leaves out, as u32 words [index, bits of
+ * the floats]…, after the words `before` (entries kept for another reason).
+ */
+function uncoveredWords(
+  pool: Float32Array,
+  width: number,
+  covered: Uint8Array,
+  before: readonly number[] = [],
+): Uint32Array {
+  let n = 0;
+  for (let k = 0; k < covered.length; k++) if (!covered[k]) n++;
+  const bits = new Uint32Array(pool.buffer, pool.byteOffset, pool.length);
+  const out = new Uint32Array(before.length + n * (1 + width));
+  out.set(before);
+  let o = before.length;
+  for (let k = 0; k < covered.length; k++) {
+    if (covered[k]) continue;
+    out[o++] = k;
+    for (let c = 0; c < width; c++) out[o++] = bits[k * width + c]!;
+  }
+  return out;
 }
