@@ -9,7 +9,15 @@
  */
 import { FormatError } from '@gltf-legacy/core';
 import luaparse from 'luaparse';
-import { callTable, luaCalls, parseLua, tableFields } from './lua-parse.js';
+import {
+  callTable,
+  checkLuaLength,
+  LUA_READ_DEFAULTS,
+  type LuaReadOptions,
+  luaCalls,
+  parseLua,
+  tableFields,
+} from './lua-parse.js';
 import { type LuaField, type LuaValue, luaKey, luaValue, sameLuaValue } from './lua-values.js';
 
 /** The typed fields of a Grimrock material, as the game reads them (all optional). */
@@ -61,17 +69,9 @@ export interface MaterialsLuaFile {
 }
 
 /** Bounds of {@link readMaterialsLua}. */
-export interface ReadMaterialsLuaOptions {
-  /** Largest text read, in characters (default 16 MiB). */
-  maxLength?: number;
-  /** Most definitions read (default 65536). */
-  maxDefinitions?: number;
-}
+export type ReadMaterialsLuaOptions = LuaReadOptions;
 
-export const READ_MATERIALS_LUA_DEFAULTS: Required<ReadMaterialsLuaOptions> = {
-  maxLength: 16 * 1024 * 1024,
-  maxDefinitions: 65536,
-};
+export const READ_MATERIALS_LUA_DEFAULTS: Required<ReadMaterialsLuaOptions> = LUA_READ_DEFAULTS;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -134,12 +134,7 @@ export function readMaterialsLua(
   const decoded =
     typeof input === 'string' ? { text: input, encoding: 'utf8' as const, bom: false } : decodeLuaText(input);
   const { text } = decoded;
-  if (text.length > o.maxLength) {
-    throw new FormatError(`Lua file of ${text.length} characters is above the ${o.maxLength} read`, {
-      code: 'LUA_TOO_LARGE',
-      file: name,
-    });
-  }
+  checkLuaLength(text, o.maxLength, name);
   const file: MaterialsLuaFile = { name, ...decoded, definitions: [], skipped: [] };
   // Files without the word need no parse (a large dungeon.lua defines objects, not materials).
   if (!text.includes('defineMaterial')) return file;

@@ -9,7 +9,15 @@
  * (`.model`, `.animation`) of the same path: {@link cookedPath}.
  */
 import { FormatError } from '@gltf-legacy/core';
-import { callTable, luaCalls, parseLua, tableFields } from './lua-parse.js';
+import {
+  callTable,
+  checkLuaLength,
+  LUA_READ_DEFAULTS,
+  type LuaReadOptions,
+  luaCalls,
+  parseLua,
+  tableFields,
+} from './lua-parse.js';
 import type { LuaField } from './lua-values.js';
 import { decodeLuaText } from './lua-materials.js';
 
@@ -26,17 +34,9 @@ export interface ObjectLinks {
 }
 
 /** Bounds of {@link readObjectLinks}. */
-export interface ReadObjectLinksOptions {
-  /** Largest text read, in characters (default 16 MiB). */
-  maxLength?: number;
-  /** Most definitions read (default 65536). */
-  maxDefinitions?: number;
-}
+export type ReadObjectLinksOptions = LuaReadOptions;
 
-export const READ_OBJECT_LINKS_DEFAULTS: Required<ReadObjectLinksOptions> = {
-  maxLength: 16 * 1024 * 1024,
-  maxDefinitions: 65536,
-};
+export const READ_OBJECT_LINKS_DEFAULTS: Required<ReadObjectLinksOptions> = LUA_READ_DEFAULTS;
 
 /**
  * The models and animations the `defineObject` calls of a Lua file link. A Lua syntax error is a
@@ -55,12 +55,7 @@ export function readObjectLinks(
 ): ObjectLinks[] {
   const o = { ...READ_OBJECT_LINKS_DEFAULTS, ...options };
   const text = typeof input === 'string' ? input : decodeLuaText(input).text;
-  if (text.length > o.maxLength) {
-    throw new FormatError(`Lua file of ${text.length} characters is above the ${o.maxLength} read`, {
-      code: 'LUA_TOO_LARGE',
-      file: name,
-    });
-  }
+  checkLuaLength(text, o.maxLength, name);
   // files without the word need no parse
   if (!text.includes('defineObject')) return [];
   const calls = luaCalls(parseLua(text, name), (callee) => callee.endsWith('defineObject'));

@@ -7,6 +7,34 @@ import { FormatError } from '@gltf-legacy/core';
 import luaparse from 'luaparse';
 import { decodeLuaString, type LuaField, type LuaValue, MAX_LUA_TABLE_DEPTH } from './lua-values.js';
 
+/** Bounds of the readers of mod scripts (`readMaterialsLua`, `readObjectLinks`). */
+export interface LuaReadOptions {
+  /** Largest text read, in characters (default 16 MiB). */
+  maxLength?: number;
+  /** Most definitions read (default 65536). */
+  maxDefinitions?: number;
+}
+
+export const LUA_READ_DEFAULTS: Required<LuaReadOptions> = {
+  maxLength: 16 * 1024 * 1024,
+  maxDefinitions: 65536,
+};
+
+/**
+ * Refuses a script text longer than `maxLength` characters (`FormatError` `LUA_TOO_LARGE`).
+ *
+ * ```ts
+ * checkLuaLength(text, LUA_READ_DEFAULTS.maxLength, 'objects.lua');
+ * ```
+ */
+export function checkLuaLength(text: string, maxLength: number, name: string): void {
+  if (text.length > maxLength)
+    throw new FormatError(`Lua file of ${text.length} characters is above the ${maxLength} read`, {
+      code: 'LUA_TOO_LARGE',
+      file: name,
+    });
+}
+
 /** A luaparse AST node (parsed with ranges and locations). */
 export type LuaNode = { type: string; range?: [number, number]; loc?: { start: { line: number } } } & Record<
   string,
