@@ -60,7 +60,8 @@ function lanes(bytes: Uint8Array, offset: number, blockBytes: number, inverse: b
     for (let l = 0; l < k; l++) {
       const blockAt = offset + b * blockBytes + l * 4;
       const laneAt = offset + (l * n + b) * 4;
-      const [from, to] = inverse ? [laneAt, blockAt] : [blockAt, laneAt];
+      const from = inverse ? laneAt : blockAt;
+      const to = inverse ? blockAt : laneAt;
       out[to] = bytes[from]!;
       out[to + 1] = bytes[from + 1]!;
       out[to + 2] = bytes[from + 2]!;
