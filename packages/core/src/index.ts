@@ -13,6 +13,7 @@ export * from './normals.js';
 export * from './resources.js';
 export * from './kept-bytes.js';
 export * from './kept-numbers.js';
+export * from './same-bytes.js';
 export * from './source-files.js';
 export * from './warning-codes.js';
 export * from './naming.js';

@@ -20,6 +20,7 @@
  */
 import type { Texture } from '@gltf-transform/core';
 import { decodeBase64 } from './base64.js';
+import { sameBytes } from './same-bytes.js';
 import type { Document } from '@gltf-transform/core';
 import {
   dropKeptBytes,
@@ -90,13 +91,6 @@ interface StoredSource {
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function setRecord(texture: Texture, stored: StoredSource | undefined): void {

@@ -15,6 +15,7 @@ import {
   textureSourcePath,
   unchangedTextureSource,
   type WarningCollector,
+  sameBytes,
 } from '@gltf-legacy/core';
 import { encodeTexture, fromGltfImage, TEXTURE_REBUILDER } from '@gltf-legacy/textures';
 import type { UrhoMaterialExtras } from './material-import.js';
@@ -216,13 +217,6 @@ function normalizedRef(ref: string): string {
   } catch {
     return ref.toLowerCase();
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The Urho3D material extras of a glTF material, when valid. */

@@ -6,7 +6,7 @@
  * `ResourceReader` the importers read through (the same confinement rules as the CLI's).
  * Browser-safe.
  */
-import { MemoryResources, type ResourceOptions } from '@gltf-legacy/core';
+import { MemoryResources, type ResourceOptions, sameBytes } from '@gltf-legacy/core';
 
 /** Prefix of resource keys in a pool. */
 export const RESOURCE_KEY_PREFIX = '@res';
@@ -19,13 +19,6 @@ export function resourceKey(group: number, path: string): string {
 /** True for pool keys that hold resources rather than files the user opened. */
 export function isResourceKey(key: string): boolean {
   return /^@res\d+\//.test(key);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

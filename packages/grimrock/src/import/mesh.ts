@@ -4,7 +4,7 @@
  * `importMeshEntity` runs the steps in order: header extras, index check, vertex attributes,
  * segment primitives, skin, raw arrays glTF cannot hold exactly, vertex extent.
  */
-import { convertVec3, FormatError, flipWinding } from '@gltf-legacy/core';
+import { convertVec3, FormatError, flipWinding, sameBytes } from '@gltf-legacy/core';
 import type { Accessor, Material, Mesh, Node, Primitive } from '@gltf-transform/core';
 import {
   AXES,
@@ -14,7 +14,6 @@ import {
   type NonFinitePatch,
   packArrays,
   rawAttributeName,
-  sameBytes,
 } from '../arrays.js';
 import { keepNonFinite } from '../extras.js';
 import { mat4x3ToGltf } from '../mat.js';
