@@ -13,7 +13,7 @@
  * rebuildDds(r.fields, png, r.bytes); // the DDS, byte for byte
  * ```
  */
-import type { KeptInfo } from '@gltf-legacy/core';
+import { inflateNative, type KeptInfo, nativeZlib } from '@gltf-legacy/core';
 import { unzlibSync } from 'fflate';
 import { BC_BLOCK_BYTES, type BcFormat } from './bc.js';
 import { predictBlocks } from './bc-predict.js';
@@ -108,6 +108,18 @@ export function ddsResidual(
 }
 
 /**
+ * The residual's zlib stream inflated: natively on Node when the stream is sound and gives exactly
+ * `size` bytes (the same bytes fflate gives, without the pure-JS inflate and its JIT work in every
+ * thread), else fflate as before (browsers, and any stream native zlib refuses).
+ */
+function inflateResidual(residual: Uint8Array, size: number): Uint8Array {
+  const z = nativeZlib();
+  const r = z && inflateNative(z, residual, size);
+  if (r?.ok && r.out.byteLength === size && r.consumed === residual.byteLength) return r.out;
+  return unzlibSync(residual, { out: new Uint8Array(size) });
+}
+
+/**
  * The DDS made back from the PNG `image`, the residual's fields and bytes, or undefined when
  * they do not fit (another image, a damaged residual).
  *
@@ -131,7 +143,7 @@ export function rebuildDds(
   )
     return undefined;
   if (fields.layout !== undefined && fields.layout !== 'lanes') return undefined;
-  let payload: Uint8Array = unzlibSync(residual, { out: new Uint8Array(size) });
+  let payload = inflateResidual(residual, size);
   if (payload.byteLength !== size) return undefined;
   const info = readDdsHeader(payload);
   // residuals written before `layout` existed (2026-11-28 morning) have the blocks in file order
