@@ -53,9 +53,21 @@ function predictionFor(
  * bytes after the last whole block stay in place. `inverse` undoes it.
  */
 function lanes(bytes: Uint8Array, offset: number, blockBytes: number, inverse: boolean): Uint8Array {
-  const out = bytes.slice();
+  const out = new Uint8Array(bytes); // a copy (Buffer's slice would be a view)
   const n = Math.floor((bytes.byteLength - offset) / blockBytes);
   const k = blockBytes / 4;
+  if (offset % 4 === 0) {
+    // whole 4-byte lanes as words (DDS levels start at 128 or 148); `out` is aligned, `bytes`
+    // made so with a copy when it is not
+    const from = (bytes.byteOffset + offset) % 4 === 0 ? bytes : new Uint8Array(bytes);
+    const src = new Uint32Array(from.buffer, from.byteOffset + offset, n * k);
+    const dst = new Uint32Array(out.buffer, out.byteOffset + offset, n * k);
+    for (let b = 0; b < n; b++)
+      for (let l = 0; l < k; l++)
+        if (inverse) dst[b * k + l] = src[l * n + b]!;
+        else dst[l * n + b] = src[b * k + l]!;
+    return out;
+  }
   for (let b = 0; b < n; b++)
     for (let l = 0; l < k; l++) {
       const blockAt = offset + b * blockBytes + l * 4;
@@ -72,7 +84,16 @@ function lanes(bytes: Uint8Array, offset: number, blockBytes: number, inverse: b
 
 /** XORs `pred` into `bytes` at `offset` (in place). */
 function xorInto(bytes: Uint8Array, offset: number, pred: Uint8Array): void {
-  for (let i = 0; i < pred.byteLength; i++) bytes[offset + i]! ^= pred[i]!;
+  let i = 0;
+  if ((bytes.byteOffset + offset) % 4 === 0 && pred.byteOffset % 4 === 0) {
+    // a word at a time where both are aligned (XOR does not care about byte order)
+    const words = pred.byteLength >> 2;
+    const a = new Uint32Array(bytes.buffer, bytes.byteOffset + offset, words);
+    const b = new Uint32Array(pred.buffer, pred.byteOffset, words);
+    for (let w = 0; w < words; w++) a[w]! ^= b[w]!;
+    i = words * 4;
+  }
+  for (; i < pred.byteLength; i++) bytes[offset + i]! ^= pred[i]!;
 }
 
 /**

@@ -168,12 +168,16 @@ describe('the native PNG fast path gives what fast-png gives', () => {
           (edits) => {
             const copy = bytes.slice();
             for (const [at, v] of edits) copy[at] = v;
+            // a mutated IHDR claiming a huge image is refused by decodePng's limits before either
+            // reader runs (hostile.test.ts); fast-png alone would allocate it here
+            const v = new DataView(copy.buffer);
+            if (v.getUint32(16) * v.getUint32(20) > 1 << 16) return;
             expect(outcome(() => readPng(copy) as ReturnType<typeof decode>)).toEqual(
               outcome(() => decode(copy)),
             );
           },
         ),
-        { numRuns: 200 },
+        { numRuns: 150 },
       );
     });
   }
