@@ -60,6 +60,11 @@ describe('foreign glTF export', () => {
       return;
     }
     const doc = await io.read(path);
+    // This variant differs from CesiumMilkTruck.gltf in its geometry only (KHR_mesh_quantization);
+    // its 2048² JPEG is byte-identical, and that texture's export (JPEG decode, DDS with mips, ~4 s
+    // of CPU) is run by the CesiumMilkTruck.gltf case of this walk. Nothing asserted here depends
+    // on textures (as in unreal3d's foreign walk and the export matrix), so it is left out here.
+    if (name === 'CesiumMilkTruckQuantized.gltf') for (const t of doc.getRoot().listTextures()) t.dispose();
     const want = expected(doc);
     if (want.triangles === 0) {
       // Points and lines only (Mesh_PrimitiveMode 00–03, 07–10): a UNIGINE mesh holds triangles.
