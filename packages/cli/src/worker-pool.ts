@@ -10,6 +10,15 @@ export interface PoolOptions {
   smallInputBytes?: number;
   /** Most inputs in one message. */
   maxChunk?: number;
+  /**
+   * Let V8 optimize the workers' hot functions on background threads (its default). Off by default
+   * for the pool: the workers already keep every core busy, so background compiles only compete
+   * with them, and V8 then compiles more (an OSR and a regular compile of one function at once,
+   * compiles thrown away): corpus/textured as one batch with 2 workers on 2 cores took ~1.5–2 s
+   * less CPU and less wall time without them (tools/bench/README.md, issue 29). Applies to the
+   * workers started after it is set (a V8 flag of the process: the main thread keeps its own).
+   */
+  concurrentRecompilation?: boolean;
 }
 
 /**
@@ -18,7 +27,11 @@ export interface PoolOptions {
  * write and every round trip); a chunk never takes more than a quarter of a worker's share of
  * what is left, so the last inputs still spread over every worker.
  */
-export const POOL_DEFAULTS: Required<PoolOptions> = { smallInputBytes: 256 * 1024, maxChunk: 8 };
+export const POOL_DEFAULTS: Required<PoolOptions> = {
+  smallInputBytes: 256 * 1024,
+  maxChunk: 8,
+  concurrentRecompilation: false,
+};
 
 /** What the pool reports for each input. */
 export interface PoolCallbacks {
@@ -33,8 +46,16 @@ export interface PoolCallbacks {
 }
 
 /** Starts a worker and waits for its `ready`. */
-async function startWorker(url: string | URL, formatsModule: string | undefined): Promise<Worker> {
+async function startWorker(
+  url: string | URL,
+  formatsModule: string | undefined,
+  concurrentRecompilation: boolean,
+): Promise<Worker> {
   const { Worker } = await import('node:worker_threads');
+  // read by V8 when it creates the worker's isolate
+  (await import('node:v8')).setFlagsFromString(
+    concurrentRecompilation ? '--concurrent-recompilation' : '--no-concurrent-recompilation',
+  );
   return new Promise((res, rej) => {
     const w = new Worker(url, { workerData: { formatsModule } });
     const onError = (e: Error) => rej(e);
@@ -59,7 +80,7 @@ export async function runPool(
   setup: { jobs: number; timeoutMs: number; workerUrl: string | URL; formatsModule?: string } & PoolOptions,
   on: PoolCallbacks,
 ): Promise<void> {
-  const { smallInputBytes, maxChunk } = { ...POOL_DEFAULTS, ...setup };
+  const { smallInputBytes, maxChunk, concurrentRecompilation } = { ...POOL_DEFAULTS, ...setup };
   const queue = [...order];
   let head = 0;
   const retry: number[] = [];
@@ -82,7 +103,7 @@ export async function runPool(
     try {
       while (retry.length || head < queue.length) {
         const chunk = take();
-        worker ??= await startWorker(setup.workerUrl, setup.formatsModule);
+        worker ??= await startWorker(setup.workerUrl, setup.formatsModule, concurrentRecompilation);
         const w = worker;
         on.start(chunk[0]);
         const pending = [...chunk];

@@ -20,3 +20,4 @@ export * from './naming.js';
 export * from './limits.js';
 export * from './bounds.js';
 export * from './node-builtin.js';
+export * from './zlib-native.js';

@@ -52,6 +52,25 @@ async function importModel(path: string) {
   return { files, ...(await legacyFormat.import(files, { main: name, resources, resourcePath })) };
 }
 
+/**
+ * One import (and one .glb) per model for the whole file: importing a textured model encodes every
+ * DDS as a PNG and computes its lossless-rebuild residual, ~1 s of CPU for the slug, and several
+ * tests read the same model. The tests only read the document (they write it, or export the copy
+ * read back from the .glb), so sharing it changes nothing they assert.
+ */
+const imports = new Map<string, ReturnType<typeof importModel>>();
+function importOnce(path: string): ReturnType<typeof importModel> {
+  let p = imports.get(path);
+  if (!p) imports.set(path, (p = importModel(path)));
+  return p;
+}
+const glbs = new Map<string, Promise<Uint8Array>>();
+function glbOnce(path: string): Promise<Uint8Array> {
+  let p = glbs.get(path);
+  if (!p) glbs.set(path, (p = importOnce(path).then(({ document }) => io.writeBinary(document))));
+  return p;
+}
+
 describe('textured grimrock: import with defineMaterial and DDS', () => {
   it('has the textured models', () => {
     expect(models.map((p) => basename(p)).sort()).toEqual([
@@ -65,8 +84,8 @@ describe('textured grimrock: import with defineMaterial and DDS', () => {
 
   for (const path of models) {
     it(`${basename(path)}: valid .glb whose base colour textures are the DDS pixels`, async () => {
-      const { document, warnings } = await importModel(path);
-      const glb = await io.writeBinary(document);
+      const { warnings } = await importOnce(path);
+      const glb = await glbOnce(path);
       const report = await validateGlb(glb);
       expect(report.issues.numErrors, validatorErrors(report)).toBe(0);
       const back = await io.readBinary(glb);
@@ -97,7 +116,7 @@ describe('textured grimrock: import with defineMaterial and DDS', () => {
   }
 
   it('slug: the whole definition maps to glTF', async () => {
-    const { document, warnings } = await importModel(join(MOD, 'models/monsters/slug.model'));
+    const { document, warnings } = await importOnce(join(MOD, 'models/monsters/slug.model'));
     const mat = document
       .getRoot()
       .listMaterials()
@@ -127,14 +146,14 @@ describe('textured grimrock: import with defineMaterial and DDS', () => {
   });
 
   it('snail_red: base-game textures the mod does not ship are TEXTURE_MISSING', async () => {
-    const { warnings } = await importModel(join(MOD, 'models/monsters/snail_red.model'));
+    const { warnings } = await importOnce(join(MOD, 'models/monsters/snail_red.model'));
     const messages = warnings.filter((w) => w.code === 'TEXTURE_MISSING').map((w) => w.message);
     expect(messages.some((m) => m.includes('assets/textures/monsters/snail_spec.dds'))).toBe(true);
     expect(messages.some((m) => m.includes('assets/textures/monsters/snail_normal.dds'))).toBe(true);
   });
 
   it('the plugin material of rusted_great_axe comes from the plugin .lua', async () => {
-    const { document } = await importModel(
+    const { document } = await importOnce(
       join(MOD, 'plugins/skeleton_warrior_axe/models/rusted_great_axe.model'),
     );
     const mat = document
@@ -165,9 +184,9 @@ describe('textured grimrock: legacy → .glb on disk → legacy', () => {
   const out = mkdtempSync(join(tmpdir(), 'grimrock-textured-'));
   for (const path of models) {
     it(`${basename(path)}: model, textures and definitions come back byte for byte`, async () => {
-      const { files, document } = await importModel(path);
+      const { files } = await importOnce(path);
       const glbPath = join(out, `${basename(path)}.glb`);
-      writeFileSync(glbPath, await io.writeBinary(document));
+      writeFileSync(glbPath, await glbOnce(path));
       const back = await io.readBinary(new Uint8Array(readFileSync(glbPath)));
       const name = basename(path).replace(/\.model$/, '');
       const { files: written, warnings } = await exportGrimrockWithMaterials(back, { name });

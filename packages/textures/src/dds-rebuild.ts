@@ -13,7 +13,7 @@
  * rebuildDds(r.fields, png, r.bytes); // the DDS, byte for byte
  * ```
  */
-import type { KeptInfo } from '@gltf-legacy/core';
+import { inflateNative, type KeptInfo, nativeZlib } from '@gltf-legacy/core';
 import { unzlibSync } from 'fflate';
 import { BC_BLOCK_BYTES, type BcFormat } from './bc.js';
 import { predictBlocks } from './bc-predict.js';
@@ -53,9 +53,21 @@ function predictionFor(
  * bytes after the last whole block stay in place. `inverse` undoes it.
  */
 function lanes(bytes: Uint8Array, offset: number, blockBytes: number, inverse: boolean): Uint8Array {
-  const out = bytes.slice();
+  const out = new Uint8Array(bytes); // a copy (Buffer's slice would be a view)
   const n = Math.floor((bytes.byteLength - offset) / blockBytes);
   const k = blockBytes / 4;
+  if (offset % 4 === 0) {
+    // whole 4-byte lanes as words (DDS levels start at 128 or 148); `out` is aligned, `bytes`
+    // made so with a copy when it is not
+    const from = (bytes.byteOffset + offset) % 4 === 0 ? bytes : new Uint8Array(bytes);
+    const src = new Uint32Array(from.buffer, from.byteOffset + offset, n * k);
+    const dst = new Uint32Array(out.buffer, out.byteOffset + offset, n * k);
+    for (let b = 0; b < n; b++)
+      for (let l = 0; l < k; l++)
+        if (inverse) dst[b * k + l] = src[l * n + b]!;
+        else dst[l * n + b] = src[b * k + l]!;
+    return out;
+  }
   for (let b = 0; b < n; b++)
     for (let l = 0; l < k; l++) {
       const blockAt = offset + b * blockBytes + l * 4;
@@ -72,7 +84,16 @@ function lanes(bytes: Uint8Array, offset: number, blockBytes: number, inverse: b
 
 /** XORs `pred` into `bytes` at `offset` (in place). */
 function xorInto(bytes: Uint8Array, offset: number, pred: Uint8Array): void {
-  for (let i = 0; i < pred.byteLength; i++) bytes[offset + i]! ^= pred[i]!;
+  let i = 0;
+  if ((bytes.byteOffset + offset) % 4 === 0 && pred.byteOffset % 4 === 0) {
+    // a word at a time where both are aligned (XOR does not care about byte order)
+    const words = pred.byteLength >> 2;
+    const a = new Uint32Array(bytes.buffer, bytes.byteOffset + offset, words);
+    const b = new Uint32Array(pred.buffer, pred.byteOffset, words);
+    for (let w = 0; w < words; w++) a[w]! ^= b[w]!;
+    i = words * 4;
+  }
+  for (; i < pred.byteLength; i++) bytes[offset + i]! ^= pred[i]!;
 }
 
 /**
@@ -108,6 +129,18 @@ export function ddsResidual(
 }
 
 /**
+ * The residual's zlib stream inflated: natively on Node when the stream is sound and gives exactly
+ * `size` bytes (the same bytes fflate gives, without the pure-JS inflate and its JIT work in every
+ * thread), else fflate as before (browsers, and any stream native zlib refuses).
+ */
+function inflateResidual(residual: Uint8Array, size: number): Uint8Array {
+  const z = nativeZlib();
+  const r = z && inflateNative(z, residual, size);
+  if (r?.ok && r.out.byteLength === size && r.consumed === residual.byteLength) return r.out;
+  return unzlibSync(residual, { out: new Uint8Array(size) });
+}
+
+/**
  * The DDS made back from the PNG `image`, the residual's fields and bytes, or undefined when
  * they do not fit (another image, a damaged residual).
  *
@@ -131,7 +164,7 @@ export function rebuildDds(
   )
     return undefined;
   if (fields.layout !== undefined && fields.layout !== 'lanes') return undefined;
-  let payload: Uint8Array = unzlibSync(residual, { out: new Uint8Array(size) });
+  let payload = inflateResidual(residual, size);
   if (payload.byteLength !== size) return undefined;
   const info = readDdsHeader(payload);
   // residuals written before `layout` existed (2026-11-28 morning) have the blocks in file order

@@ -1,5 +1,5 @@
 import { hasAlpha } from './alpha.js';
-import { decode } from 'fast-png';
+import { type RawPng, readPng } from './png-read.js';
 import { writePng } from './png-write.js';
 import { checkDimensions, need, textureError } from './limits.js';
 import type { RgbaImage } from './types.js';
@@ -34,9 +34,9 @@ function unpackSamples(data: ArrayLike<number>, width: number, height: number, d
 export function decodePng(bytes: Uint8Array, file?: string): RgbaImage {
   need(bytes, 0, 33, file, 'IHDR');
   checkDimensions(be32(bytes, 16), be32(bytes, 20), file, 16, 'IHDR.width');
-  let png: ReturnType<typeof decode>;
+  let png: RawPng;
   try {
-    png = decode(bytes);
+    png = readPng(bytes);
   } catch (e) {
     textureError(`PNG does not decode: ${(e as Error).message}`, file, undefined, 'png');
   }
@@ -243,9 +243,9 @@ export function decodePngIndexed(
   need(bytes, 0, 33, file, 'IHDR');
   if (bytes[24] !== 8 || bytes[25] !== 3) return undefined;
   checkDimensions(be32(bytes, 16), be32(bytes, 20), file, 16, 'IHDR.width');
-  let png: ReturnType<typeof decode>;
+  let png: RawPng;
   try {
-    png = decode(bytes);
+    png = readPng(bytes);
   } catch (e) {
     textureError(`PNG does not decode: ${(e as Error).message}`, file, undefined, 'png');
   }

@@ -16,6 +16,7 @@ import {
   toGltfImage,
   zlibDeflate,
 } from '../src/index.js';
+import { firstDiff } from './helpers.js';
 
 const FORMATS: BcFormat[] = ['bc1', 'bc2', 'bc3', 'bc4', 'bc5'];
 
@@ -131,5 +132,24 @@ describe('corpus DDS: rebuilt from the glTF image plus a residual', () => {
   }
   it(`keeps under a quarter of the DDS bytes (zlib level ${DDS_RESIDUAL_LEVEL})`, () => {
     expect(kept).toBeLessThan(original / 4);
+  });
+});
+
+describe('residual lanes and XOR work a word at a time, wherever the bytes lie', () => {
+  it('a DDS and a residual at odd offsets of larger buffers give the same residual and file', () => {
+    const image = { width: 16, height: 12, data: new Uint8Array(16 * 12 * 4) };
+    for (let i = 0; i < image.data.length; i++) image.data[i] = (i * 37) & 255;
+    const dds = encodeDds(image, { format: 'bc3' });
+    const png = encodePng(image);
+    const at = (b: Uint8Array, k: number) => {
+      const big = new Uint8Array(b.length + k);
+      big.set(b, k);
+      return big.subarray(k);
+    };
+    const aligned = ddsResidual(dds, png)!;
+    const odd = ddsResidual(at(dds, 3), png)!;
+    expect(Array.from(odd.bytes)).toEqual(Array.from(aligned.bytes));
+    const back = rebuildDds(aligned.fields, png, at(aligned.bytes, 1))!;
+    expect(firstDiff(back, dds)).toBe(-1);
   });
 });
