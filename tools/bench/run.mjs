@@ -199,6 +199,12 @@ if (!values['no-peers'] && !values['only-issue19'] && ids.includes('unreal3d')) 
       big: values['issue31-big'],
       notice,
     });
+    const { issue31Floor } = await import('./src/issue31-floor.mjs');
+    results.issue31.floor = await issue31Floor({
+      corpus: resolve(ROOT, process.env.GLTF_LEGACY_CORPUS ?? '../shared/corpus'),
+      unreal: await import(pathToFileURL(join(ROOT, 'packages', 'unreal3d', 'dist', 'index.js')).href),
+      vsAssimp: results.issue31.vsAssimp,
+    });
   } catch (e) {
     notice(`issue 31 ratios failed: ${e.message}`);
   }

@@ -156,19 +156,41 @@ export function issue31Bench({ root, corpus, dir, rounds = 3, big = false, notic
     console.log(
       `\n== issue 31: ${mains.length} meshes, every frame, default workers vs a shell loop of assimp (frame 0), ${rounds} interleaved rounds`,
     );
-    const s = { ours: [], assimpLoop: [] };
+    const s = { ours: [], oursStatic: [], version: [], single: [], pair: [], assimpLoop: [] };
     for (let r = 0; r < rounds; r++) {
       const o = join(base, 'out-all');
       rmSync(o, { recursive: true, force: true });
       s.ours.push(run(node, [cli, 'convert', f.dir, '--out-dir', o, '-q'], base));
       out.oursConverted = readdirSync(o).length;
+      // frame 0 only, assimp's work: how far ahead the same work is, without the frames
+      rmSync(o, { recursive: true, force: true });
+      s.oursStatic.push(run(node, [cli, 'convert', f.dir, '--out-dir', o, '-q', '--static'], base));
+      rmSync(o, { recursive: true, force: true });
+      s.version.push(run(node, [cli, '--version'], base)); // Node's start and the CLI's modules
+      // what 2 cores give this work: one -j 0 process alone, then two at once
+      const one = (k) => [cli, 'convert', f.dir, '--out-dir', join(base, `out-pair${k}`), '-q', '-j', '0'];
+      s.single.push(run(node, one(0), base));
+      rmSync(join(base, 'out-pair0'), { recursive: true, force: true });
+      const q = (a) => a.map((x) => `'${x}'`).join(' ');
+      s.pair.push(run('sh', ['-c', `${q([node, ...one(1)])} & ${q([node, ...one(2)])}; wait`], base));
+      for (const k of [1, 2]) rmSync(join(base, `out-pair${k}`), { recursive: true, force: true });
       rmSync(theirs, { recursive: true, force: true });
       mkdirSync(theirs, { recursive: true });
       s.assimpLoop.push(run('sh', ['-c', `${loop}; true`], base));
       out.assimpConverted = readdirSync(theirs).length;
     }
-    out.vsAssimp = { files: mains.length, ours: summary(s.ours), assimpLoop: summary(s.assimpLoop) };
+    out.vsAssimp = {
+      files: mains.length,
+      ours: summary(s.ours),
+      oursStatic: summary(s.oursStatic),
+      version: summary(s.version),
+      single: summary(s.single),
+      pair: summary(s.pair),
+      assimpLoop: summary(s.assimpLoop),
+    };
     out.vsAssimp.ratio = out.vsAssimp.assimpLoop.ms / out.vsAssimp.ours.ms;
+    out.vsAssimp.throughput2 = (2 * out.vsAssimp.single.ms) / out.vsAssimp.pair.ms;
+    out.vsAssimp.staticRatio = out.vsAssimp.assimpLoop.ms / out.vsAssimp.oursStatic.ms;
     if (out.vsAssimp.ours.cpuMs)
       out.vsAssimp.cpuRatio = out.vsAssimp.assimpLoop.cpuMs / out.vsAssimp.ours.cpuMs;
     const v = out.vsAssimp;
@@ -177,6 +199,12 @@ export function issue31Bench({ root, corpus, dir, rounds = 3, big = false, notic
     );
     console.log(
       `  assimp loop ÷ ours = ${v.ratio.toFixed(2)}× wall (target ≥ ${ISSUE31_TARGETS.vsAssimpLoop}: ${ok(v.ratio, ISSUE31_TARGETS.vsAssimpLoop, false)})${v.cpuRatio ? `, ${v.cpuRatio.toFixed(2)}× CPU` : ''}`,
+    );
+    console.log(
+      `  frame 0 only (--static, assimp's work): ours ${(v.oursStatic.ms / 1000).toFixed(2)} s, assimp loop ÷ ours = ${v.staticRatio.toFixed(2)}×`,
+    );
+    console.log(
+      `  2 cores: two -j 0 conversions at once ${(v.pair.ms / 1000).toFixed(2)} s, one alone ${(v.single.ms / 1000).toFixed(2)} s: ${v.throughput2.toFixed(2)}× the work per second of one; --version (start-up) ${v.version.ms.toFixed(0)} ms`,
     );
   }
   rmSync(base, { recursive: true, force: true });
