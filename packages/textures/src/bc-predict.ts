@@ -271,6 +271,8 @@ export function predictBlocks(
   const scratch = new ColourScratch();
   let explained = 0;
   let o = 0;
+  const redAlpha = format === 'bc4' || format === 'bc5';
+  const bc1 = format === 'bc1';
   for (let by = 0; by < bh; by++)
     for (let bx = 0; bx < bw; bx++, o += size) {
       for (let i = 0; i < 16; i++) {
@@ -286,10 +288,10 @@ export function predictBlocks(
         const g = rgba[d + 1]!;
         const b = rgba[d + 2]!;
         const a = rgba[d + 3]!;
-        va[i] = format === 'bc4' || format === 'bc5' ? r : a;
+        va[i] = redAlpha ? r : a;
         vg[i] = g;
         // BC1: the only non-opaque colour is transparent black; anything else cannot match
-        px[i] = format !== 'bc1' || a === 255 ? (r << 16) | (g << 8) | b : r | g | b || a ? 0x1000000 : -1;
+        px[i] = !bc1 || a === 255 ? (r << 16) | (g << 8) | b : r | g | b || a ? 0x1000000 : -1;
       }
       let ok: boolean;
       if (format === 'bc1') ok = predictColour(px, true, out, o, scratch);
