@@ -26,7 +26,8 @@ export type RawPng = Pick<
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
-function be32(b: Uint8Array, o: number): number {
+/** The big-endian u32 at `o` (PNG's byte order); the caller has checked the bounds. */
+export function be32(b: Uint8Array, o: number): number {
   return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
 }
 

@@ -1,12 +1,8 @@
 import { hasAlpha } from './alpha.js';
-import { type RawPng, readPng } from './png-read.js';
+import { be32, type RawPng, readPng } from './png-read.js';
 import { writePng } from './png-write.js';
 import { checkDimensions, need, textureError } from './limits.js';
 import type { RgbaImage } from './types.js';
-
-function be32(b: Uint8Array, o: number): number {
-  return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
-}
 
 /** Unpacks 1/2/4-bit samples (rows padded to a byte) to one byte per sample. */
 function unpackSamples(data: ArrayLike<number>, width: number, height: number, depth: number): Uint8Array {
