@@ -13,6 +13,7 @@ import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unrealModels } from './synth.mjs';
+import { median } from './stats.mjs';
 
 const MB = 1 << 20;
 const MAXRSS = pathToFileURL(join(import.meta.dirname, 'maxrss.mjs')).href;
@@ -25,8 +26,6 @@ export const ISSUE19_TARGETS = {
   glbVsAniv: 2.5, // .glb ÷ _a.3d
   rssVsData: 3, // peak RSS ÷ (input + output)
 };
-
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 /** One whole process: wall ms, and peak RSS (MB) when `rss` (Node commands get the preload). */
 function run([cmd, args, opts = {}], cwd) {

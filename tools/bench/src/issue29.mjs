@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './stats.mjs';
 
 const MAXRSS = pathToFileURL(join(import.meta.dirname, 'maxrss.mjs')).href;
 
@@ -56,8 +57,6 @@ function cli(root, args) {
   if (p.status !== 0) throw new Error(`${args.join(' ')}: exit ${p.status}: ${(p.stderr ?? '').slice(-400)}`);
   return { ms, rssMB: m ? Number(m[1]) / 1024 : NaN };
 }
-
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 function hasFlag(root, flag) {
   const p = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'convert', '--help'], {

@@ -10,8 +10,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document } from '@gltf-transform/core';
-
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+import { median } from './stats.mjs';
 
 /** The shape of one imported document: its properties, with the arrays of its accessors. */
 function shapeOf(document) {

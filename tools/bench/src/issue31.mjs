@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
+import { median } from './stats.mjs';
 
 /** The issue's targets (tools/bench/README.md). */
 export const ISSUE31_TARGETS = {
@@ -17,7 +18,6 @@ export const ISSUE31_TARGETS = {
   vsAssimpLoop: 3, // assimp loop ÷ ours (260 meshes, every frame, default workers)
 };
 
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const ok = (v, target, below = true) => ((below ? v <= target : v >= target) ? 'met' : 'not met');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
